@@ -1,0 +1,104 @@
+"""A combatant: one creature in the fight (RULES.md §4–§11 state)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from rules.bonuses import Bonus
+from rules.conditions import Condition
+from rules.damage import Defenses
+from rules.durations import Duration
+from rules.endurance import Endurance
+from rules.persistent import PersistentDamage
+
+
+@dataclass(frozen=True)
+class Combatant:
+    """Everything the tracker knows about one combatant.
+
+    Immutable: every change makes a new ``Combatant`` (``dataclasses.replace``).
+    ``abilities`` maps dex/per/str/con/int/wis/cha/luck to *scores*;
+    ``init_bonus`` is a flat initiative modifier added on top of the ability
+    modifiers (RULES.md §4); ``initiative`` is the rolled or fixed total, or
+    None before combat starts.  ``temp_hp_duration`` is when granted temp HP
+    expire (§6).  ``order_key`` is the GM's manual tie-break (lower first).
+    """
+
+    name: str
+    max_hp: int
+    hp: int
+    al: int = 10
+    temp_hp: int = 0
+    temp_hp_duration: Duration | None = None
+    initiative: int | None = None
+    init_bonus: int = 0
+    abilities: Mapping[str, int] = field(default_factory=dict)
+    athletics: int | None = None
+    player: bool = False
+    defenses: Defenses = field(default_factory=Defenses)
+    conditions: tuple[Condition, ...] = ()
+    persistent: tuple[PersistentDamage, ...] = ()
+    bonuses: tuple[Bonus, ...] = ()
+    endurance: Endurance | None = None
+    luck_points: int | None = None
+    notes: str = ""
+    order_key: int = 0
+
+    @property
+    def down(self) -> bool:
+        """At 0 HP: shown as down, keeps its place and turn (RULES.md §4)."""
+        return self.hp <= 0
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "max_hp": self.max_hp,
+            "hp": self.hp,
+            "al": self.al,
+            "temp_hp": self.temp_hp,
+            "temp_hp_duration": None
+            if self.temp_hp_duration is None
+            else self.temp_hp_duration.to_dict(),
+            "initiative": self.initiative,
+            "init_bonus": self.init_bonus,
+            "abilities": dict(self.abilities),
+            "athletics": self.athletics,
+            "player": self.player,
+            "defenses": self.defenses.to_dict(),
+            "conditions": [c.to_dict() for c in self.conditions],
+            "persistent": [p.to_dict() for p in self.persistent],
+            "bonuses": [b.to_dict() for b in self.bonuses],
+            "endurance": None if self.endurance is None else self.endurance.to_dict(),
+            "luck_points": self.luck_points,
+            "notes": self.notes,
+            "order_key": self.order_key,
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Combatant:
+        init = data.get("initiative")
+        ath = data.get("athletics")
+        luck = data.get("luck_points")
+        return cls(
+            name=str(data["name"]),
+            max_hp=int(data["max_hp"]),
+            hp=int(data["hp"]),
+            al=int(data.get("al", 10)),
+            temp_hp=int(data.get("temp_hp", 0)),
+            temp_hp_duration=Duration.from_dict(data.get("temp_hp_duration")),
+            initiative=None if init is None else int(init),
+            init_bonus=int(data.get("init_bonus", 0)),
+            abilities={str(k).lower(): int(v) for k, v in dict(data.get("abilities", {})).items()},
+            athletics=None if ath is None else int(ath),
+            player=bool(data.get("player", False)),
+            defenses=Defenses.from_dict(data.get("defenses")),
+            conditions=tuple(Condition.from_dict(c) for c in data.get("conditions", ())),
+            persistent=tuple(PersistentDamage.from_dict(p) for p in data.get("persistent", ())),
+            bonuses=tuple(Bonus.from_dict(b) for b in data.get("bonuses", ())),
+            endurance=Endurance.from_dict(data.get("endurance")),
+            luck_points=None if luck is None else int(luck),
+            notes=str(data.get("notes", "")),
+            order_key=int(data.get("order_key", 0)),
+        )

@@ -1,0 +1,78 @@
+"""The encounter: combatants in initiative order, round, whose turn, and the
+event log entries (state only; changes happen in ``rules.engine``)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from rules.combatant import Combatant
+from rules.rulesets import Ruleset
+
+
+@dataclass(frozen=True)
+class LogEntry:
+    """One line of the fight's log: the action's sequence number, the round,
+    who acted (or was acted on) and the text, dice breakdowns included."""
+
+    seq: int
+    round: int
+    actor: str
+    text: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"seq": self.seq, "round": self.round, "actor": self.actor, "text": self.text}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> LogEntry:
+        return cls(int(data["seq"]), int(data["round"]), str(data["actor"]), str(data["text"]))
+
+
+@dataclass(frozen=True)
+class Encounter:
+    """An encounter's state, without its log and history.
+
+    ``combatants`` is in initiative order (delayed combatants stay in the
+    tuple but are named in ``delayed`` and skipped by ``next``).  ``turn`` is
+    the index of the active combatant in ``combatants`` (None before
+    ``start``); ``round`` is 0 before ``start``.
+    """
+
+    name: str
+    ruleset: Ruleset = field(default_factory=Ruleset)
+    combatants: tuple[Combatant, ...] = ()
+    round: int = 0
+    turn: int | None = None
+    started: bool = False
+    delayed: tuple[str, ...] = ()
+
+    @property
+    def active(self) -> Combatant | None:
+        if self.turn is None or not (0 <= self.turn < len(self.combatants)):
+            return None
+        return self.combatants[self.turn]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "ruleset": self.ruleset.to_dict(),
+            "combatants": [c.to_dict() for c in self.combatants],
+            "round": self.round,
+            "turn": self.turn,
+            "started": self.started,
+            "delayed": list(self.delayed),
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Encounter:
+        turn = data.get("turn")
+        return cls(
+            name=str(data["name"]),
+            ruleset=Ruleset.from_dict(data.get("ruleset", {})),
+            combatants=tuple(Combatant.from_dict(c) for c in data.get("combatants", ())),
+            round=int(data.get("round", 0)),
+            turn=None if turn is None else int(turn),
+            started=bool(data.get("started", False)),
+            delayed=tuple(str(n) for n in data.get("delayed", ())),
+        )
