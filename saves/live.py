@@ -1,0 +1,183 @@
+"""A live encounter: the engine's ``Session`` glued to the ``Store``.
+
+Every action goes through :meth:`LiveEncounter.do` (or ``undo`` / ``redo``):
+the engine applies it, then the resulting ``Step`` is appended durably to
+the store's journal before the call returns.  If saving fails, the change is
+rolled back, so what the GM sees is always what is on disk.
+
+On open, the last snapshot is loaded and the journal's records after it are
+replayed (no dice are re-rolled: a ``Step`` carries its results).  When the
+journal has grown long, it is folded into a new snapshot (compaction), so the
+next open is fast; that cost is paid on open and close, never per action.
+
+UI state (the selected combatant, say) rides along: it is stored with the
+next action's record and on close, not fsync'd on every cursor move.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from rules.encounter import Encounter
+from rules.engine import Session, Step
+from rules.rulesets import Ruleset
+from saves.store import SaveError, Store
+
+#: Fold the journal into a snapshot on open/close once it holds this many records.
+COMPACT_AFTER = 200
+
+
+def open_store(path: str | Path | None = None) -> Store:
+    """Open the database at *path* (default: the user data dir)."""
+    return Store(path)
+
+
+def summary_of(session: Session) -> dict[str, Any]:
+    """The small summary the resume picker and ``list`` show."""
+    enc = session.encounter
+    active = enc.active
+    return {
+        "name": enc.name,
+        "round": enc.round,
+        "active": None if active is None else active.name,
+        "combatants": len(enc.combatants),
+        "started": enc.started,
+    }
+
+
+class LiveEncounter:
+    """One open encounter: a ``Session`` whose every change is saved."""
+
+    def __init__(
+        self,
+        name: str,
+        session: Session,
+        store: Store | None = None,
+        ui_state: Mapping[str, Any] | None = None,
+        journal_length: int = 0,
+    ) -> None:
+        self.name = name
+        self.session = session
+        self.store = store
+        self.ui_state: dict[str, Any] = dict(ui_state or {})
+        self._ui_dirty = False
+        self._journal_length = journal_length
+
+    # -- construction -------------------------------------------------------
+
+    @classmethod
+    def in_memory(cls, session: Session) -> LiveEncounter:
+        """A live encounter that saves nothing (tests, benchmarks)."""
+        return cls(session.encounter.name, session)
+
+    @classmethod
+    def create(
+        cls,
+        store: Store,
+        name: str,
+        ruleset: Ruleset | None = None,
+        rng: random.Random | None = None,
+    ) -> LiveEncounter:
+        """Create and save a new, empty encounter."""
+        encounter = Encounter(name=name, ruleset=ruleset or Ruleset())
+        session = Session(encounter, rng=rng)
+        live = cls(name, session, store)
+        store.create(name, live._snapshot(), summary_of(session))
+        return live
+
+    @classmethod
+    def open(cls, store: Store, name: str, rng: random.Random | None = None) -> LiveEncounter:
+        """Load the last snapshot and replay the journal after it."""
+        loaded = store.load(name)
+        snapshot = loaded.snapshot
+        session = Session.from_dict(snapshot["session"], rng=rng)
+        ui_state = dict(snapshot.get("ui", {}))
+        for record in loaded.records:
+            if "step" in record:
+                session.replay(record["step"])
+            ui_state.update(record.get("ui", {}))
+        live = cls(name, session, store, ui_state, journal_length=len(loaded.records))
+        if live._journal_length >= COMPACT_AFTER:
+            live.compact()
+        return live
+
+    # -- changes --------------------------------------------------------------
+
+    def do(self, line_or_action: str | Mapping[str, Any]) -> Step:
+        """Apply one action and save it durably (ActionError: nothing changed)."""
+        if isinstance(line_or_action, str) and line_or_action.strip().lower() in ("undo", "redo"):
+            return self.undo() if line_or_action.strip().lower() == "undo" else self.redo()
+        step = self.session.apply(line_or_action)
+        self._save(step)
+        return step
+
+    def undo(self) -> Step:
+        step = self.session.undo()
+        self._save(step)
+        return step
+
+    def redo(self) -> Step:
+        step = self.session.redo()
+        self._save(step)
+        return step
+
+    def set_ui_state(self, **values: Any) -> None:
+        """Remember UI state (saved with the next action, and on close)."""
+        for key, value in values.items():
+            if self.ui_state.get(key) != value:
+                self.ui_state[key] = value
+                self._ui_dirty = True
+
+    def save_point(self, label: str) -> None:
+        """A named save point beside the autosave."""
+        if self.store is None:
+            return
+        self.store.save_point(self.name, label, self._snapshot(), summary_of(self.session))
+
+    def compact(self) -> None:
+        """Fold the journal into a fresh snapshot."""
+        if self.store is None:
+            return
+        self.store.compact(self.name, self._snapshot(), summary_of(self.session))
+        self._journal_length = 0
+        self._ui_dirty = False
+
+    def close(self) -> None:
+        """Save pending UI state; compact a long journal."""
+        if self.store is None:
+            return
+        if self._journal_length >= COMPACT_AFTER:
+            self.compact()
+        elif self._ui_dirty:
+            self.store.append(self.name, {"ui": dict(self.ui_state)}, summary_of(self.session))
+            self._ui_dirty = False
+
+    # -- internals ----------------------------------------------------------
+
+    def _snapshot(self) -> dict[str, Any]:
+        return {"session": self.session.to_dict(), "ui": dict(self.ui_state)}
+
+    def _save(self, step: Step) -> None:
+        if self.store is None:
+            return
+        record: dict[str, Any] = {"step": step.to_dict()}
+        if self._ui_dirty:
+            record["ui"] = dict(self.ui_state)
+        try:
+            self.store.append(self.name, record, summary_of(self.session))
+        except SaveError:
+            self._roll_back(step)
+            raise
+        self._ui_dirty = False
+        self._journal_length += 1
+
+    def _roll_back(self, step: Step) -> None:
+        """Forget an applied but unsaved step: reload what is on disk, so
+        memory matches disk exactly (rare: only when saving failed)."""
+        assert self.store is not None
+        reloaded = LiveEncounter.open(self.store, self.name, rng=self.session.rng)
+        self.session = reloaded.session
+        self._journal_length = reloaded._journal_length
