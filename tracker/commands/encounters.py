@@ -1,0 +1,372 @@
+"""Encounter subcommands: ``new``, ``list``, ``show``, ``do``, ``export``,
+``delete`` — the scriptable side of the tracker (issue 3)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from tracker.commands.common import CommandError, add_common, fail, open_store, rng_from
+
+if TYPE_CHECKING:
+    from saves.live import LiveEncounter
+    from saves.store import Store
+
+
+def register(sub: Any) -> None:
+    p = sub.add_parser("new", help="create an encounter", description="Create an encounter.")
+    p.add_argument("name")
+    p.add_argument("--from", dest="from_file", metavar="FILE.toml", help="a prepared encounter")
+    p.add_argument("--ruleset", choices=["core", "forge", "cinematic"], help="default: core")
+    p.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="override one rule option (repeatable)",
+    )
+    add_common(p)
+
+    p = sub.add_parser("list", help="saved encounters, newest first")
+    p.add_argument("--json", action="store_true", help="print JSON")
+    add_common(p)
+
+    p = sub.add_parser("show", help="an encounter's state")
+    p.add_argument("name")
+    p.add_argument("--json", action="store_true", help="print JSON")
+    add_common(p)
+
+    p = sub.add_parser(
+        "do",
+        help="apply actions (argument, or one per line on stdin)",
+        description="Apply one action, or read actions from stdin one per line. "
+        "Prints 'ok N' after each action is durably saved, or 'error: …'.",
+    )
+    p.add_argument("name")
+    p.add_argument("action", nargs="*", help='e.g. damage "Goblin 2" 2d6+3 fire')
+    add_common(p)
+
+    p = sub.add_parser("export", help="the fight's log as Markdown or JSON")
+    p.add_argument("name")
+    p.add_argument("--format", choices=["md", "json"], default="md")
+    p.add_argument("-o", "--output", metavar="FILE", help="write to FILE instead of stdout")
+    add_common(p)
+
+    p = sub.add_parser("delete", help="delete an encounter")
+    p.add_argument("name")
+    add_common(p)
+
+
+def run(args: argparse.Namespace) -> int:
+    handler = {
+        "new": _new,
+        "list": _list,
+        "show": _show,
+        "do": _do,
+        "export": _export,
+        "delete": _delete,
+    }[args.command]
+    try:
+        store = open_store(args)
+    except CommandError as exc:
+        fail(str(exc))
+        return exc.status
+    try:
+        return handler(args, store)
+    except CommandError as exc:
+        fail(str(exc))
+        return exc.status
+    finally:
+        store.close()
+
+
+# -- helpers -------------------------------------------------------------------
+
+
+def _open_live(args: argparse.Namespace, store: Store) -> LiveEncounter:
+    from saves.live import LiveEncounter
+    from saves.store import EncounterNotFound, SaveError
+
+    try:
+        return LiveEncounter.open(store, args.name, rng=rng_from(args))
+    except EncounterNotFound:
+        raise CommandError(f"no encounter named {args.name!r} (see: combat-tracker list)") from None
+    except SaveError as exc:
+        raise CommandError(str(exc)) from None
+
+
+def _console() -> Any:
+    from rich.console import Console
+
+    return Console()
+
+
+# -- new -------------------------------------------------------------------------
+
+
+def _new(args: argparse.Namespace, store: Store) -> int:
+    from rules.actions import ActionError
+    from rules.prepared import PreparedError, parse_prepared
+    from rules.rulesets import RulesetError, ruleset
+    from saves.live import LiveEncounter
+    from saves.store import SaveError
+
+    prepared = None
+    if args.from_file:
+        try:
+            text = Path(args.from_file).read_text(encoding="utf-8")
+        except OSError as exc:
+            raise CommandError(f"cannot read {args.from_file}: {exc.strerror or exc}") from None
+        try:
+            prepared = parse_prepared(text)
+        except PreparedError as exc:
+            raise CommandError(f"{args.from_file}: {exc}") from None
+    name = args.ruleset or (prepared.ruleset if prepared else "core")
+    options: dict[str, Any] = dict(prepared.options) if prepared else {}
+    for item in args.option:
+        key, sep, value = item.partition("=")
+        if not sep:
+            raise CommandError(f"--option {item!r}: write it as KEY=VALUE")
+        options[key.strip()] = value.strip()
+    try:
+        rules = ruleset(name, **options)
+    except RulesetError as exc:
+        raise CommandError(str(exc)) from None
+    if not args.name.strip():
+        raise CommandError("an encounter needs a name")
+    if store.exists(args.name):
+        raise CommandError(f"an encounter named {args.name!r} already exists")
+    try:
+        live = LiveEncounter.create(store, args.name.strip(), rules, rng=rng_from(args))
+        if prepared:
+            from tracker.prepared_actions import add_actions
+
+            for action in add_actions(prepared):
+                live.do(action)
+    except (ActionError, ValueError) as exc:
+        store.delete(args.name.strip())
+        raise CommandError(f"{args.from_file}: {exc}") from None
+    except SaveError as exc:
+        raise CommandError(str(exc)) from None
+    count = len(live.session.encounter.combatants)
+    print(f"created {live.name!r} ({rules.name} rules, {count} combatants)")
+    return 0
+
+
+# -- list ------------------------------------------------------------------------
+
+
+def _list(args: argparse.Namespace, store: Store) -> int:
+    summaries = store.list()
+    if args.json:
+        print(
+            json.dumps(
+                [
+                    {
+                        "name": s.name,
+                        "round": s.round,
+                        "active": s.active,
+                        "combatants": s.combatants,
+                        "started": s.started,
+                        "updated": str(s.updated),
+                    }
+                    for s in summaries
+                ]
+            )
+        )
+        return 0
+    if not summaries:
+        print("no saved encounters (create one: combat-tracker new NAME)")
+        return 0
+    from rich.table import Table
+
+    table = Table("encounter", "round", "turn", "combatants", "last change", box=None)
+    for s in summaries:
+        table.add_row(
+            s.name,
+            str(s.round) if s.started else "—",
+            s.active or "—",
+            str(s.combatants),
+            str(s.updated)[:19].replace("T", " "),
+        )
+    _console().print(table)
+    return 0
+
+
+# -- show ------------------------------------------------------------------------
+
+
+def state_json(live: LiveEncounter) -> dict[str, Any]:
+    """The documented ``show --json`` object (README: CLI)."""
+    enc = live.session.encounter
+    active = enc.active
+
+    def combatant(c: Any) -> dict[str, Any]:
+        endurance = None
+        if c.endurance is not None:
+            endurance = {
+                "points": c.endurance.points,
+                "max": c.endurance.max_points,
+                "passive": c.endurance.passive,
+                "dash_rounds_left": c.endurance.active.get("dash"),
+            }
+        return {
+            "name": c.name,
+            "initiative": c.initiative,
+            "hp": c.hp,
+            "max_hp": c.max_hp,
+            "temp_hp": c.temp_hp,
+            "al": c.al,
+            "down": c.down,
+            "player": c.player,
+            "delayed": c.name in enc.delayed,
+            "conditions": [
+                {"name": k.name, "value": k.value, "rounds_left": k.rounds_left}
+                for k in c.conditions
+            ],
+            "persistent": [{"dice": p.dice, "tags": list(p.tags), "dc": p.dc} for p in c.persistent],
+            "endurance": endurance,
+        }
+
+    return {
+        "name": enc.name,
+        "ruleset": enc.ruleset.to_dict(),
+        "round": enc.round,
+        "started": enc.started,
+        "active": None if active is None else active.name,
+        "combatants": [combatant(c) for c in enc.combatants],
+        "log": [{"round": e.round, "actor": e.actor, "text": e.text} for e in live.session.log],
+    }
+
+
+def _show(args: argparse.Namespace, store: Store) -> int:
+    live = _open_live(args, store)
+    state = state_json(live)
+    if args.json:
+        print(json.dumps(state))
+        return 0
+    from rich.table import Table
+
+    console = _console()
+    title = f"{state['name']} — " + (
+        f"round {state['round']}, {state['active']}'s turn" if state["started"] else "not started"
+    )
+    table = Table("", "init", "name", "HP", "temp", "AL", "conditions", title=title, box=None)
+    for c in state["combatants"]:
+        marker = "▶" if c["name"] == state["active"] else ""
+        conds = ", ".join(
+            k["name"] + (f" {k['value']}" if k["value"] is not None else "")
+            + (f" ({k['rounds_left']})" if k["rounds_left"] is not None else "")
+            for k in c["conditions"]
+        )
+        persistent = ", ".join(f"{p['dice']} {' '.join(p['tags'])}".strip() for p in c["persistent"])
+        style = "dim" if c["down"] else None
+        table.add_row(
+            marker,
+            "—" if c["initiative"] is None else str(c["initiative"]),
+            c["name"] + (" (down)" if c["down"] else ""),
+            f"{c['hp']}/{c['max_hp']}",
+            str(c["temp_hp"] or ""),
+            str(c["al"]),
+            "; ".join(x for x in (conds, persistent and f"persistent {persistent}") if x),
+            style=style,
+        )
+    console.print(table)
+    for entry in state["log"][-10:]:
+        console.print(f"[dim]R{entry['round']}[/] [bold]{entry['actor']}[/] {entry['text']}", markup=True, highlight=False)
+    return 0
+
+
+# -- do --------------------------------------------------------------------------
+
+
+def _do(args: argparse.Namespace, store: Store) -> int:
+    from rules.actions import ActionError
+    from saves.store import SaveError
+
+    live = _open_live(args, store)
+    if args.action:
+        lines = [" ".join(args.action)] if len(args.action) > 1 else list(args.action)
+    else:
+        lines = (line.rstrip("\n") for line in sys.stdin)
+    all_ok = True
+    try:
+        for line in lines:
+            if not line.strip() or line.lstrip().startswith("#"):
+                continue
+            try:
+                step = live.do(line)
+            except ActionError as exc:
+                print(f"error: {exc}", flush=True)
+                all_ok = False
+                continue
+            except SaveError as exc:
+                print(f"error: not saved: {exc}", flush=True)
+                return 1
+            print(f"ok {step.seq}", flush=True)
+    finally:
+        live.close()
+    return 0 if all_ok else 1
+
+
+# -- export ------------------------------------------------------------------------
+
+
+def markdown_report(live: LiveEncounter) -> str:
+    """A round-by-round report a GM can paste into session notes."""
+    state = state_json(live)
+    lines = [f"# {state['name']}", ""]
+    rules = state["ruleset"]["name"]
+    lines.append(
+        f"*{rules} rules · "
+        + (f"{state['round']} rounds" if state["started"] else "not started")
+        + f" · {len(state['combatants'])} combatants*"
+    )
+    current: int | None = None
+    for entry in state["log"]:
+        if entry["round"] != current:
+            current = entry["round"]
+            lines += ["", f"## Round {current}" if current else "## Before combat", ""]
+        actor = f"**{entry['actor']}** " if entry["actor"] else ""
+        lines.append(f"- {actor}{entry['text']}")
+    lines += ["", "## Where things stand", "", "| Combatant | HP | Temp | AL | Conditions |", "|---|---|---|---|---|"]
+    for c in state["combatants"]:
+        conds = ", ".join(k["name"] for k in c["conditions"]) or "—"
+        name = c["name"] + (" (down)" if c["down"] else "")
+        lines.append(f"| {name} | {c['hp']}/{c['max_hp']} | {c['temp_hp']} | {c['al']} | {conds} |")
+    return "\n".join(lines) + "\n"
+
+
+def _export(args: argparse.Namespace, store: Store) -> int:
+    live = _open_live(args, store)
+    text = (
+        json.dumps(state_json(live), indent=2) + "\n"
+        if args.format == "json"
+        else markdown_report(live)
+    )
+    if args.output:
+        try:
+            Path(args.output).write_text(text, encoding="utf-8")
+        except OSError as exc:
+            raise CommandError(f"cannot write {args.output}: {exc.strerror or exc}") from None
+        print(f"wrote {args.output}")
+    else:
+        sys.stdout.write(text)
+    return 0
+
+
+# -- delete ------------------------------------------------------------------------
+
+
+def _delete(args: argparse.Namespace, store: Store) -> int:
+    from saves.store import EncounterNotFound
+
+    try:
+        store.delete(args.name)
+    except EncounterNotFound:
+        raise CommandError(f"no encounter named {args.name!r}") from None
+    print(f"deleted {args.name!r}")
+    return 0
