@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Any
 
-from rules.durations import Duration
+from rules.durations import Duration, describe_duration
+
+if TYPE_CHECKING:
+    from rules.combatant import Combatant
 
 
 @dataclass(frozen=True)
@@ -37,3 +40,46 @@ class Condition:
             None if value is None else int(value),
             Duration.from_dict(data.get("duration")),
         )
+
+
+def condition_label(cond: Condition) -> str:
+    """``poisoned 2`` — the name and, if any, its value (RULES.md §10)."""
+    return cond.name if cond.value is None else f"{cond.name} {cond.value}"
+
+
+def add_condition(c: Combatant, cond: Condition) -> tuple[Combatant, str]:
+    """Give *c* a condition; one of the same name (any case) is replaced
+    (RULES.md §10)."""
+    name = cond.name.strip()
+    if not name:
+        raise ValueError("a condition needs a name")
+    if cond.duration is not None and cond.duration.rounds_left < 1:
+        raise ValueError(f"a condition lasts at least 1 round, not {cond.duration.rounds_left}")
+    cond = replace(cond, name=name)
+    key = name.lower()
+    old = next((x for x in c.conditions if x.name.lower() == key), None)
+    if old is None:
+        conditions = (*c.conditions, cond)
+        text = f"{c.name} is {condition_label(cond)}{describe_duration(cond.duration)}"
+    else:
+        conditions = tuple(cond if x is old else x for x in c.conditions)
+        text = (
+            f"{c.name} is {condition_label(cond)}{describe_duration(cond.duration)}"
+            f" (replaces {condition_label(old)})"
+        )
+    return replace(c, conditions=conditions), text
+
+
+def remove_condition(c: Combatant, name: str) -> tuple[Combatant, str]:
+    """End the condition *name* (any case) on *c* (RULES.md §10).
+
+    Raises ``ValueError`` naming the combatant and the condition when it is
+    not there.
+    """
+    key = name.strip().lower()
+    kept = tuple(x for x in c.conditions if x.name.lower() != key)
+    if len(kept) == len(c.conditions):
+        have = ", ".join(x.name for x in c.conditions) or "none"
+        raise ValueError(f"{c.name} is not {name.strip()} (conditions: {have})")
+    gone = next(x for x in c.conditions if x.name.lower() == key)
+    return replace(c, conditions=kept), f"{c.name} is no longer {gone.name}"

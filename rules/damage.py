@@ -2,9 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass, field
-from typing import Any
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING, Any
+
+from rules.durations import Duration, describe_duration
+
+if TYPE_CHECKING:
+    from rules.combatant import Combatant
+    from rules.rulesets import Ruleset
 
 
 @dataclass(frozen=True)
@@ -34,3 +40,185 @@ class Defenses:
             frozenset(str(t).lower() for t in data.get("weaknesses", ())),
             frozenset(str(t).lower() for t in data.get("susceptibilities", ())),
         )
+
+
+# ---------------------------------------------------------------------------
+# Applying damage, healing, temporary hit points (RULES.md §5, §6)
+
+
+def _amount(value: object, what: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ValueError(f"{what} must be a whole number, not {value!r}")
+    if value < 0:
+        raise ValueError(f"{what} must be 0 or more, not {value}")
+    return value
+
+
+def normalize_tags(tags: str | Iterable[str]) -> tuple[str, ...]:
+    """Damage tags lower-cased and stripped, duplicates dropped, order kept.
+
+    A single string is one tag (``"fire"``), not a sequence of letters.
+    """
+    if isinstance(tags, str):
+        tags = (tags,)
+    out: list[str] = []
+    for tag in tags:
+        t = str(tag).strip().lower()
+        if t and t not in out:
+            out.append(t)
+    return tuple(out)
+
+
+def _matches(defense: Iterable[str], tags: tuple[str, ...]) -> list[str]:
+    """The defense tags that match this damage (``all`` matches any damage)."""
+    return sorted(d for d in (str(x).lower() for x in defense) if d == "all" or d in tags)
+
+
+@dataclass(frozen=True)
+class DamageStep:
+    """One step of §5: a *label* such as ``weak ×2`` and the amount after it."""
+
+    label: str
+    value: int
+
+
+@dataclass(frozen=True)
+class DamageResult:
+    """Everything that happened to one damage instance (RULES.md §5).
+
+    ``steps`` are the modifying steps in order (immunity, weakness family,
+    resistance), ``final`` the amount after them, ``temp_absorbed`` what temp
+    HP soaked and ``hp_lost`` what came off HP (never more than the HP left).
+    """
+
+    target: str
+    amount: int
+    tags: tuple[str, ...]
+    steps: tuple[DamageStep, ...]
+    final: int
+    temp_absorbed: int
+    hp_lost: int
+    down: bool
+    text: str
+
+
+def apply_damage(
+    c: Combatant, amount: int, tags: str | Iterable[str], ruleset: Ruleset
+) -> tuple[Combatant, DamageResult]:
+    """Apply one damage instance to *c* (RULES.md §5 steps 2–5, §6).
+
+    Order: immunity (amount → 0) → weakness ×2 or, failing that,
+    susceptibility ×1.5 rounded down (one step of the weakness family, the
+    strongest that matches) → resistance per option ``resistance``
+    (``subtract``: the largest matching value, never below 0; ``halve``: once,
+    rounded down, however many match) → temp HP absorb first → HP (never below
+    0).  Tags are case-insensitive and a defense tagged ``all`` matches any
+    damage.  Critical doubling happens before this (``rules.dice.roll_damage``).
+    """
+    amount = _amount(amount, "damage")
+    tags = normalize_tags(tags)
+    d = c.defenses
+    steps: list[DamageStep] = []
+    value = amount
+
+    if _matches(d.immunities, tags):
+        value = 0
+        steps.append(DamageStep("immune", 0))
+    else:
+        if _matches(d.weaknesses, tags):
+            value *= 2
+            steps.append(DamageStep("weak ×2", value))
+        elif _matches(d.susceptibilities, tags):
+            value = value * 3 // 2
+            steps.append(DamageStep("susceptible ×1.5", value))
+        resist = [v for k, v in d.resistances.items() if _matches((k,), tags)]
+        if resist:
+            if ruleset["resistance"] == "subtract":
+                best = max(resist)
+                value = max(0, value - best)
+                steps.append(DamageStep(f"resist {best}", value))
+            else:
+                value //= 2
+                steps.append(DamageStep("resist ½", value))
+
+    absorbed = min(c.temp_hp, value)
+    hp_lost = min(c.hp, value - absorbed)
+    temp_left = c.temp_hp - absorbed
+    new = replace(
+        c,
+        temp_hp=temp_left,
+        temp_hp_duration=c.temp_hp_duration if temp_left > 0 else None,
+        hp=c.hp - hp_lost,
+    )
+
+    kind = f" {'/'.join(tags)}" if tags else ""
+    parts = [f"{c.name} takes {amount}{kind}"]
+    parts += [f"{s.label} = {s.value}" for s in steps]
+    where = f"{absorbed} temp, {hp_lost} HP" if absorbed else f"{hp_lost} HP"
+    text = " → ".join(parts) + f" ({where})"
+    if new.down and not c.down:
+        text += f"; {c.name} is down"
+    result = DamageResult(
+        c.name, amount, tags, tuple(steps), value, absorbed, hp_lost, new.down, text
+    )
+    return new, result
+
+
+@dataclass(frozen=True)
+class HealResult:
+    """How much HP a heal actually restored (RULES.md §5, last line)."""
+
+    healed: int
+    text: str
+
+
+def heal(c: Combatant, amount: int) -> tuple[Combatant, HealResult]:
+    """Raise HP by *amount*, up to the maximum; temp HP untouched (RULES.md §5)."""
+    amount = _amount(amount, "healing")
+    healed = max(0, min(amount, c.max_hp - c.hp))
+    new = replace(c, hp=c.hp + healed)
+    if healed == 0:
+        text = f"{c.name} is already at full HP ({c.hp}/{c.max_hp})"
+    else:
+        text = f"{c.name} heals {healed} ({new.hp}/{c.max_hp} HP)"
+    return new, HealResult(healed, text)
+
+
+def grant_temp_hp(
+    c: Combatant, amount: int, ruleset: Ruleset, duration: Duration | None = None
+) -> tuple[Combatant, str]:
+    """Grant temporary HP per option ``temp_hp`` (RULES.md §6).
+
+    ``keep-higher``: the grant replaces the current temp HP (and its duration)
+    only when larger, otherwise nothing changes.  ``add``: the amounts add up;
+    the grant's duration, when given, becomes the pool's duration, otherwise
+    the current one is kept.  Temp HP may exceed the maximum HP.
+    """
+    amount = _amount(amount, "temporary HP")
+    if ruleset["temp_hp"] == "add":
+        total = c.temp_hp + amount
+        dur = duration if duration is not None else c.temp_hp_duration
+        new = replace(c, temp_hp=total, temp_hp_duration=dur if total > 0 else None)
+        return (
+            new,
+            f"{c.name} gains {amount} temp HP ({total} temp){describe_duration(new.temp_hp_duration)}",
+        )
+    if amount > c.temp_hp:
+        new = replace(c, temp_hp=amount, temp_hp_duration=duration)
+        was = f", replacing {c.temp_hp}" if c.temp_hp else ""
+        return new, f"{c.name} gains {amount} temp HP{was}{describe_duration(duration)}"
+    return c, (
+        f"{c.name} keeps {c.temp_hp} temp HP (the new {amount} is not higher; "
+        "temp HP from two sources do not add)"
+    )
+
+
+def set_temp_hp(
+    c: Combatant, amount: int, duration: Duration | None = None
+) -> tuple[Combatant, str]:
+    """The GM sets temp HP directly, whatever the option says (RULES.md §6)."""
+    amount = _amount(amount, "temporary HP")
+    new = replace(c, temp_hp=amount, temp_hp_duration=duration if amount > 0 else None)
+    if amount == 0:
+        return new, f"{c.name} has no temp HP"
+    return new, f"{c.name} has {amount} temp HP{describe_duration(new.temp_hp_duration)}"

@@ -3,9 +3,12 @@ turn (RULES.md §6 temp HP, §9 bonuses, §10 conditions)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass
-from typing import Any, Literal
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Any, Literal
+
+if TYPE_CHECKING:
+    from rules.combatant import Combatant
 
 Tick = Literal["start", "end"]
 
@@ -27,4 +30,72 @@ class Duration:
         if data is None:
             return None
         tick = data.get("tick", "end")
-        return cls(int(data["rounds_left"]), "start" if tick == "start" else "end", str(data.get("of", "")))
+        return cls(
+            int(data["rounds_left"]), "start" if tick == "start" else "end", str(data.get("of", ""))
+        )
+
+
+def describe_duration(duration: Duration | None) -> str:
+    """`` for 2 rounds (ends at the end of Ogre's turn)`` — or ``""`` without
+    a duration; used in log texts (RULES.md §10)."""
+    if duration is None:
+        return ""
+    n = duration.rounds_left
+    text = f" for {n} round{'' if n == 1 else 's'}"
+    if duration.of:
+        text += f" (counts down at the {duration.tick} of {duration.of}'s turn)"
+    return text
+
+
+def _count_down(duration: Duration | None, whose: str, when: str) -> tuple[Duration | None, bool]:
+    """(new duration, ended) after one tick; untouched if it is not this tick."""
+    if duration is None or duration.of != whose or duration.tick != when:
+        return duration, False
+    left = duration.rounds_left - 1
+    if left <= 0:
+        return None, True
+    return replace(duration, rounds_left=left), False
+
+
+def tick_durations(
+    combatants: Iterable[Combatant], whose: str, when: str
+) -> tuple[tuple[Combatant, ...], list[str]]:
+    """Count down every duration tied to the *when* (``"start"``/``"end"``) of
+    *whose* turn, on every combatant (RULES.md §6, §9, §10).
+
+    Conditions, bonuses and the temp-HP pool whose duration has ``of == whose``
+    (exact name) and ``tick == when`` lose one round; at 0 they end and a line
+    says so (``Goblin 1 is no longer frightened``).  Everything else, and
+    combatants with nothing to tick, come back unchanged and in order.
+    """
+    if when not in ("start", "end"):
+        raise ValueError(f"a duration ticks at the 'start' or 'end' of a turn, not {when!r}")
+    out: list[Combatant] = []
+    lines: list[str] = []
+    for c in combatants:
+        conditions = []
+        for cond in c.conditions:
+            dur, ended = _count_down(cond.duration, whose, when)
+            if ended:
+                lines.append(f"{c.name} is no longer {cond.name}")
+            else:
+                conditions.append(replace(cond, duration=dur))
+        bonuses = []
+        for bonus in c.bonuses:
+            dur, ended = _count_down(bonus.duration, whose, when)
+            if ended:
+                label = f"{bonus.value:+d} {bonus.type} to {bonus.applies_to}"
+                source = f" ({bonus.source})" if bonus.source else ""
+                lines.append(f"{c.name} loses {label}{source}")
+            else:
+                bonuses.append(replace(bonus, duration=dur))
+        temp_dur, temp_ended = _count_down(c.temp_hp_duration, whose, when)
+        new = replace(c, conditions=tuple(conditions), bonuses=tuple(bonuses))
+        if temp_ended:
+            if c.temp_hp:
+                lines.append(f"{c.name}'s {c.temp_hp} temp HP expire")
+            new = replace(new, temp_hp=0, temp_hp_duration=None)
+        else:
+            new = replace(new, temp_hp_duration=temp_dur)
+        out.append(new if new != c else c)
+    return tuple(out), lines

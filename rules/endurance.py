@@ -3,8 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING, Any
+
+from rules.abilities import modifier
+
+if TYPE_CHECKING:
+    from rules.combatant import Combatant
 
 
 @dataclass(frozen=True)
@@ -48,3 +53,217 @@ class Endurance:
             {str(k): int(v) for k, v in dict(data.get("active", {})).items()},
             None if rec is None else int(rec),
         )
+
+
+# ---------------------------------------------------------------------------
+# Movement actions, endurance checks and recovery (RULES.md §8)
+
+
+@dataclass(frozen=True)
+class Movement:
+    """A movement action: its DL (None: no check), how many of the mover's own
+    turns it stays active (None: always) and its speed multiple (§8)."""
+
+    name: str
+    dl: int | None
+    active_rounds: int | None
+    speed: int
+
+
+#: RULES.md §8 table (003): walk, dash, run, sprint.
+MOVEMENT: dict[str, Movement] = {
+    "walk": Movement("walk", None, None, 1),
+    "dash": Movement("dash", 14, 100, 2),
+    "run": Movement("run", 18, 10, 3),
+    "sprint": Movement("sprint", 22, 1, 4),
+}
+
+#: Spent points return after this many times the active time (003).
+RECOVERY_FACTOR = 3
+
+
+def endurance_for(con_score: int, athletics: int) -> Endurance:
+    """A fresh pool: points = CON score + Athletics; passive = 10 + CON mod +
+    Athletics; check bonus = CON mod + Athletics (RULES.md §8)."""
+    if isinstance(athletics, bool) or not isinstance(athletics, int):
+        raise ValueError(f"the Athletics bonus must be a whole number, not {athletics!r}")
+    mod = modifier(con_score)
+    points = max(0, con_score + athletics)
+    return Endurance(points, points, 10 + mod + athletics, mod + athletics)
+
+
+def endurance_of(c: Combatant) -> Endurance | None:
+    """The combatant's pool from its CON score and Athletics bonus, or None
+    when it lacks either (it is then skipped by endurance checks, §8)."""
+    con = c.abilities.get("con")
+    if con is None or c.athletics is None:
+        return None
+    return endurance_for(con, c.athletics)
+
+
+@dataclass(frozen=True)
+class EnduranceCheck:
+    """One endurance check for a movement action (RULES.md §8).
+
+    ``total`` is ``max(face + check_bonus, passive)`` (``used_passive`` when
+    the passive score won); ``shortfall`` is how far below the DL it fell;
+    ``spent`` the points paid to cover it.  ``already_active`` means the
+    action was still active, so no check was needed.
+    """
+
+    action: str
+    face: int | None
+    total: int
+    used_passive: bool
+    dl: int
+    shortfall: int
+    spent: int
+    success: bool
+    already_active: bool
+    text: str
+
+
+def _rounds(n: int) -> str:
+    return f"{n} round{'' if n == 1 else 's'}"
+
+
+def _used(state: Endurance, move: Movement, points: int) -> Endurance:
+    """State after *move* is used successfully: active for its time, and the
+    recovery countdown (re)started when any points are spent."""
+    active = dict(state.active)
+    if move.active_rounds is not None:
+        active[move.name] = max(active.get(move.name, 0), move.active_rounds)
+    recovery = None
+    if points < state.max_points and move.active_rounds is not None:
+        recovery = RECOVERY_FACTOR * move.active_rounds
+    return replace(state, points=points, active=active, recovery_rounds_left=recovery)
+
+
+def endurance_check(
+    state: Endurance, action: str, face: int | None, spend: bool = True
+) -> tuple[Endurance, EnduranceCheck]:
+    """Check for a movement action (RULES.md §8).
+
+    ``total = max(face + check_bonus, passive)``; *face* None means no roll
+    was made and the passive score alone counts.  While the action is still
+    active no check is needed (``already_active``, success).  Below the DL,
+    the shortfall is paid from the endurance points when *spend* is true and
+    enough are left; otherwise the check fails and the action is not taken
+    (call with ``spend=False`` to show the GM the shortfall before confirming).
+    On success the action becomes active for its time.
+
+    Using dash, run or sprint (even one still active) restarts the recovery
+    countdown at 3 × that action's active time whenever points are spent and
+    not yet back.  A failed check is not a use.  Walking needs no check and
+    neither spends nor blocks recovery (its active time is "always").
+    """
+    key = str(action).strip().lower()
+    move = MOVEMENT.get(key)
+    if move is None:
+        raise ValueError(f"unknown movement action {action!r} (choose {', '.join(MOVEMENT)})")
+    if face is not None and (
+        isinstance(face, bool) or not isinstance(face, int) or not 1 <= face <= 20
+    ):
+        raise ValueError(f"a d20 face is a whole number from 1 to 20, not {face!r}")
+    if move.dl is None:
+        return state, EnduranceCheck(
+            key, face, 0, False, 0, 0, 0, True, True, "walk: no endurance check needed"
+        )
+    if state.active.get(key, 0) > 0:
+        new = _used(state, move, state.points)
+        left = state.active[key]
+        text = f"{key}: still active ({_rounds(left)} left), no check needed"
+        return new, EnduranceCheck(key, face, 0, False, move.dl, 0, 0, True, True, text)
+
+    rolled = None if face is None else face + state.check_bonus
+    used_passive = rolled is None or state.passive >= rolled
+    total = state.passive if rolled is None else max(rolled, state.passive)
+    shortfall = max(0, move.dl - total)
+    if face is None:
+        how = f"passive {state.passive}"
+    elif used_passive:
+        how = f"d20 ({face}) {state.check_bonus:+d} = {rolled}, passive {state.passive} is higher"
+    else:
+        how = f"d20 ({face}) {state.check_bonus:+d} = {total}"
+    head = f"{key} endurance check: {how} vs DL {move.dl}"
+    active_note = f"; {key} active for {_rounds(move.active_rounds or 0)}"
+
+    if shortfall == 0:
+        new = _used(state, move, state.points)
+        return new, EnduranceCheck(
+            key,
+            face,
+            total,
+            used_passive,
+            move.dl,
+            0,
+            0,
+            True,
+            False,
+            f"{head}: success{active_note}",
+        )
+    if spend and state.points >= shortfall:
+        points = state.points - shortfall
+        new = _used(state, move, points)
+        text = (
+            f"{head}: {shortfall} short, spends {shortfall} endurance "
+            f"({points}/{state.max_points} left){active_note}"
+        )
+        return new, EnduranceCheck(
+            key, face, total, used_passive, move.dl, shortfall, shortfall, True, False, text
+        )
+    if state.points >= shortfall:
+        why = f"spend {shortfall} of {state.points} endurance to succeed"
+    else:
+        why = f"only {state.points} endurance left: fails, no {key}"
+    return state, EnduranceCheck(
+        key,
+        face,
+        total,
+        used_passive,
+        move.dl,
+        shortfall,
+        0,
+        False,
+        False,
+        f"{head}: {shortfall} short; {why}",
+    )
+
+
+def start_of_turn(state: Endurance) -> tuple[Endurance, list[str]]:
+    """Count one of the combatant's own turns (RULES.md §8); call it at the
+    start of each of its turns.
+
+    Active windows lose one round and expire at 0: a Sprint used on turn N is
+    active for the rest of turn N and gone at the start of turn N+1.
+
+    Recovery ("three times the active time", 003): the countdown starts at the
+    movement action that spent points and loses one at the start of each of
+    the combatant's later turns; at 0 every point returns, *before* that turn's
+    actions.  So for Zalek's Sprint on turn N (countdown 3) the points are back
+    at the start of turn N+3 — three rounds (18 seconds) after the Sprint, with
+    turns N+1 and N+2 and the start of N+3 passed without a movement action.
+    Using a movement action meanwhile restarts the countdown.  An action that
+    is merely still active (the start-of-combat Dash) does not block it.
+    """
+    lines: list[str] = []
+    active: dict[str, int] = {}
+    for name, left in state.active.items():
+        if left - 1 > 0:
+            active[name] = left - 1
+        else:
+            lines.append(f"{name} is no longer active")
+    points = state.points
+    recovery = state.recovery_rounds_left
+    if recovery is not None:
+        recovery -= 1
+        if recovery <= 0:
+            recovery = None
+            if points < state.max_points:
+                lines.append(
+                    f"endurance recovered: {state.max_points - points} points back "
+                    f"({state.max_points}/{state.max_points})"
+                )
+            points = state.max_points
+    new = replace(state, points=points, active=active, recovery_rounds_left=recovery)
+    return new, lines

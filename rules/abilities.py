@@ -1,0 +1,136 @@
+"""Ability scores, initiative and hit points (RULES.md §4, source 003)."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from rules.combatant import Combatant
+
+#: The eight ability scores, by their short keys in ``Combatant.abilities`` (§4).
+ABILITIES: tuple[str, ...] = ("dex", "per", "str", "con", "int", "wis", "cha", "luck")
+
+#: Abilities whose modifiers add to initiative (003: Dexterous, Perceptive and
+#: Instinctive Initiative).
+INITIATIVE_ABILITIES: tuple[str, ...] = ("dex", "per", "wis")
+
+HP_MODES = ("roll", "average")
+
+
+def _whole(value: object, what: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ValueError(f"{what} must be a whole number, not {value!r}")
+    return value
+
+
+def modifier(score: int) -> int:
+    """The ability modifier ``floor((score - 10) / 2)`` (RULES.md §4;
+    003's table: 1 → −5, 10 → 0, 30 → +10)."""
+    return (_whole(score, "an ability score") - 10) // 2
+
+
+def initiative_modifier(c: Combatant) -> int:
+    """DEX + PER + WIS modifiers plus the GM's flat ``init_bonus`` (RULES.md §4).
+
+    A missing score counts 0, so a monster given only a flat initiative
+    modifier uses ``init_bonus`` alone.
+    """
+    total = c.init_bonus
+    for key in INITIATIVE_ABILITIES:
+        score = c.abilities.get(key)
+        if score is not None:
+            total += modifier(score)
+    return total
+
+
+@dataclass(frozen=True)
+class InitiativeRoll:
+    """One initiative roll: the d20 *face*, the *modifier* and the *total*."""
+
+    total: int
+    face: int
+    modifier: int
+    text: str
+
+
+def _signed(n: int) -> str:
+    return f"+ {n}" if n >= 0 else f"- {-n}"
+
+
+def roll_initiative(c: Combatant, rng: random.Random, face: int | None = None) -> InitiativeRoll:
+    """Roll ``d20 + initiative_modifier(c)`` (RULES.md §4).
+
+    *face* is the d20 a player rolled at the table (1–20); without it the
+    injected *rng* rolls.
+    """
+    if face is None:
+        face = rng.randint(1, 20)
+    elif isinstance(face, bool) or not isinstance(face, int) or not 1 <= face <= 20:
+        raise ValueError(f"a d20 face is a whole number from 1 to 20, not {face!r}")
+    mod = initiative_modifier(c)
+    total = face + mod
+    text = f"{c.name} rolls initiative: d20 ({face}) {_signed(mod)} = {total}"
+    return InitiativeRoll(total, face, mod, text)
+
+
+def initiative_order(combatants: Iterable[Combatant]) -> tuple[Combatant, ...]:
+    """Sort by initiative, highest first; no initiative yet goes last (RULES.md §4).
+
+    Ties, in order: higher initiative modifier, higher DEX score (a combatant
+    without a DEX score loses to any that has one), players before monsters,
+    then the GM's manual order (``order_key``, lower first).  The sort is
+    stable, so combatants equal on everything keep their given order.
+    """
+
+    def key(c: Combatant) -> tuple[bool, int, int, bool, int, bool, int]:
+        dex = c.abilities.get("dex")
+        return (
+            c.initiative is None,
+            -(c.initiative or 0),
+            -initiative_modifier(c),
+            dex is None,
+            -(dex or 0),
+            not c.player,
+            c.order_key,
+        )
+
+    return tuple(sorted(combatants, key=key))
+
+
+def hit_points(
+    spec: int | str,
+    rng: random.Random,
+    mode: str = "roll",
+    faces: Sequence[int] | None = None,
+) -> tuple[int, str]:
+    """Starting hit points from a fixed number or a dice expression (RULES.md §4).
+
+    ``mode="roll"`` rolls the expression (the GM may type the physical
+    *faces*); ``mode="average"`` takes its average rounded down.  The result is
+    at least 1.  A fixed number below 1 is rejected.
+    """
+    if mode not in HP_MODES:
+        raise ValueError(f"hit point mode is 'roll' or 'average', not {mode!r}")
+    if isinstance(spec, str) and spec.strip().lstrip("+").isdigit():
+        spec = int(spec.strip())
+    if isinstance(spec, bool):
+        raise ValueError(f"hit points are a number or a dice expression, not {spec!r}")
+    if isinstance(spec, int):
+        if spec < 1:
+            raise ValueError(f"hit points must be at least 1, not {spec}")
+        return spec, f"HP {spec}"
+    if not isinstance(spec, str) or not spec.strip():
+        raise ValueError(f"hit points are a number or a dice expression, not {spec!r}")
+
+    from rules.dice import average, roll
+
+    if mode == "average":
+        value = max(1, int(average(spec) // 1))
+        return value, f"HP {spec} average {value}"
+    result = roll(spec, rng, faces=faces)
+    value = max(1, result.total)
+    floor_note = "" if value == result.total else " → at least 1"
+    return value, f"HP {result.render()}{floor_note}"

@@ -1,0 +1,46 @@
+"""Luck points (RULES.md §11, source 003 "Lucky")."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+from rules.abilities import modifier
+
+if TYPE_CHECKING:
+    from rules.combatant import Combatant
+
+
+def luck_points(score: int | None) -> int | None:
+    """Maximum luck points = the LUCK modifier; ``None`` (no luck points at
+    all) when the modifier is 0 or less, or there is no LUCK score (§11)."""
+    if score is None:
+        return None
+    mod = modifier(score)
+    return mod if mod > 0 else None
+
+
+def spend_luck(c: Combatant) -> tuple[Combatant, str]:
+    """Spend one luck point: the owner rolls one more d20 and picks which roll
+    to use (RULES.md §11).  The extra d20 itself is rolled by the caller.
+
+    Raises ``ValueError`` when *c* has no luck points or none left.
+    """
+    if c.luck_points is None:
+        raise ValueError(f"{c.name} has no luck points (LUCK modifier is not positive)")
+    if c.luck_points <= 0:
+        raise ValueError(f"{c.name} has no luck points left (they return on a long rest)")
+    left = c.luck_points - 1
+    return (
+        replace(c, luck_points=left),
+        f"{c.name} spends a luck point ({left} left): roll one more d20 and choose which to use",
+    )
+
+
+def reset_luck(c: Combatant) -> tuple[Combatant, str]:
+    """A long rest: luck points return to the LUCK modifier (RULES.md §11)."""
+    points = luck_points(c.abilities.get("luck"))
+    new = replace(c, luck_points=points)
+    if points is None:
+        return new, f"{c.name} has no luck points"
+    return new, f"{c.name}'s luck points are back to {points}"
