@@ -152,8 +152,13 @@ def test_hit_points_at_least_one() -> None:
 
 @pytest.mark.parametrize(
     ("spec", "mode", "match"),
-    [(0, "roll", "at least 1"), (-3, "roll", "at least 1"), ("", "roll", "number or a dice"),
-     ("2d8", "max", "'roll' or 'average'"), (True, "roll", "number or a dice")],
+    [
+        (0, "roll", "at least 1"),
+        (-3, "roll", "at least 1"),
+        ("", "roll", "number or a dice"),
+        ("2d8", "max", "'roll' or 'average'"),
+        (True, "roll", "number or a dice"),
+    ],
 )
 def test_hit_points_bad_input(spec: object, mode: str, match: str) -> None:
     with pytest.raises(ValueError, match=match):

@@ -43,7 +43,11 @@ def test_zalek_example_from_003() -> None:
     assert preview == state  # the GM has not confirmed: nothing changes
     state, check = endurance_check(state, "sprint", 12)
     assert (check.total, check.dl, check.shortfall, check.spent, check.success) == (
-        19, 22, 3, 3, True,
+        19,
+        22,
+        3,
+        3,
+        True,
     )
     assert state.points == 18 and state.active["sprint"] == 1
     assert state.recovery_rounds_left == 3  # 3 × the Sprint's 1 round
@@ -115,11 +119,14 @@ def test_walk_needs_no_check() -> None:
     assert check.success and new == state
 
 
-@pytest.mark.parametrize(("action", "face", "match"), [
-    ("fly", 10, "unknown movement action"),
-    ("dash", 0, "1 to 20"),
-    ("dash", 21, "1 to 20"),
-])
+@pytest.mark.parametrize(
+    ("action", "face", "match"),
+    [
+        ("fly", 10, "unknown movement action"),
+        ("dash", 0, "1 to 20"),
+        ("dash", 21, "1 to 20"),
+    ],
+)
 def test_bad_input(action: str, face: int, match: str) -> None:
     with pytest.raises(ValueError, match=match):
         endurance_check(endurance_for(10, 0), action, face)
