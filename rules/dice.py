@@ -1,0 +1,657 @@
+"""Dice notation: parse → evaluate → render (RULES.md §1, §5 step 1).
+
+Three stages, after the design of the ``d20`` package but with an injected
+random source:
+
+1. :func:`parse` turns text into an immutable :class:`Expression` (a flat
+   tuple of :class:`Term`), cached with :func:`functools.lru_cache`;
+2. :func:`roll` / :func:`roll_damage` evaluate it with ``rng.randint`` (or
+   the physical faces a GM typed) into a :class:`RollResult` that keeps every
+   die, kept or dropped;
+3. :meth:`RollResult.render` writes the breakdown the log shows, e.g.
+   ``2d20kh1 (5, **14**) + 5 = 19``.
+
+Notation (RULES.md §1)
+----------------------
+- ``NdM`` rolls N dice of M sides; N defaults to 1 (``d20`` = ``1d20``);
+  ``d%`` is ``d100``.  M is 2..1000.
+- Integer constants; ``+`` and ``-`` between terms; the first term may carry a
+  sign (``-1+d20``).
+- ``khK`` / ``klK`` after a dice term keep the K highest / lowest dice
+  (``2d20kh1``).  A bare ``kh`` / ``kl`` keeps one die.  Ties keep the die
+  rolled first.
+- Whitespace between tokens is ignored; letters are case-insensitive.
+- Limits: at most 1000 dice in one expression, 100 terms, 200 characters.
+  Anything else raises :class:`DiceError` naming the offending part, e.g.
+  ``"3d0": a die needs at least 2 sides``.
+
+Not doubled on a critical hit (RULES.md §5 step 1)
+--------------------------------------------------
+A trailing ``!`` marks a term that a critical hit does not double, for
+sources such as Precise Strike: ``2d6+1d6!+3``.  Outside a critical hit the
+``!`` changes nothing.  The breakdown keeps the mark (``1d6! (4)``).
+
+Critical damage (:func:`roll_damage`)
+-------------------------------------
+- ``double-dice``: every positive dice term without ``!`` rolls twice as many
+  dice (a keep suffix doubles too: ``2d20kh1`` → ``4d20kh2``).  Constants,
+  ``!`` terms and subtracted dice are rolled as typed.
+- ``double-total``: the dice and positive constants without ``!`` are added
+  up and doubled ("doubled after all positive modifiers", 003); subtracted
+  terms (penalties) are applied after the doubling and ``!`` terms are added
+  after it.
+- Damage never goes below 0: a negative total is shown and then raised to 0.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Literal, NamedTuple
+
+__all__ = [
+    "MAX_DICE",
+    "MAX_LENGTH",
+    "MAX_SIDES",
+    "MAX_TERMS",
+    "DiceError",
+    "Die",
+    "Expression",
+    "RollResult",
+    "Term",
+    "average",
+    "maximum",
+    "minimum",
+    "parse",
+    "roll",
+    "roll_damage",
+]
+
+MAX_DICE = 1000
+MAX_TERMS = 100
+MAX_LENGTH = 200
+MAX_SIDES = 1000
+
+CritMode = Literal["double-dice", "double-total"]
+
+
+class DiceError(ValueError):
+    """Bad dice notation or a bad typed face (RULES.md §1).
+
+    ``message`` names the offending part; ``position`` is a 0-based index into
+    ``expression`` (or ``None`` when no single place is at fault).
+    """
+
+    def __init__(self, message: str, position: int | None = None, expression: str = "") -> None:
+        super().__init__(message)
+        self.message = message
+        self.position = position
+        self.expression = expression
+
+    def __str__(self) -> str:
+        return self.message
+
+
+class Die(NamedTuple):
+    """One die rolled: its size, the face that came up, and whether it counts."""
+
+    sides: int
+    value: int
+    kept: bool = True
+
+
+class Term(NamedTuple):
+    """One term of an expression: dice (``number`` > 0) or a constant."""
+
+    sign: int  # +1 or -1
+    number: int = 0  # dice rolled; 0 for a constant
+    sides: int = 0
+    keep: str = ""  # "", "kh" or "kl"
+    keep_n: int = 0  # dice kept (== number without a keep suffix)
+    value: int = 0  # the constant (0 for dice)
+    no_double: bool = False  # trailing "!": not doubled on a critical hit
+
+    @property
+    def is_dice(self) -> bool:
+        return self.number > 0
+
+    def body(self) -> str:
+        """Normalised text without the sign: ``2d20kh1``, ``1d6!``, ``5``."""
+        if self.number:
+            text = f"{self.number}d{self.sides}"
+            if self.keep:
+                text += f"{self.keep}{self.keep_n}"
+        else:
+            text = str(self.value)
+        return text + "!" if self.no_double else text
+
+
+def _join(terms: Sequence[Term]) -> str:
+    out = []
+    for i, term in enumerate(terms):
+        if term.sign < 0:
+            out.append("-")
+        elif i:
+            out.append("+")
+        out.append(term.body())
+    return "".join(out)
+
+
+@dataclass(frozen=True, slots=True)
+class Expression:
+    """A parsed dice expression (immutable).  ``text`` is the normalised form
+    (``d20+5`` → ``1d20+5``); ``dice_count`` is the number of dice one roll
+    throws; ``constant`` the signed sum of the flat terms."""
+
+    text: str
+    terms: tuple[Term, ...]
+    dice_count: int
+    constant: int
+
+    @classmethod
+    def from_terms(cls, terms: Sequence[Term]) -> Expression:
+        """Build an expression from terms (used by checks to add advantage dice)."""
+        terms = tuple(terms)
+        return cls(
+            _join(terms),
+            terms,
+            sum(t.number for t in terms),
+            sum(t.sign * t.value for t in terms if not t.number),
+        )
+
+    def __str__(self) -> str:
+        return self.text
+
+
+# --------------------------------------------------------------------------
+# Stage 1: parse
+# --------------------------------------------------------------------------
+
+_DIGITS = frozenset("0123456789")
+_Token = tuple[str, int | str, int, int]
+
+
+def _tokenise(text: str) -> list[_Token]:
+    """(kind, value, start, end) tokens; kinds: num d % kh kl op ! ."""
+    tokens: list[_Token] = []
+    low = text.lower()
+    i, n = 0, len(low)
+    while i < n:
+        c = low[i]
+        if c in _DIGITS:
+            j = i + 1
+            while j < n and low[j] in _DIGITS:
+                j += 1
+            tokens.append(("num", int(low[i:j]), i, j))
+            i = j
+        elif c == "d":
+            tokens.append(("d", c, i, i + 1))
+            i += 1
+        elif c == "k" and i + 1 < n and low[i + 1] in "hl":
+            kind = "kh" if low[i + 1] == "h" else "kl"
+            tokens.append((kind, kind, i, i + 2))
+            i += 2
+        elif c in "+-":
+            tokens.append(("op", c, i, i + 1))
+            i += 1
+        elif c == "%" or c == "!":
+            tokens.append((c, c, i, i + 1))
+            i += 1
+        elif c.isspace():
+            i += 1
+        else:
+            shown = "keep needs kh or kl" if c == "k" else "is not dice notation"
+            raise DiceError(f'"{text[i]}" (character {i + 1}) {shown}', i, text)
+    return tokens
+
+
+class _Parser:
+    """Recursive-descent parser over the token list (one term at a time)."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.tokens = _tokenise(text)
+        self.k = 0
+        self.term_start = 0  # where the term being read (or just read) starts
+
+    def fail(self, problem: str, start: int, end: int, at: int | None = None) -> DiceError:
+        part = self.text[start:end].strip() or self.text.strip()
+        return DiceError(f'"{part}": {problem}', start if at is None else at, self.text)
+
+    def peek(self) -> str:
+        return self.tokens[self.k][0] if self.k < len(self.tokens) else ""
+
+    def number(self) -> int:
+        value = self.tokens[self.k][1]
+        assert isinstance(value, int)
+        self.k += 1
+        return value
+
+    def parse(self) -> Expression:
+        tokens = self.tokens
+        if not tokens:
+            raise DiceError("empty dice expression (try something like 2d6+3)", 0, self.text)
+        terms: list[Term] = []
+        dice_total = 0
+        sign = 1
+        if tokens[0][0] == "op":  # a leading sign: -1+d20
+            sign = -1 if tokens[0][1] == "-" else 1
+            self.k = 1
+        while True:
+            if self.k >= len(tokens):
+                op = tokens[self.k - 1]
+                raise self.fail(f'a term is missing after "{op[1]}"', self.term_start, op[3], op[2])
+            kind, value, start, end = tokens[self.k]
+            if len(terms) >= MAX_TERMS:
+                raise self.fail(
+                    f"too many terms (at most {MAX_TERMS} in one expression)", start, end
+                )
+            self.term_start = start if kind != "op" else self.term_start
+            term, end = self.term(sign)
+            dice_total += term.number
+            if dice_total > MAX_DICE:
+                raise self.fail(
+                    f"too many dice ({dice_total}; at most {MAX_DICE} in one expression)",
+                    start,
+                    end,
+                )
+            terms.append(term)
+            if self.k >= len(tokens):
+                return Expression.from_terms(terms)
+            kind, value, tstart, tend = tokens[self.k]
+            if kind != "op":
+                what = "number" if kind == "num" else f'"{self.text[tstart:tend]}"'
+                raise self.fail(f"unexpected {what} (join terms with + or -)", start, tend, tstart)
+            sign = -1 if value == "-" else 1
+            self.k += 1
+
+    def term(self, sign: int) -> tuple[Term, int]:
+        """One term starting at the current token; returns it and its end."""
+        kind, value, start, end = self.tokens[self.k]
+        count = 1
+        if kind == "num":
+            count = self.number()
+            if self.peek() != "d":  # a constant
+                no_double = self.peek() == "!"
+                if no_double:
+                    end = self.tokens[self.k][3]
+                    self.k += 1
+                return Term(sign, value=count, no_double=no_double), end
+        elif kind == "op":
+            raise self.fail("two operators in a row", self.term_start, end, start)
+        elif kind != "d":
+            raise self.fail(f'a term cannot start with "{value}"', start, end)
+        d_end = self.tokens[self.k][3]
+        self.k += 1
+        if self.peek() == "num":
+            end = self.tokens[self.k][3]
+            sides = self.number()
+        elif self.peek() == "%":
+            sides, end = 100, self.tokens[self.k][3]
+            self.k += 1
+        else:
+            raise self.fail("a die needs a number of sides after d (d6, d20, d%)", start, d_end)
+        if count < 1:
+            raise self.fail("roll at least one die", start, end)
+        if sides < 2:
+            raise self.fail("a die needs at least 2 sides", start, end)
+        if sides > MAX_SIDES:
+            raise self.fail(f"a die has at most {MAX_SIDES} sides", start, end)
+        if count > MAX_DICE:
+            raise self.fail(
+                f"too many dice ({count}; at most {MAX_DICE} in one expression)", start, end
+            )
+        keep, keep_n = "", count
+        if self.peek() in ("kh", "kl"):
+            keep, end = self.tokens[self.k][0], self.tokens[self.k][3]
+            self.k += 1
+            keep_n = 1
+            if self.peek() == "num":
+                end = self.tokens[self.k][3]
+                keep_n = self.number()
+            if keep_n < 1:
+                raise self.fail("keep at least one die", start, end)
+            if keep_n > count:
+                dice = "die" if count == 1 else "dice"
+                raise self.fail(f"cannot keep {keep_n} of {count} {dice}", start, end)
+        no_double = self.peek() == "!"
+        if no_double:
+            end = self.tokens[self.k][3]
+            self.k += 1
+        return Term(sign, count, sides, keep, keep_n, 0, no_double), end
+
+
+def _parse(text: str) -> Expression:
+    return _Parser(text).parse()
+
+
+_parse_cached = lru_cache(maxsize=1024)(_parse)
+
+
+def parse(text: str) -> Expression:
+    """Parse dice notation into an :class:`Expression` (RULES.md §1).
+
+    Cached.  Raises :class:`DiceError` for anything that is not notation,
+    checking the length first so huge text fails at once."""
+    if not isinstance(text, str):
+        raise DiceError(f"a dice expression is text, not {type(text).__name__}", None, "")
+    if len(text) > MAX_LENGTH:
+        raise DiceError(
+            f"dice expression too long ({len(text)} characters; at most {MAX_LENGTH})",
+            MAX_LENGTH,
+            text[:MAX_LENGTH],
+        )
+    return _parse_cached(text)
+
+
+# --------------------------------------------------------------------------
+# Stage 2: evaluate
+# --------------------------------------------------------------------------
+
+_new = tuple.__new__
+
+
+class _Faces:
+    """Draws the GM's typed faces in order, then falls back to the rng."""
+
+    __slots__ = ("faces", "i", "randint", "expression")
+
+    def __init__(self, faces: Sequence[int], rng: random.Random, expression: str) -> None:
+        self.faces = list(faces)
+        self.i = 0
+        self.randint = rng.randint
+        self.expression = expression
+
+    def __call__(self, low: int, high: int) -> int:
+        i = self.i
+        if i >= len(self.faces):
+            return self.randint(low, high)
+        face = self.faces[i]
+        self.i = i + 1
+        if isinstance(face, bool) or not isinstance(face, int):
+            raise DiceError(f"typed face {face!r} is not a whole number", None, self.expression)
+        if not low <= face <= high:
+            raise DiceError(
+                f"typed face {face} is not on a d{high} (1..{high})", None, self.expression
+            )
+        return face
+
+    def finish(self) -> None:
+        if self.i < len(self.faces):
+            raise DiceError(
+                f"{len(self.faces)} faces typed but only {self.i} dice rolled",
+                None,
+                self.expression,
+            )
+
+
+def _roll_terms(
+    terms: tuple[Term, ...], draw: Callable[[int, int], int]
+) -> tuple[list[int], list[tuple[Die, ...]], list[Die]]:
+    """Roll every term; returns (signed term values, per-term dice, all dice).
+
+    The hot path: plain tuples, ``draw`` = ``rng.randint`` bound once."""
+    values: list[int] = []
+    groups: list[tuple[Die, ...]] = []
+    every: list[Die] = []
+    for sign, number, sides, keep, keep_n, value, _ in terms:
+        if not number:
+            values.append(value if sign > 0 else -value)
+            groups.append(())
+            continue
+        if number == 1:
+            subtotal = draw(1, sides)
+            group: tuple[Die, ...] = (_new(Die, (sides, subtotal, True)),)
+        else:
+            faces = [draw(1, sides) for _ in range(number)]
+            if not keep or keep_n == number:
+                group = tuple([_new(Die, (sides, v, True)) for v in faces])
+                subtotal = sum(faces)
+            elif keep_n == 1:
+                subtotal = max(faces) if keep == "kh" else min(faces)
+                pick = faces.index(subtotal)  # ties: the die rolled first
+                group = tuple([_new(Die, (sides, v, i == pick)) for i, v in enumerate(faces)])
+            else:
+                order = sorted(range(number), key=faces.__getitem__, reverse=keep == "kh")
+                kept = set(order[:keep_n])
+                group = tuple([_new(Die, (sides, v, i in kept)) for i, v in enumerate(faces)])
+                subtotal = sum([faces[i] for i in kept])
+        values.append(subtotal if sign > 0 else -subtotal)
+        groups.append(group)
+        every.extend(group)
+    return values, groups, every
+
+
+class RollResult(NamedTuple):
+    """A rolled expression with its full breakdown (RULES.md §1).
+
+    ``dice`` holds every die rolled, dropped ones included, in order;
+    ``constant`` is the signed sum of the flat terms; ``crit`` names the
+    critical-damage mode applied (or ``None``); ``raw_total`` is the total
+    before damage was raised to 0.  (A named tuple: immutable and cheap to
+    build, which keeps :func:`roll` fast.)"""
+
+    expression: str
+    total: int
+    dice: tuple[Die, ...]
+    constant: int
+    terms: tuple[Term, ...] = ()
+    groups: tuple[tuple[Die, ...], ...] = ()
+    crit: str | None = None
+    raw_total: int | None = None
+
+    @property
+    def kept(self) -> tuple[Die, ...]:
+        return tuple(d for d in self.dice if d.kept)
+
+    def render(self) -> str:
+        """The breakdown: ``2d20kh1 (5, **14**) + 5 = 19``; kept dice are in
+        ``**bold**`` when a term dropped some.  Critical damage is shown as
+        ``crit ×2 dice:`` / ``crit ×2 total:``."""
+        pairs = list(zip(self.terms, self.groups, strict=True))
+        raw = self.total if self.raw_total is None else self.raw_total
+        if self.crit == "double-total":
+            doubled = [p for p in pairs if p[0].sign > 0 and not p[0].no_double]
+            rest = [p for p in pairs if not (p[0].sign > 0 and not p[0].no_double)]
+            text = "crit ×2 total: "
+            if doubled:
+                text += f"({_render_pairs(doubled)}) ×2"
+                text += _render_pairs(rest, first=False)
+            else:
+                text += _render_pairs(rest)
+        else:
+            text = "crit ×2 dice: " if self.crit == "double-dice" else ""
+            text += _render_pairs(pairs)
+        text += f" = {raw}"
+        if raw != self.total:
+            text += f" → {self.total}"
+        return text
+
+    def __str__(self) -> str:
+        return self.render()
+
+
+def _render_pairs(pairs: Sequence[tuple[Term, tuple[Die, ...]]], first: bool = True) -> str:
+    out = []
+    for term, group in pairs:
+        if first:
+            out.append("-" if term.sign < 0 else "")
+            first = False
+        else:
+            out.append(" - " if term.sign < 0 else " + ")
+        out.append(term.body())
+        if group:
+            dropped = term.keep_n < term.number
+            faces = ", ".join(
+                f"**{d.value}**" if dropped and d.kept else str(d.value) for d in group
+            )
+            out.append(f" ({faces})")
+    return "".join(out)
+
+
+def _expression(text_or_expression: str | Expression) -> Expression:
+    if isinstance(text_or_expression, Expression):
+        return text_or_expression
+    return parse(text_or_expression)
+
+
+def roll(
+    text_or_expression: str | Expression,
+    rng: random.Random,
+    faces: Sequence[int] | None = None,
+) -> RollResult:
+    """Roll an expression (RULES.md §1).
+
+    ``faces`` are physical dice typed by the GM, used in order (every die,
+    dropped ones included) before ``rng.randint``; a face off the die, or more
+    faces than dice, raises :class:`DiceError`."""
+    expr = (
+        text_or_expression
+        if type(text_or_expression) is Expression
+        else _expression(text_or_expression)
+    )
+    if faces:
+        source = _Faces(faces, rng, expr.text)
+        values, groups, every = _roll_terms(expr.terms, source)
+        source.finish()
+    else:
+        values, groups, every = _roll_terms(expr.terms, rng.randint)
+    return _new(
+        RollResult,
+        (
+            expr.text,
+            sum(values),
+            tuple(every),
+            expr.constant,
+            expr.terms,
+            tuple(groups),
+            None,
+            None,
+        ),
+    )
+
+
+def roll_damage(
+    text: str | Expression,
+    rng: random.Random,
+    *,
+    crit: bool = False,
+    mode: CritMode = "double-dice",
+    faces: Sequence[int] | None = None,
+) -> RollResult:
+    """Roll damage, doubled on a critical hit per ``mode`` (RULES.md §5 step 1).
+
+    See the module docstring for how ``!`` terms and subtracted terms are
+    treated.  The total is never below 0."""
+    expr = _expression(text)
+    if mode not in ("double-dice", "double-total"):
+        raise DiceError(
+            f'unknown critical damage mode "{mode}" (double-dice or double-total)', None, expr.text
+        )
+    terms = expr.terms
+    if crit and mode == "double-dice":
+        terms = tuple(
+            t._replace(number=t.number * 2, keep_n=t.keep_n * 2)
+            if t.number and t.sign > 0 and not t.no_double
+            else t
+            for t in terms
+        )
+        if sum(t.number for t in terms) > 2 * MAX_DICE:  # pragma: no cover - bounded by parse
+            raise DiceError("too many dice", None, expr.text)
+    if faces:
+        source = _Faces(faces, rng, expr.text)
+        values, groups, every = _roll_terms(terms, source)
+        source.finish()
+    else:
+        values, groups, every = _roll_terms(terms, rng.randint)
+    if crit and mode == "double-total":
+        doubled = sum(
+            v for t, v in zip(terms, values, strict=True) if t.sign > 0 and not t.no_double
+        )
+        raw = sum(values) + doubled
+    else:
+        raw = sum(values)
+    return RollResult(
+        expr.text,
+        max(raw, 0),
+        tuple(every),
+        expr.constant,
+        terms,
+        tuple(groups),
+        mode if crit else None,
+        raw,
+    )
+
+
+# --------------------------------------------------------------------------
+# Statistics
+# --------------------------------------------------------------------------
+
+
+def _mean_keep_highest(count: int, sides: int, keep: int) -> float:
+    """E[sum of the ``keep`` highest of ``count`` d``sides``], exactly.
+
+    Sum over faces k of E[min(B_k, keep)], B_k ~ Binomial(count, P(die >= k))."""
+    if keep >= count:
+        return count * (sides + 1) / 2
+    total = float(keep)  # k = 1: every die is >= 1
+    log_c = [0.0] * keep  # log C(count, j) for j < keep
+    for j in range(1, keep):
+        log_c[j] = log_c[j - 1] + math.log(count - j + 1) - math.log(j)
+    for k in range(2, sides + 1):
+        p = (sides - k + 1) / sides
+        lp, lq = math.log(p), math.log1p(-p)
+        short = 0.0
+        for j in range(keep):
+            short += (keep - j) * math.exp(log_c[j] + j * lp + (count - j) * lq)
+        total += keep - short
+    return total
+
+
+def _term_mean(term: Term) -> float:
+    if not term.number:
+        return float(term.value)
+    n, m, kn = term.number, term.sides, term.keep_n
+    if not term.keep or kn == n:
+        return n * (m + 1) / 2
+    # E[top K] = E[all] - E[bottom N-K]; E[bottom J] = J(M+1) - E[top J]
+    # (a die's mirror M+1-x has the same distribution): pick the cheaper side.
+    high = kn if term.keep == "kh" else n - kn
+    if high <= n - high:
+        top = _mean_keep_highest(n, m, high)
+    else:
+        low = n - high
+        top = n * (m + 1) / 2 - (low * (m + 1) - _mean_keep_highest(n, m, low))
+    return top if term.keep == "kh" else n * (m + 1) / 2 - top
+
+
+@lru_cache(maxsize=256)
+def _average(expr: Expression) -> float:
+    return sum(t.sign * _term_mean(t) for t in expr.terms)
+
+
+def average(text: str | Expression) -> float:
+    """The exact expected total of an expression (RULES.md §1; used for
+    average HP and to compare persistent damage, §4 and §7)."""
+    return _average(_expression(text))
+
+
+def _term_bounds(term: Term) -> tuple[int, int]:
+    if not term.number:
+        low = high = term.value
+    else:
+        low, high = term.keep_n, term.keep_n * term.sides
+    return (low, high) if term.sign > 0 else (-high, -low)
+
+
+def minimum(text: str | Expression) -> int:
+    """The lowest total the expression can roll (RULES.md §1)."""
+    return sum(_term_bounds(t)[0] for t in _expression(text).terms)
+
+
+def maximum(text: str | Expression) -> int:
+    """The highest total the expression can roll (RULES.md §1)."""
+    return sum(_term_bounds(t)[1] for t in _expression(text).terms)
