@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -114,8 +115,8 @@ def hit_points(
     """
     if mode not in HP_MODES:
         raise ValueError(f"hit point mode is 'roll' or 'average', not {mode!r}")
-    if isinstance(spec, str) and spec.strip().lstrip("+").isdigit():
-        spec = int(spec.strip())
+    if isinstance(spec, str) and re.fullmatch(r"\s*[+-]?\d+\s*", spec):
+        spec = int(spec)
     if isinstance(spec, bool):
         raise ValueError(f"hit points are a number or a dice expression, not {spec!r}")
     if isinstance(spec, int):

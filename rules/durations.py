@@ -84,7 +84,8 @@ def tick_durations(
         for bonus in c.bonuses:
             dur, ended = _count_down(bonus.duration, whose, when)
             if ended:
-                label = f"{bonus.value:+d} {bonus.type} to {bonus.applies_to}"
+                to = "AL" if bonus.applies_to == "al" else bonus.applies_to
+                label = f"{bonus.value:+d} {bonus.type} to {to}"
                 source = f" ({bonus.source})" if bonus.source else ""
                 lines.append(f"{c.name} loses {label}{source}")
             else:

@@ -155,6 +155,7 @@ def test_hit_points_at_least_one() -> None:
     [
         (0, "roll", "at least 1"),
         (-3, "roll", "at least 1"),
+        ("-3", "average", "at least 1"),
         ("", "roll", "number or a dice"),
         ("2d8", "max", "'roll' or 'average'"),
         (True, "roll", "number or a dice"),

@@ -72,7 +72,7 @@ def test_tick_every_combatant_bonuses_and_temp_hp() -> None:
     assert (out[1].temp_hp, out[1].temp_hp_duration) == (0, None)
     assert out[2] is c
     assert lines == [
-        "Goblin 1 loses +2 deflection to al (Shield of Faith)",
+        "Goblin 1 loses +2 deflection to AL (Shield of Faith)",
         "Ayla's 5 temp HP expire",
     ]
 
