@@ -1,0 +1,23 @@
+"""Persistence of encounters: a TinyDB index plus an append-only journal per
+encounter (issue 3, Saves).  See ``saves.store`` for the design."""
+
+from saves.errors import (
+    DatabaseLocked,
+    EncounterExists,
+    EncounterNotFound,
+    SaveError,
+    SavePointNotFound,
+)
+from saves.store import Loaded, Store, Summary, default_db_path
+
+__all__ = [
+    "DatabaseLocked",
+    "EncounterExists",
+    "EncounterNotFound",
+    "Loaded",
+    "SaveError",
+    "SavePointNotFound",
+    "Store",
+    "Summary",
+    "default_db_path",
+]

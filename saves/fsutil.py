@@ -1,0 +1,117 @@
+"""Durable file-system primitives used by the store (issue 3, Saves).
+
+Everything here either completes and is on disk when it returns, or raises;
+nothing here leaves a half-written file under a real name.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import time
+from pathlib import Path
+
+
+def fsync_dir(path: Path) -> None:
+    """Flush a directory's entries (new, renamed or removed names) to disk."""
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+    except OSError:  # pragma: no cover - platforms that cannot open directories
+        return
+    try:
+        os.fsync(fd)
+    except OSError:  # pragma: no cover - some file systems refuse fsync on dirs
+        pass
+    finally:
+        os.close(fd)
+
+
+def write_all(fd: int, data: bytes) -> None:
+    """Write every byte of ``data`` to ``fd`` (os.write may write less)."""
+    view = memoryview(data)
+    while view:
+        written = os.write(fd, view)
+        view = view[written:]
+
+
+def atomic_write(path: Path, data: bytes) -> None:
+    """Replace ``path`` with ``data`` so that a crash at any moment leaves
+    either the old or the new content: temp file, fsync, os.replace, fsync
+    of the directory."""
+    tmp = path.with_name(f"{path.name}.tmp-{os.getpid()}")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+    try:
+        write_all(fd, data)
+        os.fsync(fd)
+    except BaseException:
+        os.close(fd)
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+    os.close(fd)
+    os.replace(tmp, path)
+    fsync_dir(path.parent)
+
+
+def make_dirs(path: Path) -> None:
+    """Create ``path`` (and parents) durably: each new entry's parent is fsynced."""
+    missing: list[Path] = []
+    probe = path
+    while not probe.exists():
+        missing.append(probe)
+        if probe.parent == probe:
+            break
+        probe = probe.parent
+    for directory in reversed(missing):
+        with contextlib.suppress(FileExistsError):
+            directory.mkdir()
+        fsync_dir(directory.parent)
+
+
+def timestamp() -> str:
+    """Local time as used in moved-aside names: ``20261130-071500``."""
+    return time.strftime("%Y%m%d-%H%M%S")
+
+
+def aside_path(path: Path, tag: str) -> Path:
+    """A free name beside ``path``: ``<name>.<tag>-<timestamp>[-N]``."""
+    base = f"{path.name}.{tag}-{timestamp()}"
+    candidate = path.with_name(base)
+    n = 2
+    while candidate.exists():
+        candidate = path.with_name(f"{base}-{n}")
+        n += 1
+    return candidate
+
+
+def move_aside(path: Path, tag: str) -> Path:
+    """Rename ``path`` (file or directory) to a timestamped free name beside
+    it and make the rename durable; returns the new path."""
+    target = aside_path(path, tag)
+    os.rename(path, target)
+    fsync_dir(path.parent)
+    return target
+
+
+def keep_copy_aside(path: Path, tag: str) -> Path:
+    """Keep the current content of ``path`` under a timestamped name beside
+    it, leaving ``path`` itself in place (hard link, else a copy)."""
+    target = aside_path(path, tag)
+    try:
+        os.link(path, target)
+    except OSError:
+        shutil.copy2(path, target)
+        fd = os.open(target, os.O_RDONLY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+    fsync_dir(path.parent)
+    return target
+
+
+def remove_tree(path: Path) -> None:
+    """Remove a directory tree and make the removal durable."""
+    shutil.rmtree(path, ignore_errors=True)
+    fsync_dir(path.parent)
