@@ -1,0 +1,163 @@
+"""``combat-tracker roll``: roll dice from the shell (RULES.md §1–§3).
+
+    combat-tracker roll EXPR [--adv N] [--dis N] [--dc N | --dl NAME]
+                             [--flat DC] [--ruleset core|forge|cinematic]
+                             [--seed N] [--json]
+
+The module top stays cheap (``register`` is called for every CLI start):
+the rules and Rich are imported inside :func:`run`, and Rich only after the
+input has been checked, so bad input fails fast with one line on stderr and
+exit status 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+RULESETS = ("core", "forge", "cinematic")
+
+
+def _count(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"{text!r}: the count cannot be negative")
+    return value
+
+
+def register(sub: Any) -> None:
+    """Add the ``roll`` subparser."""
+    p = sub.add_parser(
+        "roll",
+        help="roll dice, e.g. 2d20kh1+5",
+        description="Roll dice notation (NdM, +/-, khK/klK, d%%; a trailing ! marks a term "
+        "not doubled on a critical hit). With --dc/--dl prints the degree of success.",
+    )
+    p.add_argument("expr", nargs="*", metavar="EXPR", help="dice expression, e.g. 1d20+5")
+    p.add_argument("--adv", type=_count, default=0, metavar="N", help="advantages (§2)")
+    p.add_argument("--dis", type=_count, default=0, metavar="N", help="disadvantages (§2)")
+    target = p.add_mutually_exclusive_group()
+    target.add_argument("--dc", type=int, metavar="N", help="DC to beat (§3)")
+    target.add_argument("--dl", metavar="NAME", help="named Difficulty Level, e.g. Challenging")
+    target.add_argument("--flat", type=int, metavar="DC", help="flat check: a bare d20 vs DC")
+    p.add_argument("--ruleset", choices=RULESETS, default="core", help="default: core")
+    p.add_argument(
+        "--seed",
+        type=int,
+        metavar="N",
+        default=argparse.SUPPRESS,
+        help="make the roll reproducible",
+    )
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+
+
+def _dice_json(dice: Any) -> list[dict[str, Any]]:
+    return [{"sides": d.sides, "value": d.value, "kept": d.kept} for d in dice]
+
+
+def _error(message: str) -> int:
+    from tracker.commands.common import fail
+
+    fail(message)
+    return 2
+
+
+def run(args: argparse.Namespace) -> int:
+    """Roll, print, and return the exit status (0, or 2 for bad input)."""
+    from rules.checks import (
+        CheckResult,
+        difficulty_level,
+        flat_check,
+        judge,
+        roll_expression_with_advantage,
+    )
+    from rules.dice import DiceError
+    from rules.rulesets import ruleset as named_ruleset
+    from tracker.commands.common import rng_from
+
+    text = " ".join(args.expr)
+    rng = rng_from(args)
+    try:
+        if args.flat is not None:
+            if text.strip() or args.adv or args.dis:
+                return _error("--flat rolls a bare d20: give no expression, --adv or --dis")
+            flat = flat_check(args.flat, rng)
+            record: dict[str, Any] = {
+                "expression": "1d20",
+                "total": flat.face,
+                "dice": [{"sides": 20, "value": flat.face, "kept": True}],
+                "natural": flat.face,
+                "modifier": 0,
+                "degree": "success" if flat.success else "failure",
+                "dc": flat.dc,
+                "flat": True,
+                "text": flat.text,
+            }
+            return _print(args, record, None, None)
+        if not args.expr:
+            return _error("give a dice expression, e.g. 2d6+3 (or --flat DC)")
+        dc = args.dc if args.dl is None else difficulty_level(args.dl)
+        rules = named_ruleset(args.ruleset)
+        d20 = roll_expression_with_advantage(text, args.adv, args.dis, rules, rng)
+    except DiceError as exc:
+        return _error(str(exc))
+    verdict: CheckResult | None = None if dc is None else judge(d20, dc, rules)
+    record = {
+        "expression": d20.result.expression,
+        "total": d20.total,
+        "dice": _dice_json(d20.result.dice),
+        "natural": d20.natural,
+        "modifier": d20.modifier,
+        "degree": None if verdict is None else verdict.degree.label,
+        "dc": dc,
+        "text": d20.result.render() if verdict is None else verdict.text,
+    }
+    return _print(args, record, d20.result.render(), verdict)
+
+
+def _print(
+    args: argparse.Namespace, record: dict[str, Any], breakdown: str | None, verdict: Any
+) -> int:
+    if args.json:
+        import json
+        import sys
+
+        sys.stdout.write(json.dumps(record) + "\n")
+        return 0
+    import re
+
+    from rich.console import Console
+    from rich.text import Text
+
+    console = Console(highlight=False, soft_wrap=True)
+    if breakdown is None:  # a flat check
+        colour = "green" if record["degree"] == "success" else "red"
+        console.print(
+            Text(f"flat check d20 ({record['total']}) vs DC {record['dc']}: ").append(
+                str(record["degree"]), style=colour
+            )
+        )
+        return 0
+    line = Text()
+    body, _, total = breakdown.rpartition(" = ")
+    for i, piece in enumerate(re.split(r"\*\*(\d+)\*\*", body)):
+        line.append(piece, style="bold green" if i % 2 else "")
+    line.append(" = ")
+    line.append(total, style="bold")
+    if verdict is not None:
+        colour = {
+            "critical success": "bold green",
+            "success": "green",
+            "failure": "red",
+            "critical failure": "bold red",
+        }[verdict.degree.label]
+        line.append(f" vs DC {verdict.dc}: ")
+        line.append(verdict.degree.label, style=colour)
+        note = verdict.text.partition(f": {verdict.degree.label}")[2]
+        if note:
+            line.append(note, style="dim")
+    console.print(line)
+    return 0
