@@ -203,8 +203,8 @@ def _tokenise(text: str) -> list[_Token]:
         elif c.isspace():
             i += 1
         else:
-            shown = "keep needs kh or kl" if c == "k" else "is not dice notation"
-            raise DiceError(f'"{text[i]}" (character {i + 1}) {shown}', i, text)
+            shown = ": keep dice with kh or kl" if c == "k" else " is not dice notation"
+            raise DiceError(f'"{text[i]}" (character {i + 1}){shown}', i, text)
     return tokens
 
 
