@@ -1,0 +1,89 @@
+"""The Textual app: wires the store, the live encounter and the screens.
+
+Thin on purpose (issue 4): the screens (``tracker.screens``) and panes
+(``tracker.widgets``) do the work; every change goes through the engine via
+``saves.live.LiveEncounter``.  Start-up: an encounter given (``open NAME``)
+opens straight away; else the resume picker lists saved encounters; an
+empty database starts a new encounter with a hint on adding combatants.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any
+
+from textual.app import App
+
+from tracker.config import Config
+from tracker.screens.encounter import EncounterScreen
+from tracker.screens.picker import PickerScreen
+
+FIRST_ENCOUNTER = "First fight"
+
+
+class CombatTrackerApp(App[None]):
+    """combat-tracker: keyboard-driven initiative for tabletop GMs."""
+
+    CSS_PATH = "app.tcss"
+    TITLE = "combat-tracker"
+
+    def __init__(
+        self,
+        store: Any = None,
+        live: Any = None,
+        config: Config | None = None,
+        rng: random.Random | None = None,
+        notices: Sequence[str] = (),
+    ) -> None:
+        super().__init__()
+        self.store = store
+        self.live = live
+        self.config = config or Config()
+        self.rng = rng
+        self._notices = list(notices)
+
+    def on_mount(self) -> None:
+        if self.config.theme:
+            if self.config.theme in self.available_themes:
+                self.theme = self.config.theme
+            else:
+                self._notices.append(f"unknown theme {self.config.theme!r}; using the default")
+        self.set_keymap(self.config.keymap)
+        for notice in self._notices + self.config.problems:
+            self.notify(notice, severity="warning", timeout=12)
+        if self.live is not None:
+            self.push_screen(EncounterScreen(self.live, self.config))
+        elif self.store is not None and self.store.list():
+            self.push_screen(PickerScreen(self.store))
+        elif self.store is not None:
+            self.open_encounter(FIRST_ENCOUNTER, new=True)
+
+    def open_encounter(self, name: str, new: bool) -> None:
+        """Create or load *name* and show it (errors: one notice, no change)."""
+        from saves.live import LiveEncounter
+        from saves.store import SaveError
+
+        try:
+            if new:
+                live = LiveEncounter.create(self.store, name, rng=self.rng)
+            else:
+                live = LiveEncounter.open(self.store, name, rng=self.rng)
+        except SaveError as exc:
+            self.notify(str(exc), severity="error")
+            return
+        if self.live is not None:
+            self.live.close()
+        self.live = live
+        screen = EncounterScreen(live, self.config)
+        if isinstance(self.screen, PickerScreen):
+            self.switch_screen(screen)
+        else:
+            self.push_screen(screen)
+
+    def on_picker_screen_open(self, event: PickerScreen.Open) -> None:
+        self.open_encounter(event.name, event.new)
+
+    def on_unmount(self) -> None:
+        if self.live is not None:
+            self.live.close()

@@ -1,0 +1,291 @@
+"""Every key of the tracker, as data (issue 4, "Keyboard contract").
+
+Each :class:`Key` has a stable ``id`` (``encounter.next_turn``) that a GM can
+rebind in the keymap file (see :mod:`tracker.config`), the default key, the
+action it runs on the encounter screen, a short footer label, a namespaced
+title for the command palette (``encounter: next turn``) and a help line.
+The footer, the help screen (``?``) and the command palette are all built
+from these tables, so they can never disagree with what the keys do.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from textual.binding import Binding
+
+
+@dataclass(frozen=True)
+class Key:
+    """One rebindable key: ``key`` may list several keys (``"j,down"``)."""
+
+    id: str
+    key: str
+    action: str
+    label: str
+    title: str
+    help: str
+    show: bool = True
+    priority: bool = False
+
+    def binding(self) -> Binding:
+        """The Textual binding (the keymap swaps ``key`` by ``id``)."""
+        return Binding(
+            self.key,
+            self.action,
+            self.label,
+            show=self.show,
+            tooltip=self.help,
+            id=self.id,
+            priority=self.priority,
+        )
+
+
+#: The encounter screen's keys, in the order the help screen lists them.
+ENCOUNTER_KEYS: tuple[Key, ...] = (
+    Key(
+        "encounter.start",
+        "s",
+        "start",
+        "Start",
+        "encounter: start combat",
+        "roll initiative for those without, start-of-combat Dash checks, round 1",
+    ),
+    Key(
+        "encounter.next_turn",
+        "n",
+        "next_turn",
+        "Next",
+        "encounter: next turn",
+        "end this turn (persistent damage, durations) and start the next",
+    ),
+    Key(
+        "encounter.previous_turn",
+        "p",
+        "previous_turn",
+        "Prev",
+        "encounter: previous turn",
+        "step back to the previous turn (undoes the last next)",
+    ),
+    Key(
+        "select.down",
+        "j",
+        "select_down",
+        "Down",
+        "selection: move down",
+        "move the selection down (also the down arrow)",
+        show=False,
+    ),
+    Key(
+        "select.up",
+        "k",
+        "select_up",
+        "Up",
+        "selection: move up",
+        "move the selection up (also the up arrow)",
+        show=False,
+    ),
+    Key(
+        "order.down",
+        "J",
+        "order_down",
+        "Move down",
+        "order: move selected down",
+        "move the selected combatant down in the order (ties, GM override)",
+        show=False,
+    ),
+    Key(
+        "order.up",
+        "K",
+        "order_up",
+        "Move up",
+        "order: move selected up",
+        "move the selected combatant up in the order",
+        show=False,
+    ),
+    Key(
+        "select.mark",
+        "space",
+        "toggle_mark",
+        "Mark",
+        "selection: mark / unmark",
+        "mark or unmark the selection; damage, heal, temp, persistent and conditions "
+        "apply to every marked combatant",
+        show=False,
+    ),
+    Key(
+        "combatant.add",
+        "a",
+        "add",
+        "Add",
+        "combatant: add…",
+        "add combatants (name, count, HP number or dice, AL, initiative, abilities)",
+    ),
+    Key(
+        "combatant.damage",
+        "d",
+        "damage",
+        "Dmg",
+        "combatant: damage…",
+        "damage: AMOUNT|DICE [TAG…] [crit]",
+    ),
+    Key("combatant.heal", "h", "heal", "Heal", "combatant: heal…", "heal: AMOUNT|DICE"),
+    Key(
+        "combatant.temp",
+        "t",
+        "temp",
+        "Temp",
+        "combatant: temporary HP…",
+        "temporary HP: AMOUNT [rounds N]",
+        show=False,
+    ),
+    Key(
+        "combatant.persistent",
+        "x",
+        "persistent",
+        "Persist",
+        "combatant: persistent damage…",
+        "persistent damage: DICE [TAG…] [dc N]",
+        show=False,
+    ),
+    Key(
+        "combatant.condition",
+        "c",
+        "condition",
+        "Cond",
+        "combatant: add condition…",
+        "condition: NAME [value V] [rounds N]",
+        show=False,
+    ),
+    Key(
+        "combatant.uncondition",
+        "C",
+        "uncondition",
+        "Uncond",
+        "combatant: remove condition…",
+        "remove one condition",
+        show=False,
+    ),
+    Key(
+        "combatant.move",
+        "m",
+        "move",
+        "Move",
+        "combatant: movement (dash / run / sprint)…",
+        "endurance check for dash, run or sprint; shortfall shown, spend confirmed",
+        show=False,
+    ),
+    Key(
+        "combatant.initiative",
+        "i",
+        "initiative",
+        "Init",
+        "combatant: set initiative…",
+        "set the selected combatant's initiative",
+        show=False,
+    ),
+    Key(
+        "dice.roll",
+        "r",
+        "roll",
+        "Roll",
+        "dice: roll…",
+        "dice roller: EXPR [adv N] [dis N] [dc N], result into the log",
+        show=False,
+    ),
+    Key(
+        "combatant.edit",
+        "e",
+        "edit",
+        "Edit",
+        "combatant: edit…",
+        "edit the selected combatant (HP, AL, name, notes…)",
+        show=False,
+    ),
+    Key(
+        "combatant.remove",
+        "delete",
+        "remove",
+        "Remove",
+        "combatant: remove…",
+        "remove the selected combatant (asks first)",
+        show=False,
+    ),
+    Key(
+        "command.line",
+        "colon",
+        "command_line",
+        "Cmd",
+        "command: action line…",
+        "type any action of the action language, with completion",
+    ),
+    Key(
+        "history.undo",
+        "ctrl+z",
+        "undo",
+        "Undo",
+        "history: undo",
+        "undo the last change (any depth)",
+    ),
+    Key(
+        "history.redo",
+        "ctrl+y",
+        "redo",
+        "Redo",
+        "history: redo",
+        "redo what was undone",
+        show=False,
+    ),
+    Key(
+        "encounter.save_point",
+        "ctrl+s",
+        "save_point",
+        "Save",
+        "encounter: named save point…",
+        "store a named save point beside the autosave",
+        show=False,
+    ),
+    Key(
+        "settings.physical_rolls",
+        "f2",
+        "toggle_physical",
+        "Dice",
+        "settings: physical rolls on/off",
+        "ask for the face of every roll (Enter lets the program roll) or roll automatically",
+        show=False,
+    ),
+    Key("app.help", "question_mark,f1", "help", "Help", "help: keys", "this list of keys"),
+    Key("app.quit", "q", "quit", "Quit", "app: quit", "quit (everything is already saved)"),
+)
+
+#: The resume picker's keys.
+PICKER_KEYS: tuple[Key, ...] = (
+    Key(
+        "picker.resume",
+        "enter",
+        "resume",
+        "Resume",
+        "picker: resume",
+        "resume the highlighted encounter",
+    ),
+    Key("picker.new", "n", "new", "New", "picker: new encounter…", "start a new encounter"),
+    Key(
+        "picker.delete",
+        "delete",
+        "delete",
+        "Delete",
+        "picker: delete…",
+        "delete the highlighted encounter (asks first)",
+    ),
+    Key("picker.quit", "q,escape", "app.quit", "Quit", "app: quit", "quit"),
+)
+
+
+def bindings(keys: tuple[Key, ...]) -> list[Binding]:
+    """Textual bindings for a table of keys (for a class's ``BINDINGS``)."""
+    return [k.binding() for k in keys]
+
+
+def key_ids() -> set[str]:
+    """Every rebindable id (the keymap file is checked against these)."""
+    return {k.id for k in ENCOUNTER_KEYS + PICKER_KEYS}

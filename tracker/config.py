@@ -1,0 +1,100 @@
+"""The GM's settings and keymap, read from one TOML file.
+
+Where: ``config.toml`` in the user config directory (platformdirs
+``user_config_dir("combat-tracker")``, e.g. ``~/.config/combat-tracker/config.toml``
+on Linux), or the file named by the ``COMBAT_TRACKER_CONFIG`` environment
+variable.  The file is optional; every entry is optional.
+
+Format::
+
+    [keys]
+    # binding id = key, or several keys separated by commas
+    # (ids are listed on the help screen, ``?``; key names as Textual spells
+    # them: "n", "J", "space", "delete", "ctrl+z", "f5", "question_mark")
+    "encounter.next_turn" = "n,enter"
+    "combatant.damage" = "D"
+
+    [settings]
+    physical_rolls = false      # true: ask for the face of every roll
+                                # (Enter on an empty face lets the program roll)
+    theme = "textual-dark"      # any built-in Textual theme, e.g. "textual-light"
+
+A problem in the file (bad TOML, an unknown id, a value of the wrong type)
+never stops the tracker: the rest is used and each problem is shown once,
+as one line naming it.
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+APP_NAME = "combat-tracker"
+
+
+@dataclass
+class Config:
+    """Settings in effect, plus the problems found reading them."""
+
+    keymap: dict[str, str] = field(default_factory=dict)
+    physical_rolls: bool = False
+    theme: str | None = None
+    problems: list[str] = field(default_factory=list)
+    path: Path | None = None
+
+
+def config_path() -> Path:
+    """The keymap/settings file: ``$COMBAT_TRACKER_CONFIG`` or the user config dir."""
+    env = os.environ.get("COMBAT_TRACKER_CONFIG")
+    if env:
+        return Path(env)
+    from platformdirs import user_config_dir
+
+    return Path(user_config_dir(APP_NAME)) / "config.toml"
+
+
+def load_config(path: Path | None = None, known_ids: set[str] | None = None) -> Config:
+    """Read the config file (missing file → defaults); never raises."""
+    path = path or config_path()
+    config = Config(path=path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return config
+    except OSError as exc:
+        config.problems.append(f"cannot read {path}: {exc.strerror or exc}")
+        return config
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        config.problems.append(f"{path}: not valid TOML ({exc}); using the default keys")
+        return config
+    keys = data.get("keys", {})
+    if not isinstance(keys, dict):
+        config.problems.append(f'{path}: [keys] must be a table of id = "key"')
+        keys = {}
+    for key_id, key in keys.items():
+        if known_ids is not None and key_id not in known_ids:
+            config.problems.append(f"{path}: unknown key id {key_id!r} (ids are listed under ?)")
+        elif not isinstance(key, str) or not key.strip():
+            config.problems.append(f"{path}: key for {key_id!r} must be a non-empty string")
+        else:
+            config.keymap[key_id] = key.strip()
+    settings = data.get("settings", {})
+    if not isinstance(settings, dict):
+        config.problems.append(f"{path}: [settings] must be a table")
+        settings = {}
+    physical = settings.get("physical_rolls", False)
+    if isinstance(physical, bool):
+        config.physical_rolls = physical
+    else:
+        config.problems.append(f"{path}: physical_rolls must be true or false")
+    theme = settings.get("theme")
+    if theme is not None:
+        if isinstance(theme, str):
+            config.theme = theme
+        else:
+            config.problems.append(f"{path}: theme must be a string")
+    return config

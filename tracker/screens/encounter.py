@@ -1,0 +1,459 @@
+"""The encounter screen: initiative, combatant and log panes (issue 4).
+
+Every key sends one engine action line through ``LiveEncounter.do`` (applied
+and durably saved, or an ``ActionError`` that changed nothing); the panes
+then redraw only what changed.  The selection (row cursor) and the marked
+combatants are UI state, saved with the encounter so a relaunch resumes them.
+Damage, heal, temp HP, persistent damage and conditions go to every marked
+combatant, else to the selection.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from functools import partial
+from typing import Any
+
+from textual.containers import Grid, Vertical
+from textual.screen import Screen
+from textual.widgets import Footer, Static
+
+from rules.actions import HELP, VERBS, ActionError, parse_action
+from rules.combatant import Combatant
+from tracker.bindings import ENCOUNTER_KEYS, bindings
+from tracker.config import Config
+from tracker.screens import lines
+from tracker.screens.faces import FacesScreen
+from tracker.screens.form import Field, FormScreen
+from tracker.screens.help import HelpScreen
+from tracker.screens.movement import MovementScreen
+from tracker.screens.palette import EncounterCommands
+from tracker.screens.prompt import ConfirmScreen, PromptScreen
+from tracker.widgets.combatant import CombatantPane
+from tracker.widgets.command_line import CommandLine
+from tracker.widgets.initiative import InitiativePane
+from tracker.widgets.log import LogPane
+
+EMPTY_HINT = (
+    "No combatants yet. Press a to add some, or : then  add Goblin count 3 hp 2d6+2  "
+    "— then s to start the fight.  ? lists every key."
+)
+
+#: Actions that need at least one combatant.
+NEED_COMBATANT = {
+    "select_down",
+    "select_up",
+    "order_down",
+    "order_up",
+    "toggle_mark",
+    "damage",
+    "heal",
+    "temp",
+    "persistent",
+    "condition",
+    "uncondition",
+    "move",
+    "initiative",
+    "edit",
+    "remove",
+}
+
+
+def _with_value(text: str) -> str:
+    """``poisoned 2 rounds 3`` → ``poisoned value 2 rounds 3`` (issue 4's prompt)."""
+    words = text.split()
+    if len(words) >= 2 and words[1].lstrip("-").isdigit():
+        words.insert(1, "value")
+    return " ".join(words)
+
+
+class EncounterScreen(Screen[None]):
+    """One live encounter; keys → engine actions → only changed rows/lines."""
+
+    BINDINGS = bindings(ENCOUNTER_KEYS)
+    COMMANDS = {EncounterCommands}
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (120, "-wide")]
+
+    def __init__(self, live: Any, config: Config) -> None:
+        super().__init__()
+        self.live = live
+        self.config = config
+        ui: Mapping[str, Any] = live.ui_state
+        self._selected: str | None = ui.get("selected")
+        self._marked: list[str] = [str(n) for n in ui.get("marked", [])]
+
+    # -- layout ---------------------------------------------------------------
+
+    def compose(self):  # type: ignore[no-untyped-def]
+        with Grid(id="panes"):
+            with Vertical(id="order"):
+                yield InitiativePane(id="initiative")
+                yield Static(EMPTY_HINT, id="empty-hint")
+            yield CombatantPane(id="combatant")
+            yield LogPane(id="log")
+        command = CommandLine(VERBS, HELP, self._names, id="command-line")
+        command.display = False
+        yield command
+        yield Footer(compact=True, show_command_palette=False)
+
+    @property
+    def table(self) -> InitiativePane:
+        return self.query_one(InitiativePane)
+
+    def on_resize(self) -> None:
+        self.table.set_compact(self.size.width < 120)
+
+    def on_mount(self) -> None:
+        self.query_one(LogPane).border_title = "Log"
+        self.refresh_panes()
+        self.table.focus()
+
+    # -- state ----------------------------------------------------------------
+
+    @property
+    def encounter(self) -> Any:
+        return self.live.session.encounter
+
+    def _names(self) -> list[str]:
+        return [c.name for c in self.encounter.combatants]
+
+    def selected(self) -> Combatant | None:
+        index = self.table.selected_index
+        combatants = self.encounter.combatants
+        return combatants[index] if index is not None and index < len(combatants) else None
+
+    def targets(self) -> list[str]:
+        """Marked combatants (in order), else the selection."""
+        names = self._names()
+        marked = [n for n in names if n in self._marked]
+        if marked:
+            return marked
+        current = self.selected()
+        return [] if current is None else [current.name]
+
+    def refresh_panes(self) -> None:
+        """Redraw what changed: rows, new log lines, the selected combatant."""
+        enc = self.encounter
+        names = self._names()
+        self._marked = [n for n in self._marked if n in names]
+        table = self.table
+        table.show(enc, self._marked)
+        if self._selected in names:
+            index = names.index(self._selected)
+            if table.cursor_row != index:
+                table.move_cursor(row=index, animate=False)
+        self.query_one(LogPane).show(self.live.session.log)
+        self._show_selected()
+        active = enc.active
+        if enc.started and active is not None:
+            title = f"Round {enc.round} · {active.name}'s turn"
+        else:
+            title = "Not started · s starts the fight"
+        order = self.query_one("#order")
+        order.border_title = title
+        order.border_subtitle = enc.name
+        self.sub_title = f"{enc.name} · {title}"
+        self.query_one("#empty-hint").display = not enc.combatants
+        self.refresh_bindings()
+
+    def _show_selected(self) -> None:
+        current = self.selected()
+        delayed = current is not None and current.name in self.encounter.delayed
+        self.query_one(CombatantPane).show(current, self.encounter.ruleset, delayed)
+
+    def on_initiative_pane_selected(self, event: InitiativePane.Selected) -> None:
+        current = self.selected()
+        self._selected = None if current is None else current.name
+        self.live.set_ui_state(selected=self._selected)
+        self._show_selected()
+
+    # -- applying actions -------------------------------------------------------
+
+    def apply(self, line: str) -> str | None:
+        """Send one action line; None when done, else the message to show.
+
+        With physical rolls on, the dice the action will roll are asked for
+        first (``Session.dice_needed``); the action is applied after.
+        """
+        if self.config.physical_rolls:
+            try:
+                action = parse_action(line)
+                needed = self.live.session.dice_needed(action)
+            except ActionError as exc:
+                return str(exc)
+            if needed:
+                self.call_later(
+                    self.app.push_screen,
+                    FacesScreen(f"Dice for: {line}", needed),
+                    partial(self._apply_with_faces, action),
+                )
+                return None
+        return self._do(line)
+
+    def _apply_with_faces(self, action: dict[str, Any], faces: list[int] | None) -> None:
+        if faces is None:
+            self.notify("Cancelled: nothing changed.")
+            return
+        if faces:
+            action = {**action, "faces": faces}
+        self.report(self._do(action))
+
+    def _do(self, line_or_action: str | dict[str, Any]) -> str | None:
+        from saves.store import SaveError
+
+        try:
+            self.live.do(line_or_action)
+        except ActionError as exc:
+            return str(exc)
+        except SaveError as exc:
+            return f"not saved, nothing changed: {exc}"
+        self.refresh_panes()
+        return None
+
+    def report(self, error: str | None) -> None:
+        """Show an error from a key that has no prompt of its own."""
+        if error:
+            self.notify(error, severity="error", timeout=6)
+
+    def prompt(self, title: str, usage: str, build: Callable[[str], str], **kw: Any) -> None:
+        """Ask for one line; *build* turns it into an action line."""
+
+        def submit(text: str) -> str | None:
+            if not text:
+                return f"type {usage} — or Esc to cancel"
+            return self.apply(build(text))
+
+        self.app.push_screen(PromptScreen(title, usage, submit, **kw))
+
+    def _on_targets(self, verb: str, title: str, usage: str, **kw: Any) -> None:
+        names = self.targets()
+        if names:
+            who = ", ".join(names)
+            self.prompt(f"{title}: {who}", usage, lambda t: lines.on_targets(verb, names, t), **kw)
+
+    # -- key actions -------------------------------------------------------------
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        enc = self.encounter
+        if action in ("next_turn", "previous_turn"):
+            return True if enc.started else None
+        if action == "start":
+            return None if enc.started or not enc.combatants else True
+        if action == "undo":
+            return True if self.live.session.can_undo else None
+        if action == "redo":
+            return True if self.live.session.can_redo else None
+        if action in NEED_COMBATANT:
+            return True if enc.combatants else None
+        return True
+
+    def action_start(self) -> None:
+        self.report(self.apply("start"))
+
+    def action_next_turn(self) -> None:
+        self.report(self.apply("next"))
+
+    def action_previous_turn(self) -> None:
+        self.report(self.apply("prev"))
+
+    def action_select_down(self) -> None:
+        self.table.action_cursor_down()
+
+    def action_select_up(self) -> None:
+        self.table.action_cursor_up()
+
+    def action_order_down(self) -> None:
+        self._order("down")
+
+    def action_order_up(self) -> None:
+        self._order("up")
+
+    def _order(self, direction: str) -> None:
+        current = self.selected()
+        if current is not None:
+            self.report(self.apply(f"order {lines.targets([current.name])} {direction}"))
+
+    def action_toggle_mark(self) -> None:
+        current = self.selected()
+        if current is None:
+            return
+        if current.name in self._marked:
+            self._marked.remove(current.name)
+        else:
+            self._marked.append(current.name)
+        self.live.set_ui_state(marked=list(self._marked))
+        self.table.show(self.encounter, self._marked)
+
+    def action_add(self) -> None:
+        fields = [Field(key, label, "", hint) for key, label, hint in lines.ADD_FIELDS]
+        checks = [("player", "player", False), ("avg", "average HP", False)]
+
+        def submit(values: dict[str, str], flags: dict[str, bool]) -> str | None:
+            try:
+                line = lines.add_line(values, flags)
+            except ValueError as exc:
+                return str(exc)
+            return self.apply(line)
+
+        self.app.push_screen(FormScreen("Add combatants", fields, submit, checks))
+
+    def action_damage(self) -> None:
+        self._on_targets("damage", "Damage", "AMOUNT|DICE [TAG…] [crit]")
+
+    def action_heal(self) -> None:
+        self._on_targets("heal", "Heal", "AMOUNT|DICE")
+
+    def action_temp(self) -> None:
+        self._on_targets("temp", "Temporary HP", "AMOUNT [rounds N] [at start|end] [of C]")
+
+    def action_persistent(self) -> None:
+        self._on_targets("persist", "Persistent damage", "DICE [TAG…] [dc N]")
+
+    def action_condition(self) -> None:
+        names = self.targets()
+        if names:
+            self.prompt(
+                f"Condition: {', '.join(names)}",
+                "NAME [VALUE] [rounds N] [at start|end] [of C]",
+                lambda t: lines.on_targets("cond", names, _with_value(t)),
+            )
+
+    def action_uncondition(self) -> None:
+        names = self.targets()
+        present = sorted(
+            {
+                cond.name
+                for c in self.encounter.combatants
+                if c.name in names
+                for cond in c.conditions
+            }
+        )
+        if names:
+            usage = "NAME" + (f"  (has: {', '.join(present)})" if present else "")
+            self.prompt(
+                f"Remove condition: {', '.join(names)}",
+                usage,
+                lambda t: lines.on_targets("uncond", names, t),
+                suggestions=present,
+            )
+
+    def action_move(self) -> None:
+        current = self.selected()
+        if current is None:
+            return
+        name = current.name
+
+        def preview(movement: str, face: int | None) -> Any:
+            try:
+                return self.live.session.preview_move(name, movement, face)
+            except ActionError as exc:
+                return str(exc)
+
+        points = None if current.endurance is None else current.endurance.points
+        screen = MovementScreen(name, points, preview, self.config.physical_rolls)
+        self.app.push_screen(screen, lambda line: self.report(self._do(line)) if line else None)
+
+    def action_initiative(self) -> None:
+        current = self.selected()
+        if current is not None:
+            name = current.name
+            self.prompt(
+                f"Initiative: {name}",
+                "N (the rolled total)",
+                lambda t: f"init {lines.targets([name])} {t}",
+            )
+
+    def action_roll(self) -> None:
+        self.prompt("Roll dice", "EXPR [adv N] [dis N] [dc N]", lambda t: f"roll {t}")
+
+    def action_edit(self) -> None:
+        current = self.selected()
+        if current is None:
+            return
+        values = lines.edit_values(current)
+        fields = [Field(key, label, values[key]) for key, label in lines.EDIT_FIELDS]
+
+        def submit(new: dict[str, str], _: dict[str, bool]) -> str | None:
+            changes = lines.edit_lines(current, new)
+            for line in changes:
+                error = self.apply(line)
+                if error:
+                    return error
+            if changes:
+                self._selected = new.get("name") or self._selected
+                self.refresh_panes()
+            return None
+
+        self.app.push_screen(FormScreen(f"Edit {current.name}", fields, submit))
+
+    def action_remove(self) -> None:
+        current = self.selected()
+        if current is None:
+            return
+        line = f"remove {lines.targets([current.name])}"
+        question = f"Remove {current.name} from the fight?"
+        self.app.push_screen(
+            ConfirmScreen(question, "ctrl+z brings it back."),
+            lambda yes: self.report(self.apply(line)) if yes else None,
+        )
+
+    def action_command_line(self) -> None:
+        self.query_one(CommandLine).open()
+
+    def on_command_line_submitted(self, event: CommandLine.Submitted) -> None:
+        error = self.apply(event.line)
+        command = self.query_one(CommandLine)
+        if error:
+            command.show_error(error)
+        else:
+            self._close_command_line()
+
+    def on_command_line_cancelled(self, _: CommandLine.Cancelled) -> None:
+        self._close_command_line()
+
+    def _close_command_line(self) -> None:
+        self.query_one(CommandLine).display = False
+        self.table.focus()
+
+    def _history(self, undo: bool) -> None:
+        from saves.store import SaveError
+
+        try:
+            self.live.undo() if undo else self.live.redo()
+        except (ActionError, SaveError) as exc:
+            self.report(str(exc))
+            return
+        self.refresh_panes()
+
+    def action_undo(self) -> None:
+        self._history(undo=True)
+
+    def action_redo(self) -> None:
+        self._history(undo=False)
+
+    def action_save_point(self) -> None:
+        def submit(label: str) -> str | None:
+            from saves.store import SaveError
+
+            if not label:
+                return "type a label for the save point, e.g. before the dragon"
+            try:
+                self.live.save_point(label)
+            except SaveError as exc:
+                return str(exc)
+            self.notify(f"Save point {label!r} stored.")
+            return None
+
+        self.app.push_screen(PromptScreen("Named save point", "LABEL", submit))
+
+    def action_toggle_physical(self) -> None:
+        self.config.physical_rolls = not self.config.physical_rolls
+        state = "ask for each face" if self.config.physical_rolls else "the program rolls"
+        self.notify(f"Physical rolls: {state} (set physical_rolls in config.toml to keep it).")
+
+    def action_help(self) -> None:
+        path = str(self.config.path or "config.toml")
+        self.app.push_screen(HelpScreen(ENCOUNTER_KEYS, self.config.keymap, path))
+
+    def action_quit(self) -> None:
+        self.app.exit()

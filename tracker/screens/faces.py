@@ -1,0 +1,84 @@
+"""Physical rolls: ask the GM for the face of each die an action will roll.
+
+Used when the setting ``physical_rolls`` is on (issue 4).  The engine's
+``Session.dice_needed(action)`` lists the dice in the order they will be
+rolled; the faces typed are consumed in that order before the random source
+(docs/CONTRACTS.md, "Randomness").  Enter on an empty line lets the program
+roll this die and every one after it; Escape cancels the whole action.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Input, Label, Static
+
+
+def check_face(text: str, sides: int) -> int | str:
+    """The face typed for a d*sides*, or an error message."""
+    try:
+        face = int(text)
+    except ValueError:
+        return f"{text!r} is not a number: type the face shown on the d{sides}"
+    if not 1 <= face <= sides:
+        return f"a d{sides} shows 1 to {sides}, not {face}"
+    return face
+
+
+class FacesScreen(ModalScreen[list[int] | None]):
+    """One die at a time; dismisses with the faces typed (maybe fewer)."""
+
+    BINDINGS = [Binding("escape", "cancel", "Cancel")]
+
+    def __init__(self, title: str, needed: Sequence[tuple[str, int]]) -> None:
+        super().__init__(classes="dialog-screen")
+        self._title = title
+        self._needed = list(needed)
+        self._faces: list[int] = []
+
+    def compose(self):  # type: ignore[no-untyped-def]
+        with Vertical(classes="dialog"):
+            yield Label(self._title, classes="dialog-title")
+            yield Static("", id="faces-which")
+            yield Input(placeholder="face", id="faces-input")
+            yield Static("", id="faces-message", classes="dialog-hint")
+            yield Static(
+                "Enter: use this face · empty Enter: the program rolls the rest · Esc: cancel",
+                classes="dialog-keys",
+            )
+
+    def on_mount(self) -> None:
+        self._ask()
+
+    def _ask(self) -> None:
+        label, sides = self._needed[len(self._faces)]
+        which = self.query_one("#faces-which", Static)
+        which.update(f"Die {len(self._faces) + 1} of {len(self._needed)}: {label} (d{sides})")
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        text = event.value.strip()
+        if not text:
+            self.dismiss(self._faces)
+            return
+        _, sides = self._needed[len(self._faces)]
+        face = check_face(text, sides)
+        message = self.query_one("#faces-message", Static)
+        if isinstance(face, str):
+            message.add_class("error")
+            message.update(face)
+            return
+        message.remove_class("error")
+        message.update("")
+        self._faces.append(face)
+        event.input.value = ""
+        if len(self._faces) == len(self._needed):
+            self.dismiss(self._faces)
+        else:
+            self._ask()
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)

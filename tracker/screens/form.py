@@ -1,0 +1,89 @@
+"""A small modal form: labelled one-line fields and check boxes.
+
+The add-combatant (``a``) and edit (``e``) dialogs are forms.  Enter in any
+field submits the whole form, Tab moves between fields, Escape cancels.  The
+caller's ``submit`` turns the values into engine actions and returns an
+error message (shown inline; nothing changed) or None (the form closes).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from textual.binding import Binding
+from textual.containers import Grid, Horizontal, Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Checkbox, Input, Label, Static
+
+
+@dataclass(frozen=True)
+class Field:
+    """One line of the form: ``key`` names it in the values handed to submit."""
+
+    key: str
+    label: str
+    value: str = ""
+    placeholder: str = ""
+
+
+#: (text values by key, check box values by key) → error message or None.
+FormSubmit = Callable[[dict[str, str], dict[str, bool]], str | None]
+
+
+class FormScreen(ModalScreen[None]):
+    """Fields in a two-column grid, check boxes below, an inline error line."""
+
+    BINDINGS = [Binding("escape", "cancel", "Cancel")]
+
+    def __init__(
+        self,
+        title: str,
+        fields: Sequence[Field],
+        submit: FormSubmit,
+        checks: Sequence[tuple[str, str, bool]] = (),
+    ) -> None:
+        super().__init__(classes="dialog-screen")
+        self._title = title
+        self._fields = list(fields)
+        self._checks = list(checks)
+        self._submit = submit
+
+    def compose(self):  # type: ignore[no-untyped-def]
+        with Vertical(classes="dialog form"):
+            yield Label(self._title, classes="dialog-title")
+            with Grid(classes="form-grid"):
+                for f in self._fields:
+                    yield Label(f.label, classes="form-label")
+                    yield Input(f.value, placeholder=f.placeholder, id=f"field-{f.key}")
+            if self._checks:
+                with Horizontal(classes="form-checks"):
+                    for key, label, value in self._checks:
+                        yield Checkbox(label, value, id=f"check-{key}")
+            yield Static("", id="form-message", classes="dialog-hint")
+            yield Static("Enter: apply · Tab: next field · Esc: cancel", classes="dialog-keys")
+
+    def values(self) -> tuple[dict[str, str], dict[str, bool]]:
+        texts = {
+            f.key: self.query_one(f"#field-{f.key}", Input).value.strip() for f in self._fields
+        }
+        checks = {
+            key: self.query_one(f"#check-{key}", Checkbox).value for key, _, _ in self._checks
+        }
+        return texts, checks
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        self.submit()
+
+    def submit(self) -> None:
+        error = self._submit(*self.values())
+        if error:
+            message = self.query_one("#form-message", Static)
+            message.add_class("error")
+            message.update(error)
+        else:
+            self.dismiss(None)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)

@@ -1,0 +1,64 @@
+"""The help screen (``?`` / ``f1``): every key, from the bindings data.
+
+Shows the key as currently bound (the user's keymap applied), what it does,
+and the binding id to use in the keymap file (see :mod:`tracker.config`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from rich.table import Table
+from rich.text import Text
+from textual.binding import Binding
+from textual.containers import Vertical, VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Label, Static
+
+from tracker.bindings import Key
+
+#: How keys are shown (Textual's names → what is printed on the keycap).
+KEY_NAMES = {"question_mark": "?", "colon": ":", "space": "space", "delete": "del"}
+
+
+def key_text(keys: str) -> str:
+    """``"question_mark,f1"`` → ``"? / f1"``."""
+    return " / ".join(KEY_NAMES.get(k.strip(), k.strip()) for k in keys.split(","))
+
+
+def keys_table(keys: Sequence[Key], keymap: Mapping[str, str]) -> Table:
+    """A table of every key: key, what it does, binding id."""
+    table = Table(box=None, expand=True, padding=(0, 1), show_header=True, header_style="bold")
+    table.add_column("Key", no_wrap=True, style="bold")
+    table.add_column("Does")
+    table.add_column("Id (keymap)", style="dim", no_wrap=True)
+    for k in keys:
+        table.add_row(key_text(keymap.get(k.id, k.key)), Text(f"{k.title} — {k.help}"), k.id)
+    return table
+
+
+class HelpScreen(ModalScreen[None]):
+    """Every key of the encounter screen; any of Esc, q, ?, f1 closes it."""
+
+    BINDINGS = [Binding("escape,q,question_mark,f1", "close", "Close")]
+
+    def __init__(self, keys: Sequence[Key], keymap: Mapping[str, str], config_path: str) -> None:
+        super().__init__(classes="dialog-screen")
+        self._keys = keys
+        self._keymap = keymap
+        self._config_path = config_path
+
+    def compose(self):  # type: ignore[no-untyped-def]
+        with Vertical(classes="dialog help"):
+            yield Label("Keys", classes="dialog-title")
+            with VerticalScroll():
+                yield Static(keys_table(self._keys, self._keymap), id="help-keys")
+                yield Static(
+                    "j / k also move with the arrow keys. ctrl+p opens the command palette.\n"
+                    f'Rebind keys in {self._config_path} ([keys] id = "key").',
+                    classes="dialog-hint",
+                )
+            yield Static("Esc: close", classes="dialog-keys")
+
+    def action_close(self) -> None:
+        self.dismiss(None)

@@ -1,0 +1,135 @@
+"""Movement (``m``): dash, run or sprint with an endurance check (RULES.md §8).
+
+The dialog previews the check through the engine (``Session.preview_move``:
+no state change), shows the total against the DL and the shortfall, and asks
+before endurance points are spent.  It then dismisses with the action line to
+send — ``move T sprint roll 12`` (spend) or ``… nospend`` — carrying the
+previewed face, so what the GM confirmed is exactly what is applied.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Input, Label, Static
+
+from tracker.screens.faces import check_face
+from tracker.screens.lines import move_line
+
+MOVEMENTS = {"d": "dash", "r": "run", "s": "sprint"}
+
+#: (movement, face or None) → the engine's EnduranceCheck, or an error message.
+Preview = Callable[[str, int | None], Any]
+
+
+class MovementScreen(ModalScreen[str | None]):
+    """Choose the movement, (type the face), see the check, confirm."""
+
+    BINDINGS = [
+        Binding("d", "choose('dash')", "Dash"),
+        Binding("r", "choose('run')", "Run"),
+        Binding("s", "choose('sprint')", "Sprint"),
+        Binding("y", "confirm(True)", "Spend", show=False),
+        Binding("n", "confirm(False)", "Don't spend", show=False),
+        Binding("enter", "apply", "Apply", show=False),
+        Binding("escape", "cancel", "Cancel"),
+    ]
+
+    def __init__(self, name: str, points: int | None, preview: Preview, ask_face: bool) -> None:
+        super().__init__(classes="dialog-screen")
+        self._target = name
+        self._points = points
+        self._preview = preview
+        self._ask_face = ask_face
+        self._movement: str | None = None
+        self._line: str | None = None
+        self._spend_line: str | None = None
+
+    def compose(self):  # type: ignore[no-untyped-def]
+        with Vertical(classes="dialog"):
+            yield Label(f"Movement: {self._target}", classes="dialog-title")
+            yield Static("d: dash (DL 14) · r: run (DL 18) · s: sprint (DL 22)", id="move-text")
+            face = Input(placeholder="d20 face (Enter: the program rolls)", id="move-face")
+            face.display = False
+            yield face
+            yield Static("", id="move-message", classes="dialog-hint")
+            yield Static("Esc: cancel", id="move-keys", classes="dialog-keys")
+
+    def _say(self, text: str, keys: str, error: bool = False) -> None:
+        message = self.query_one("#move-message", Static)
+        message.set_class(error, "error")
+        message.update(text)
+        self.query_one("#move-keys", Static).update(keys)
+
+    def action_choose(self, movement: str) -> None:
+        if self._movement is not None:
+            return
+        self._movement = movement
+        self.query_one("#move-text", Static).update(f"{movement.capitalize()}")
+        if self._ask_face:
+            face = self.query_one("#move-face", Input)
+            face.display = True
+            face.focus()
+            self._say("", "Enter: use this face · empty Enter: the program rolls · Esc: cancel")
+        else:
+            self._check(None)
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        text = event.value.strip()
+        face: int | str | None = None if not text else check_face(text, 20)
+        if isinstance(face, str):
+            self._say(face, "Enter: use this face · Esc: cancel", error=True)
+            return
+        event.input.display = False
+        self.set_focus(None)
+        self._check(face)
+
+    def _check(self, face: int | None) -> None:
+        assert self._movement is not None
+        check = self._preview(self._movement, face)
+        if isinstance(check, str):
+            self._movement = None
+            self._say(check, "d / r / s: choose again · Esc: cancel", error=True)
+            return
+        used = getattr(check, "face", None) if face is None else face
+        text = getattr(check, "text", "")
+        if getattr(check, "already_active", False):
+            self._line = move_line(self._target, self._movement, None, True)
+            self._say(f"{text}\nAlready active: no check needed.", "Enter: apply · Esc: cancel")
+            return
+        shortfall = int(getattr(check, "shortfall", 0) or 0)
+        if shortfall <= 0:
+            self._line = move_line(self._target, self._movement, used, True)
+            self._say(f"{text}\nSuccess.", "Enter: apply · Esc: cancel")
+        elif self._points is not None and self._points >= shortfall:
+            self._spend_line = move_line(self._target, self._movement, used, True)
+            self._line = move_line(self._target, self._movement, used, False)
+            self._say(
+                f"{text}\n{shortfall} short of DL {getattr(check, 'dl', '?')}: "
+                f"spend {shortfall} of {self._points} endurance points?",
+                "y: spend and move · n: don't spend (the movement fails) · Esc: cancel",
+            )
+        else:
+            self._line = move_line(self._target, self._movement, used, False)
+            points = "no endurance pool" if self._points is None else f"only {self._points} points"
+            self._say(
+                f"{text}\n{shortfall} short, {points}: the {self._movement} fails.",
+                "Enter: log the failed check · Esc: cancel",
+            )
+
+    def action_confirm(self, spend: bool) -> None:
+        if self._spend_line is None:
+            return
+        self.dismiss(self._spend_line if spend else self._line)
+
+    def action_apply(self) -> None:
+        if self._line is not None and self._spend_line is None:
+            self.dismiss(self._line)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)

@@ -1,0 +1,149 @@
+"""The combatant pane: everything about the selected combatant.
+
+HP / max / temp, AL with how its bonuses stacked (RULES.md §9, via
+``rules.bonuses.effective_al``), abilities and modifiers (§4, via
+``rules.abilities.modifier``), defenses (§5), conditions and durations (§10),
+persistent damage with its DC (§7), endurance (§8) and notes.  The pane only
+formats: every number comes from the rules core.  It redraws only when the
+selected combatant (a frozen value) is a different object.
+"""
+
+from __future__ import annotations
+
+from rich.console import Group, RenderableType
+from rich.table import Table
+from rich.text import Text
+from textual.containers import VerticalScroll
+from textual.widgets import Static
+
+from rules.abilities import modifier
+from rules.bonuses import effective_al
+from rules.combatant import Combatant
+from rules.durations import Duration
+from rules.rulesets import Ruleset
+
+ABILITY_ORDER = ("dex", "per", "str", "con", "int", "wis", "cha", "luck")
+
+
+def _duration(d: Duration | None, owner: str) -> str:
+    if d is None:
+        return ""
+    whose = d.of or owner
+    return f"{d.rounds_left} rnd, {d.tick} of {whose}'s turn"
+
+
+def _al(c: Combatant, ruleset: Ruleset) -> str:
+    """Effective AL and how the bonuses stacked (§9), e.g. ``15 = 12 base +2 dodge …``."""
+    value, text = effective_al(c, ruleset)
+    if not c.bonuses:
+        return str(value)
+    _, _, explained = text.partition(" = ")
+    return f"{value} = {explained}" if explained else str(value)
+
+
+def _modifier(score: int) -> str:
+    return f"{modifier(score):+d}"
+
+
+def describe(c: Combatant, ruleset: Ruleset, delayed: bool = False) -> RenderableType:
+    """A Rich renderable with every detail of *c*."""
+    head = Text(c.name, "bold")
+    if c.player:
+        head.append("  player", "italic")
+    if c.down:
+        head.append("  DOWN", "bold reverse")
+    if delayed:
+        head.append("  delayed", "italic")
+    grid = Table.grid(padding=(0, 1))
+    grid.add_column(style="bold", no_wrap=True)
+    grid.add_column()
+    hp = f"{c.hp} / {c.max_hp}"
+    if c.temp_hp:
+        hp += f"   temp {c.temp_hp}"
+        if c.temp_hp_duration is not None:
+            hp += f" ({_duration(c.temp_hp_duration, c.name)})"
+    grid.add_row("HP", hp)
+    grid.add_row("AL", _al(c, ruleset))
+    init = "not rolled" if c.initiative is None else str(c.initiative)
+    if c.init_bonus:
+        init += f"  (bonus {c.init_bonus:+d})"
+    grid.add_row("Init", init)
+    if c.abilities:
+        scores = [
+            f"{name.upper()} {c.abilities[name]} ({_modifier(c.abilities[name])})"
+            for name in ABILITY_ORDER
+            if name in c.abilities
+        ]
+        grid.add_row("Abil", "  ".join(scores))
+    if c.athletics is not None:
+        grid.add_row("Athl", f"{c.athletics:+d}")
+    d = c.defenses
+    defenses = []
+    if d.immunities:
+        defenses.append("immune " + ", ".join(sorted(d.immunities)))
+    if d.resistances:
+        defenses.append("resist " + ", ".join(f"{k} {v}" for k, v in sorted(d.resistances.items())))
+    if d.weaknesses:
+        defenses.append("weak " + ", ".join(sorted(d.weaknesses)))
+    if d.susceptibilities:
+        defenses.append("susceptible " + ", ".join(sorted(d.susceptibilities)))
+    if defenses:
+        grid.add_row("Def", "; ".join(defenses))
+    for cond in c.conditions:
+        label = cond.name if cond.value is None else f"{cond.name} {cond.value}"
+        until = _duration(cond.duration, c.name)
+        grid.add_row("Cond", f"{label}" + (f"  — {until}" if until else ""))
+    for entry in c.persistent:
+        tags = " ".join(entry.tags)
+        source = f", from {entry.source}" if entry.source else ""
+        grid.add_row("Pers", f"{entry.dice} {tags}  DC {entry.dc}{source}")
+    for bonus in c.bonuses:
+        until = _duration(bonus.duration, c.name)
+        grid.add_row(
+            "Bon",
+            f"{bonus.type} {bonus.value:+d} to {bonus.applies_to}"
+            + (f"  — {until}" if until else ""),
+        )
+    e = c.endurance
+    if e is not None:
+        parts = [
+            f"{e.points}/{e.max_points} pts",
+            f"passive {e.passive}",
+            f"check {e.check_bonus:+d}",
+        ]
+        parts += [f"{action} {left} rnd" for action, left in e.active.items()]
+        if e.recovery_rounds_left is not None:
+            parts.append(f"recovers in {e.recovery_rounds_left}")
+        grid.add_row("End", " · ".join(parts))
+    else:
+        grid.add_row("End", Text("no CON + Athletics", "dim"))
+    if c.luck_points is not None:
+        grid.add_row("Luck", f"{c.luck_points} points")
+    if c.notes:
+        grid.add_row("Note", c.notes)
+    return Group(head, grid)
+
+
+class CombatantPane(VerticalScroll):
+    """Shows one combatant; ``show(None)`` shows a hint instead."""
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self._body = Static(id="combatant-body")
+        self._shown: tuple[Combatant | None, bool] | None = None
+
+    def compose(self):  # type: ignore[no-untyped-def]
+        yield self._body
+
+    def show(self, c: Combatant | None, ruleset: Ruleset, delayed: bool = False) -> bool:
+        """Show *c*; returns False when it was already shown (nothing redrawn)."""
+        if self._shown is not None and self._shown[0] is c and self._shown[1] == delayed:
+            return False
+        self._shown = (c, delayed)
+        if c is None:
+            self.border_title = "Combatant"
+            self._body.update(Text("No combatant selected.\nPress a to add one.", "italic"))
+        else:
+            self.border_title = c.name
+            self._body.update(describe(c, ruleset, delayed))
+        return True

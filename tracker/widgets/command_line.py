@@ -1,0 +1,151 @@
+"""The command line (``:``): one action of the action language, completed.
+
+The first word completes to a verb (``rules.actions.VERBS``), later words to
+a combatant's name (quoted when it has spaces).  The completion shows inline
+as a suggestion; Tab or → accepts it.  Below the input a hint shows the
+usage of the verb being typed (``rules.actions.HELP``) or, after a bad line,
+what was wrong.  The widget only posts :class:`CommandLine.Submitted` /
+:class:`CommandLine.Cancelled`; the screen applies the line.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.message import Message
+from textual.suggester import Suggester
+from textual.widgets import Input, Static
+
+
+def _current_word(value: str) -> tuple[str, str]:
+    """Split *value* into (everything before the word being typed, the word)."""
+    if value.count('"') % 2 == 1:
+        i = value.rfind('"')
+        return value[:i], value[i:]
+    i = max(value.rfind(" "), value.rfind(","))
+    return value[: i + 1], value[i + 1 :]
+
+
+def _quoted(name: str) -> str:
+    return f'"{name}"' if (" " in name or "," in name) else name
+
+
+def complete(value: str, verbs: Sequence[str], names: Sequence[str]) -> str | None:
+    """The completed line for *value*, or None when nothing fits.
+
+    The first word completes to a verb; later words (also after a comma
+    inside quotes, for several targets) complete to combatant names,
+    case-insensitively; a name with spaces comes back quoted.
+    """
+    head, word = _current_word(value)
+    if not word:
+        return None
+    if not head.strip():
+        typed = word.lower()
+        for verb in verbs:
+            if verb.lower().startswith(typed) and verb.lower() != typed:
+                return head + verb
+        return None
+    quoted = word.startswith('"')
+    before, _, typed = word[1:].rpartition(",") if quoted else ("", "", word)
+    typed = typed.lower()
+    for name in names:
+        if name.lower().startswith(typed) and name.lower() != typed:
+            if quoted:
+                return head + '"' + (before + "," if before else "") + name + '"'
+            return head + _quoted(name)
+    return None
+
+
+class _ActionSuggester(Suggester):
+    def __init__(self, verbs: Sequence[str], names: Callable[[], Sequence[str]]) -> None:
+        super().__init__(use_cache=False, case_sensitive=True)
+        self._verbs = verbs
+        self._names = names
+
+    async def get_suggestion(self, value: str) -> str | None:
+        completed = complete(value, self._verbs, self._names())
+        # inline suggestions can only extend what is typed; Tab does the rest
+        return completed if completed and completed.startswith(value) else None
+
+
+class CommandInput(Input):
+    """The input line; Tab accepts the completion instead of moving focus."""
+
+    BINDINGS = [
+        Binding("tab", "accept_suggestion", "Complete", show=False, priority=True),
+        Binding("escape", "cancel", "Cancel", show=False),
+    ]
+
+    def __init__(self, complete: Callable[[str], str | None], **kwargs: object) -> None:
+        super().__init__(**kwargs)  # type: ignore[arg-type]
+        self._complete = complete
+
+    def action_accept_suggestion(self) -> None:
+        completed = self._complete(self.value)
+        if completed:
+            self.value = completed
+            self.cursor_position = len(self.value)
+
+    def action_cancel(self) -> None:
+        self.post_message(CommandLine.Cancelled())
+
+
+class CommandLine(Vertical):
+    """``:`` line with verb and name completion and an inline hint/error."""
+
+    @dataclass
+    class Submitted(Message):
+        line: str
+
+    class Cancelled(Message):
+        pass
+
+    def __init__(
+        self,
+        verbs: Sequence[str],
+        usage: dict[str, str],
+        names: Callable[[], Sequence[str]],
+        *,
+        id: str | None = None,
+    ) -> None:
+        super().__init__(id=id)
+        self._usage = usage
+        self.input = CommandInput(
+            lambda value: complete(value, verbs, names()),
+            placeholder="action, e.g. damage Goblin 2d6+3 fire   (Tab completes, Esc closes)",
+            suggester=_ActionSuggester(verbs, names),
+            id="command-input",
+        )
+        self.hint = Static("", id="command-hint")
+
+    def compose(self):  # type: ignore[no-untyped-def]
+        yield self.hint
+        yield self.input
+
+    def open(self) -> None:
+        self.display = True
+        self.input.value = ""
+        self.show_hint("")
+        self.input.focus()
+
+    def show_error(self, message: str) -> None:
+        self.hint.set_class(True, "error")
+        self.hint.update(message)
+
+    def show_hint(self, text: str) -> None:
+        self.hint.set_class(False, "error")
+        self.hint.update(text)
+
+    def on_input_changed(self, event: Input.Changed) -> None:
+        event.stop()
+        verb = event.value.strip().split(" ", 1)[0].lower()
+        self.show_hint(self._usage.get(verb, ""))
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        if event.value.strip():
+            self.post_message(self.Submitted(event.value.strip()))
