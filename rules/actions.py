@@ -1,0 +1,652 @@
+"""The action language: one line per change to an encounter.
+
+Every change to an encounter is an *action*, a small JSON-able dict such as
+``{"verb": "damage", "targets": ["Goblin 2"], "amount": "2d6+3", "tags":
+["fire"]}``.  :func:`parse_action` turns a line the GM typed into one;
+:func:`format_action` turns one back into a line; :func:`normalize_action`
+checks a dict built by code (the UI, the prepared-encounter loader) the same
+way a typed line is checked.  The engine (``rules.engine``) applies them.
+
+Syntax (Avrae's ``!init`` vocabulary is the model; ``HELP`` has every verb):
+
+- Words are split like a shell does (``shlex``): quote names with spaces,
+  ``"Goblin 2"`` or ``'Goblin 2'``.
+- ``T`` is one or more combatants, separated by commas in one word
+  (``"Goblin 1,Goblin 3"``).  Each is a name, any case, or a unique prefix of
+  one; the engine resolves them (and lists the candidates when one is
+  ambiguous or unknown).
+- A dice expression may be typed with spaces around ``+`` / ``-``
+  (``2d6 + 3``): the pieces are joined back together.
+- Any line may end with ``faces N,N,…``: physical dice typed by the GM, used
+  in order by the dice the action rolls, before the random source.  ``roll N``
+  (attack, move, luck) is the d20 face for that verb's check.
+- Keywords are case-insensitive; damage tags, bonus types and field names are
+  lower-cased; names keep the case they were typed in.
+
+The canonical record holds only what was given: absent options are left out,
+flags (``crit``, ``player``, ``avg``, ``nospend``) appear only when set, and
+tag lists only when not empty.  ``parse_action(format_action(a)) == a`` for
+every canonical record (property-tested).
+
+Every problem raises :class:`ActionError` with one message naming it; nothing
+else ever escapes :func:`parse_action`, whatever the text.
+"""
+
+from __future__ import annotations
+
+import shlex
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+
+class ActionError(ValueError):
+    """A line or action that cannot be applied; the message says why.
+
+    Raised before anything changes: an encounter is never left half-changed.
+    """
+
+
+#: usage line per verb, for help screens and completion.
+HELP: dict[str, str] = {
+    "add": (
+        "add NAME [count N] [hp N|DICE] [avg] [al N] [init N] [bonus N] [player] "
+        "[dex|per|str|con|int|wis|cha|luck N] [athletics N] [immune TAG,…] "
+        "[resist TAG=N,…] [weak TAG,…] [susceptible TAG,…] [notes TEXT]"
+    ),
+    "remove": "remove T",
+    "init": "init T N",
+    "order": "order T up|down",
+    "set": "set T FIELD VALUE",
+    "start": "start",
+    "next": "next",
+    "prev": "prev",
+    "damage": "damage T AMOUNT|DICE [TAG…] [crit]",
+    "heal": "heal T AMOUNT|DICE",
+    "temp": "temp T N|DICE [rounds N] [at start|end] [of C]",
+    "persist": "persist T DICE TAG… [dc N]",
+    "unpersist": "unpersist T TAG",
+    "cond": "cond T NAME [value V] [rounds N] [at start|end] [of C]",
+    "uncond": "uncond T NAME",
+    "move": "move T dash|run|sprint [roll N] [nospend]",
+    "bonus": "bonus T TYPE VALUE [to al|checks|attacks] [rounds N] [at start|end] [of C]",
+    "unbonus": "unbonus T TYPE",
+    "attack": (
+        "attack T [with +N] [adv N] [dis N] [cover half|three-quarters|total] [roll N] "
+        "[damage DICE [TAG…]]"
+    ),
+    "delay": "delay T",
+    "return": "return T",
+    "roll": "roll EXPR [adv N] [dis N] [dc N|dl NAME]",
+    "luck": "luck T [roll N]",
+    "cinematic": "cinematic T adv|dis",
+    "undo": "undo",
+    "redo": "redo",
+}
+
+#: every verb of the language, for completion.
+VERBS: tuple[str, ...] = tuple(HELP)
+
+#: the fields ``set T FIELD VALUE`` accepts (aliases map to these).
+SET_FIELDS: tuple[str, ...] = (
+    "hp",
+    "max_hp",
+    "al",
+    "temp",
+    "init_bonus",
+    "initiative",
+    "name",
+    "notes",
+    "athletics",
+    "player",
+    "luck_points",
+    "endurance",
+    "dex",
+    "per",
+    "str",
+    "con",
+    "int",
+    "wis",
+    "cha",
+    "luck",
+    "immunities",
+    "resistances",
+    "weaknesses",
+    "susceptibilities",
+)
+
+ABILITY_KEYS: tuple[str, ...] = ("dex", "per", "str", "con", "int", "wis", "cha", "luck")
+MOVEMENTS: tuple[str, ...] = ("dash", "run", "sprint")
+COVERS: tuple[str, ...] = ("half", "three-quarters", "total")
+APPLIES: tuple[str, ...] = ("al", "checks", "attacks")
+TICKS: tuple[str, ...] = ("start", "end")
+
+#: the largest number accepted anywhere (a typo guard, not a rule).
+MAX_NUMBER = 1_000_000
+MAX_COUNT = 100
+MAX_FACES = 1000
+
+# ---------------------------------------------------------------------------
+# Verb grammar, as data.
+#
+# A positional kind is one of: targets (one word, comma-separated names),
+# target (exactly one name), text (a name: condition, combatant), word
+# (lower-cased), int, dice, hp (int or dice), rest (the remaining words),
+# or a tuple of allowed lower-case words.  Options map a keyword to
+# (record key, kind) with kinds int, word, text, flag, dice, hp, tags, resist,
+# ability, or a tuple of allowed words.  ``free`` names the record key that
+# collects any other words (damage tags), or None.
+
+_Kind = str | tuple[str, ...]
+_DURATION_OPTS: dict[str, tuple[str, _Kind]] = {
+    "rounds": ("rounds", "int"),
+    "at": ("at", TICKS),
+    "of": ("of", "text"),
+}
+
+
+class _Spec:
+    __slots__ = ("positional", "options", "free")
+
+    def __init__(
+        self,
+        positional: Sequence[tuple[str, _Kind]] = (),
+        options: Mapping[str, tuple[str, _Kind]] | None = None,
+        free: str | None = None,
+    ) -> None:
+        self.positional = tuple(positional)
+        self.options = dict(options or {})
+        self.free = free
+
+
+_ADD_OPTS: dict[str, tuple[str, _Kind]] = {
+    "count": ("count", "int"),
+    "hp": ("hp", "hp"),
+    "avg": ("avg", "flag"),
+    "al": ("al", "int"),
+    "init": ("init", "int"),
+    "bonus": ("bonus", "int"),
+    "player": ("player", "flag"),
+    "athletics": ("athletics", "int"),
+    "immune": ("immunities", "tags"),
+    "resist": ("resistances", "resist"),
+    "weak": ("weaknesses", "tags"),
+    "susceptible": ("susceptibilities", "tags"),
+    "notes": ("notes", "text"),
+    **{a: (a, "ability") for a in ABILITY_KEYS},
+}
+
+SPECS: dict[str, _Spec] = {
+    "add": _Spec([("name", "text")], _ADD_OPTS),
+    "remove": _Spec([("targets", "targets")]),
+    "init": _Spec([("targets", "target"), ("value", "int")]),
+    "order": _Spec([("targets", "target"), ("direction", ("up", "down"))]),
+    "set": _Spec([("targets", "target"), ("field", "word"), ("value", "rest")]),
+    "start": _Spec(),
+    "next": _Spec(),
+    "prev": _Spec(),
+    "damage": _Spec(
+        [("targets", "targets"), ("amount", "dice")], {"crit": ("crit", "flag")}, free="tags"
+    ),
+    "heal": _Spec([("targets", "targets"), ("amount", "dice")]),
+    "temp": _Spec([("targets", "targets"), ("amount", "dice")], _DURATION_OPTS),
+    "persist": _Spec(
+        [("targets", "targets"), ("dice", "dice")], {"dc": ("dc", "int")}, free="tags"
+    ),
+    "unpersist": _Spec([("targets", "targets"), ("tag", "word")]),
+    "cond": _Spec(
+        [("targets", "targets"), ("name", "text")],
+        {"value": ("value", "int"), **_DURATION_OPTS},
+    ),
+    "uncond": _Spec([("targets", "targets"), ("name", "text")]),
+    "move": _Spec(
+        [("targets", "targets"), ("movement", MOVEMENTS)],
+        {"roll": ("roll", "int"), "nospend": ("nospend", "flag")},
+    ),
+    "bonus": _Spec(
+        [("targets", "targets"), ("type", "word"), ("value", "int")],
+        {"to": ("to", APPLIES), **_DURATION_OPTS},
+    ),
+    "unbonus": _Spec([("targets", "targets"), ("type", "word")]),
+    "attack": _Spec(
+        [("targets", "targets")],
+        {
+            "with": ("modifier", "int"),
+            "adv": ("adv", "int"),
+            "dis": ("dis", "int"),
+            "cover": ("cover", COVERS),
+            "roll": ("roll", "int"),
+            "damage": ("damage", "dice"),
+        },
+        free="tags",
+    ),
+    "delay": _Spec([("targets", "targets")]),
+    "return": _Spec([("targets", "targets")]),
+    "roll": _Spec(
+        [("expr", "dice")],
+        {"adv": ("adv", "int"), "dis": ("dis", "int"), "dc": ("dc", "int"), "dl": ("dl", "word")},
+    ),
+    "luck": _Spec([("targets", "targets")], {"roll": ("roll", "int")}),
+    "cinematic": _Spec([("targets", "targets"), ("mode", ("adv", "dis"))]),
+    "undo": _Spec(),
+    "redo": _Spec(),
+}
+
+#: Record keys that hold non-negative counts rather than any whole number.
+_NON_NEGATIVE = {"count", "adv", "dis", "rounds", "dc", "athletics", "roll"}
+_POSITIVE = {"count", "rounds", "dc"}
+_D20 = {"roll"}
+
+# ---------------------------------------------------------------------------
+# Parsing
+
+
+def _fail(verb: str, problem: str) -> ActionError:
+    return ActionError(f"{verb}: {problem}  (usage: {HELP[verb]})" if verb in HELP else problem)
+
+
+def _int(verb: str, key: str, token: str) -> int:
+    text = token.strip()
+    digits = text[1:] if text[:1] in "+-" else text
+    if not digits.isascii() or not digits.isdigit():
+        raise _fail(verb, f"{key} must be a whole number, not {token!r}")
+    if len(digits) > 7:
+        raise _fail(verb, f"{key} {token} is too large")
+    value = int(text)
+    if abs(value) > MAX_NUMBER:
+        raise _fail(verb, f"{key} {value} is too large")
+    if key in _POSITIVE and value < 1:
+        raise _fail(verb, f"{key} must be at least 1, not {value}")
+    if key in _NON_NEGATIVE and value < 0:
+        raise _fail(verb, f"{key} cannot be negative ({value})")
+    if key in _D20 and not 1 <= value <= 20:
+        raise _fail(verb, f"roll is the d20 face, 1 to 20, not {value}")
+    if key == "count" and value > MAX_COUNT:
+        raise _fail(verb, f"count is at most {MAX_COUNT}, not {value}")
+    return value
+
+
+def check_dice(text: str, what: str = "dice") -> str:
+    """Validate a dice expression with ``rules.dice.parse`` (RULES.md §1);
+    a bad one raises :class:`ActionError` carrying the dice module's message."""
+    if not text.strip():
+        raise ActionError(f"{what}: a dice expression or number is needed")
+    try:
+        from rules.dice import DiceError, parse
+    except ImportError:  # pragma: no cover - the dice module is part of the project
+        return text
+    try:
+        parse(text)
+    except (DiceError, ValueError) as exc:
+        raise ActionError(f"{what}: {exc}") from None
+    return text
+
+
+def _is_number(token: str) -> bool:
+    digits = token[1:] if token[:1] in "+-" else token
+    return digits.isascii() and digits.isdigit()
+
+
+def _take_dice(tokens: list[str], i: int) -> tuple[str, int]:
+    """The dice expression starting at ``tokens[i]``, re-joining pieces typed
+    with spaces around ``+`` and ``-``."""
+    expr = tokens[i]
+    i += 1
+    while i < len(tokens) and (expr.endswith(("+", "-")) or tokens[i][:1] in ("+", "-")):
+        expr += tokens[i]
+        i += 1
+    return expr, i
+
+
+def _tags(verb: str, key: str, token: str) -> list[str]:
+    tags = [t.strip().lower() for t in token.split(",")]
+    if not all(tags):
+        raise _fail(verb, f"{key}: empty tag in {token!r}")
+    return list(dict.fromkeys(tags))
+
+
+def _resist(verb: str, token: str) -> dict[str, int]:
+    out: dict[str, int] = {}
+    for part in token.split(","):
+        tag, sep, value = part.partition("=")
+        tag = tag.strip().lower()
+        if not tag:
+            raise _fail(verb, f"resist: empty tag in {token!r} (write fire=5,cold=5)")
+        out[tag] = _int(verb, f"resist {tag}", value) if sep else 0
+        if out[tag] < 0:
+            raise _fail(verb, f"resist {tag} cannot be negative")
+    return out
+
+
+def _targets(verb: str, token: str, single: bool) -> list[str]:
+    names = [n.strip() for n in token.split(",")]
+    if not all(names):
+        raise _fail(verb, f"empty combatant name in {token!r}")
+    names = list(dict.fromkeys(names))
+    if single and len(names) != 1:
+        raise _fail(verb, f"takes exactly one combatant, not {len(names)}")
+    return names
+
+
+def _choice(verb: str, key: str, token: str, allowed: tuple[str, ...]) -> str:
+    word = token.strip().lower()
+    if word not in allowed:
+        raise _fail(verb, f"{key} is {' or '.join(allowed)}, not {token!r}")
+    return word
+
+
+def _split(line: str) -> list[str]:
+    try:
+        return shlex.split(line)
+    except ValueError as exc:
+        raise ActionError(f"cannot read the line: {exc} (check the quotes)") from None
+
+
+def _faces(token: str) -> list[int]:
+    faces = []
+    for part in token.split(","):
+        part = part.strip()
+        if not part.isascii() or not part.isdigit() or len(part) > 4 or int(part) < 1:
+            raise ActionError(f"faces: {part!r} is not a die face (write faces 12,3,4)")
+        faces.append(int(part))
+    if len(faces) > MAX_FACES:
+        raise ActionError(f"faces: at most {MAX_FACES} faces")
+    return faces
+
+
+def parse_action(line: str) -> dict[str, Any]:
+    """Parse one line of the action language into its canonical record.
+
+    Raises :class:`ActionError` (and nothing else) with one message naming
+    the problem, for any text at all.
+    """
+    if not isinstance(line, str):
+        raise ActionError(f"an action line is text, not {type(line).__name__}")
+    if len(line) > 2000:
+        raise ActionError(f"the line is too long ({len(line)} characters; at most 2000)")
+    tokens = _split(line)
+    if not tokens:
+        raise ActionError("empty line: type a verb (" + ", ".join(VERBS) + ")")
+    verb = tokens[0].lower()
+    spec = SPECS.get(verb)
+    if spec is None:
+        close = [v for v in VERBS if v.startswith(verb[:2])] if verb else []
+        hint = f" (did you mean {', '.join(close)}?)" if close else ""
+        raise ActionError(f"unknown verb {tokens[0]!r}{hint}; verbs: {', '.join(VERBS)}")
+    rest = tokens[1:]
+    action: dict[str, Any] = {"verb": verb}
+    if len(rest) >= 2 and rest[-2].lower() == "faces":
+        action["faces"] = _faces(rest[-1])
+        rest = rest[:-2]
+    i = _parse_positional(verb, spec, rest, action)
+    _parse_options(verb, spec, rest, i, action)
+    if "faces" in action:  # keep the canonical key order: faces last
+        action["faces"] = action.pop("faces")
+    return action
+
+
+def _parse_positional(verb: str, spec: _Spec, rest: list[str], action: dict[str, Any]) -> int:
+    i = 0
+    for key, kind in spec.positional:
+        if i >= len(rest):
+            raise _fail(verb, f"missing {key}")
+        token = rest[i]
+        if kind == "rest":
+            action[key] = " ".join(rest[i:])
+            return len(rest)
+        i += 1
+        if kind in ("targets", "target"):
+            action[key] = _targets(verb, token, kind == "target")
+        elif kind == "text":
+            if not token.strip():
+                raise _fail(verb, f"{key} cannot be empty")
+            action[key] = token.strip()
+        elif kind == "word":
+            if not token.strip():
+                raise _fail(verb, f"{key} cannot be empty")
+            action[key] = token.strip().lower()
+        elif kind == "int":
+            action[key] = _int(verb, key, token)
+        elif kind == "dice":
+            expr, i = _take_dice(rest, i - 1)
+            action[key] = check_dice(expr, f"{verb} {key}")
+        elif isinstance(kind, tuple):
+            action[key] = _choice(verb, key, token, kind)
+    return i
+
+
+def _parse_options(verb: str, spec: _Spec, rest: list[str], i: int, action: dict[str, Any]) -> None:
+    free: list[str] = []
+    seen: set[str] = set()
+    while i < len(rest):
+        word = rest[i].lower()
+        opt = spec.options.get(word)
+        if opt is None:
+            if spec.free is None or (verb == "attack" and "damage" not in action):
+                raise _fail(verb, f"unexpected {rest[i]!r}")
+            tag = rest[i].strip().lower()
+            if not tag or "," in tag:
+                raise _fail(verb, f"bad damage tag {rest[i]!r}")
+            if tag not in free:
+                free.append(tag)
+            i += 1
+            continue
+        key, kind = opt
+        if word in seen:
+            raise _fail(verb, f"{word} given twice")
+        seen.add(word)
+        i += 1
+        if kind == "flag":
+            action[key] = True
+            continue
+        if i >= len(rest):
+            raise _fail(verb, f"{word} needs a value")
+        token = rest[i]
+        i += 1
+        if kind == "int":
+            action[key] = _int(verb, word, token)
+        elif kind == "ability":
+            score = _int(verb, word, token)
+            if not 1 <= score <= 30:
+                raise _fail(verb, f"{word} is an ability score from 1 to 30, not {score}")
+            action.setdefault("abilities", {})[key] = score
+        elif kind == "hp":
+            if _is_number(token):
+                action[key] = _int(verb, "hp", token)
+                if action[key] < 1:
+                    raise _fail(verb, f"hp must be at least 1, not {action[key]}")
+            else:
+                expr, i = _take_dice(rest, i - 1)
+                action[key] = check_dice(expr, f"{verb} hp")
+        elif kind == "dice":
+            expr, i = _take_dice(rest, i - 1)
+            action[key] = check_dice(expr, f"{verb} {word}")
+        elif kind == "text":
+            if not token.strip():
+                raise _fail(verb, f"{word} cannot be empty")
+            action[key] = token.strip() if key != "notes" else token
+        elif kind == "word":
+            if not token.strip():
+                raise _fail(verb, f"{word} cannot be empty")
+            action[key] = token.strip().lower()
+        elif kind == "tags":
+            action[key] = _tags(verb, word, token)
+        elif kind == "resist":
+            action[key] = _resist(verb, token)
+        elif isinstance(kind, tuple):
+            action[key] = _choice(verb, word, token, kind)
+    if free:
+        action[spec.free or "tags"] = free
+    if verb == "roll" and "dc" in action and "dl" in action:
+        raise _fail(verb, "give dc N or dl NAME, not both")
+    if verb in ("persist",) and not action.get("tags"):
+        raise _fail(verb, "needs at least one damage tag (e.g. bleed, fire)")
+
+
+# ---------------------------------------------------------------------------
+# Formatting
+
+
+def _quote(text: str) -> str:
+    return shlex.quote(text)
+
+
+def _fmt_value(kind: _Kind, value: Any, key: str) -> str:
+    if kind == "flag":
+        return ""
+    if kind in ("int", "ability"):
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise ActionError(f"{key} must be a whole number, not {value!r}")
+        return str(value)
+    if kind == "hp":
+        if isinstance(value, int) and not isinstance(value, bool):
+            return str(value)
+        if not isinstance(value, str):
+            raise ActionError(f"hp must be a number or dice, not {value!r}")
+        return _quote(value)
+    if kind == "tags":
+        if not isinstance(value, list | tuple) or not all(isinstance(t, str) for t in value):
+            raise ActionError(f"{key} must be a list of tags, not {value!r}")
+        return _quote(",".join(value))
+    if kind == "resist":
+        if not isinstance(value, Mapping):
+            raise ActionError(f"resistances must be a table tag → value, not {value!r}")
+        return _quote(",".join(f"{k}={v}" for k, v in value.items()))
+    if not isinstance(value, str):
+        raise ActionError(f"{key} must be text, not {value!r}")
+    return _quote(value)
+
+
+def format_action(action: Mapping[str, Any]) -> str:
+    """Write a record back as a line of the language (inverse of
+    :func:`parse_action` for canonical records).  A record that cannot be
+    written raises :class:`ActionError`."""
+    if not isinstance(action, Mapping):
+        raise ActionError(f"an action is a table of fields, not {type(action).__name__}")
+    verb = action.get("verb")
+    if not isinstance(verb, str) or verb.lower() not in SPECS:
+        raise ActionError(f"unknown verb {verb!r}; verbs: {', '.join(VERBS)}")
+    verb = verb.lower()
+    spec = SPECS[verb]
+    parts = [verb]
+    for key, kind in spec.positional:
+        if key not in action:
+            raise _fail(verb, f"missing {key}")
+        value = action[key]
+        if kind in ("targets", "target"):
+            if isinstance(value, str):
+                value = [value]
+            if not isinstance(value, list | tuple) or not all(isinstance(n, str) for n in value):
+                raise _fail(verb, f"targets must be a list of names, not {value!r}")
+            parts.append(_quote(",".join(value)))
+        elif kind == "int":
+            parts.append(_fmt_value("int", value, key))
+        elif kind == "dice":
+            parts.append(_quote(_fmt_dice(value, key)))
+        else:
+            parts.append(_fmt_value("text", value, key))
+    by_key = {key: (word, kind) for word, (key, kind) in spec.options.items()}
+    for key, (word, kind) in by_key.items():
+        if kind == "ability":
+            continue
+        if key not in action or action[key] is None:
+            continue
+        value = action[key]
+        if kind == "flag":
+            if value:
+                parts.append(word)
+            continue
+        if kind == "dice":
+            parts += [word, _quote(_fmt_dice(value, key))]
+        else:
+            parts += [word, _fmt_value(kind, value, key)]
+    abilities = action.get("abilities")
+    if abilities:
+        if not isinstance(abilities, Mapping):
+            raise _fail(verb, f"abilities must be a table of scores, not {abilities!r}")
+        for name, score in abilities.items():
+            if name not in ABILITY_KEYS:
+                raise _fail(verb, f"unknown ability {name!r} (known: {', '.join(ABILITY_KEYS)})")
+            parts += [name, _fmt_value("int", score, name)]
+    if spec.free and action.get(spec.free):
+        tags = action[spec.free]
+        if not isinstance(tags, list | tuple) or not all(isinstance(t, str) for t in tags):
+            raise _fail(verb, f"tags must be a list of words, not {tags!r}")
+        parts += [_quote(t) for t in tags]
+    faces = action.get("faces")
+    if faces:
+        if not isinstance(faces, list | tuple) or not all(
+            isinstance(f, int) and not isinstance(f, bool) for f in faces
+        ):
+            raise _fail(verb, f"faces must be a list of whole numbers, not {faces!r}")
+        parts += ["faces", ",".join(str(f) for f in faces)]
+    return " ".join(parts)
+
+
+def _fmt_dice(value: Any, key: str) -> str:
+    if isinstance(value, int) and not isinstance(value, bool):
+        return str(value)
+    if not isinstance(value, str):
+        raise ActionError(f"{key} must be a number or dice expression, not {value!r}")
+    return value
+
+
+#: Record keys that only the engine writes into a resolved (journaled) action.
+RESOLVED_KEYS = frozenset({"undone", "redone", "unused_faces"})
+
+
+def normalize_action(action: Mapping[str, Any] | str) -> dict[str, Any]:
+    """A canonical record from a line or a dict built by code.
+
+    A dict is checked exactly as if its line had been typed (it is formatted
+    and parsed again), so code cannot slip past a check the GM would hit.
+    """
+    if isinstance(action, str):
+        return parse_action(action)
+    if isinstance(action, Mapping) and RESOLVED_KEYS.intersection(action):
+        action = {k: v for k, v in action.items() if k not in RESOLVED_KEYS}
+    try:
+        line = format_action(action)
+    except ActionError:
+        raise
+    except (TypeError, ValueError, AttributeError) as exc:
+        raise ActionError(f"malformed action {dict(action)!r}: {exc}") from None
+    known = _known_keys(str(action.get("verb", "")).lower())
+    unknown = sorted(k for k in action if k not in known)
+    if unknown:
+        raise ActionError(f"{action.get('verb')}: unknown field {unknown[0]!r}")
+    return parse_action(line)
+
+
+def _known_keys(verb: str) -> set[str]:
+    spec = SPECS.get(verb)
+    if spec is None:
+        return {"verb"}
+    keys = {"verb", "faces"} | {k for k, _ in spec.positional}
+    keys |= {key for key, _ in spec.options.values()}
+    if spec.free:
+        keys.add(spec.free)
+    if verb == "add":
+        keys.add("abilities")
+    return keys
+
+
+def completions(prefix: str, names: Sequence[str] = ()) -> list[str]:
+    """Verbs (for the first word) or combatant names (later) starting with
+    the last word of *prefix*; a small helper for command-line completion."""
+    words = prefix.split(" ")
+    last = words[-1].lower().lstrip("\"'")
+    pool: Sequence[str] = VERBS if len(words) == 1 else names
+    return [w for w in pool if w.lower().startswith(last)]
+
+
+__all__ = [
+    "ActionError",
+    "HELP",
+    "SET_FIELDS",
+    "VERBS",
+    "check_dice",
+    "completions",
+    "format_action",
+    "normalize_action",
+    "parse_action",
+]

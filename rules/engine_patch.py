@@ -1,0 +1,132 @@
+"""Patches: the small before/after diffs that a journaled ``Step`` carries.
+
+A patch is a JSON-able dict holding only what an action changed:
+
+- ``"combatants"``: ``{name: combatant dict}`` for each combatant that
+  changed, appeared (``None`` in *before*) or went away (``None`` in
+  *after*).  A rename is the old name going away and the new one appearing.
+- ``"order"``: the list of names in initiative order, only when the order or
+  the set of names changed (add, remove, init, order, start, a rename).
+- ``"round"``, ``"turn"``, ``"started"``, ``"delayed"``, ``"name"``,
+  ``"ruleset"``: only when they changed.
+
+So a damage roll on one goblin in a 50-combatant fight journals one goblin
+twice (before and after), never the other 49.  Applying the *after* patch to
+the state before the action gives the state after it; applying *before* to
+the state after gives the state before (that is undo).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import replace
+from typing import Any
+
+from rules.combatant import Combatant
+from rules.encounter import Encounter
+from rules.rulesets import Ruleset
+
+Patch = dict[str, Any]
+
+_SCALARS = ("name", "round", "turn", "started")
+
+
+def diff(old: Encounter, new: Encounter) -> tuple[Patch, Patch]:
+    """The (before, after) patches that turn *old* into *new* and back."""
+    before: Patch = {}
+    after: Patch = {}
+    if old is new:
+        return before, after
+    for key in _SCALARS:
+        a, b = getattr(old, key), getattr(new, key)
+        if a != b:
+            before[key], after[key] = a, b
+    if old.delayed != new.delayed:
+        before["delayed"], after["delayed"] = list(old.delayed), list(new.delayed)
+    if old.ruleset != new.ruleset:
+        before["ruleset"], after["ruleset"] = old.ruleset.to_dict(), new.ruleset.to_dict()
+    if old.combatants is new.combatants:
+        return before, after
+    old_names = [c.name for c in old.combatants]
+    new_names = [c.name for c in new.combatants]
+    if old_names != new_names:
+        before["order"], after["order"] = old_names, new_names
+    old_by = {c.name: c for c in old.combatants}
+    changed_before: dict[str, Any] = {}
+    changed_after: dict[str, Any] = {}
+    seen: set[str] = set()
+    for c in new.combatants:
+        seen.add(c.name)
+        o = old_by.get(c.name)
+        if o is c:
+            continue
+        if o is None:
+            changed_before[c.name], changed_after[c.name] = None, c.to_dict()
+        elif o != c:
+            changed_before[c.name], changed_after[c.name] = o.to_dict(), c.to_dict()
+    for name, o in old_by.items():
+        if name not in seen:
+            changed_before[name], changed_after[name] = o.to_dict(), None
+    if changed_after:
+        before["combatants"], after["combatants"] = changed_before, changed_after
+    return before, after
+
+
+def apply_patch(enc: Encounter, patch: Mapping[str, Any]) -> Encounter:
+    """*enc* with *patch* applied (the patch is assumed to fit: see
+    :func:`mismatch`)."""
+    if not patch:
+        return enc
+    changes: dict[str, Any] = {}
+    for key in _SCALARS:
+        if key in patch:
+            changes[key] = patch[key]
+    if "delayed" in patch:
+        changes["delayed"] = tuple(patch["delayed"])
+    if "ruleset" in patch:
+        changes["ruleset"] = Ruleset.from_dict(patch["ruleset"])
+    if "combatants" in patch or "order" in patch:
+        by = {c.name: c for c in enc.combatants}
+        for name, data in dict(patch.get("combatants", {})).items():
+            if data is None:
+                by.pop(name, None)
+            else:
+                by[name] = Combatant.from_dict(data)
+        names = patch["order"] if "order" in patch else [c.name for c in enc.combatants]
+        changes["combatants"] = tuple(by[n] for n in names)
+    return replace(enc, **changes)
+
+
+def mismatch(enc: Encounter, patch: Mapping[str, Any]) -> str | None:
+    """Why *enc* is not the state *patch* describes, or None when it is.
+
+    Used before replaying a journaled step, so a journal that does not fit
+    its snapshot is reported instead of silently producing a wrong fight.
+    """
+    for key in _SCALARS:
+        if key in patch and getattr(enc, key) != patch[key]:
+            return f"{key} is {getattr(enc, key)!r}, the journal expects {patch[key]!r}"
+    if "delayed" in patch and list(enc.delayed) != list(patch["delayed"]):
+        return "the delayed combatants differ"
+    if "ruleset" in patch and enc.ruleset.to_dict() != dict(patch["ruleset"]):
+        return "the ruleset differs"
+    if "order" in patch and [c.name for c in enc.combatants] != list(patch["order"]):
+        return "the initiative order differs"
+    combatants = patch.get("combatants")
+    if combatants:
+        by = {c.name: c for c in enc.combatants}
+        for name, data in dict(combatants).items():
+            current = by.get(name)
+            if data is None:
+                if current is not None:
+                    return f"{name} exists, the journal expects it absent"
+            elif current is None:
+                return f"{name} is missing"
+            elif current.to_dict() != data:
+                return f"{name} differs from the journal"
+    return None
+
+
+def invert(before: Patch, after: Patch) -> tuple[Patch, Patch]:
+    """The patches of the opposite change (undo's before/after)."""
+    return after, before

@@ -1,0 +1,217 @@
+"""The working state of one action while the engine applies it.
+
+:class:`Roller` is the random source every rules function receives while an
+action is applied: it hands out the GM's typed faces first (in order), then
+falls back to the session's random source, and records every face it gave
+(so the journaled action carries its rolls) and every die it had to roll
+itself, with a label (so ``Session.dice_needed`` can tell the UI which
+physical dice to ask for).
+
+:class:`Work` holds the encounter being changed (a new frozen value after
+each change), the log lines produced so far, and the name resolution rules
+of the action language (a name, any case, or a unique prefix).
+"""
+
+from __future__ import annotations
+
+import importlib
+import random
+from collections import deque
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import replace
+from typing import Any, TypeVar
+
+from rules.actions import ActionError
+from rules.combatant import Combatant
+from rules.encounter import Encounter
+from rules.rulesets import Ruleset
+
+T = TypeVar("T")
+
+
+class Roller(random.Random):
+    """A random source that deals the GM's typed *faces* first, then *rng*.
+
+    Only ``randint`` is meant to be called (the project's contract); other
+    draws go straight to *rng*.  ``rolled`` lists every face dealt, in order;
+    ``asked`` lists ``(label, sides)`` for each die *rng* had to roll.
+    """
+
+    def __init__(self, rng: random.Random, faces: Iterable[int] = ()) -> None:
+        super().__init__(0)
+        self._rng = rng
+        self._queue: deque[int] = deque(faces)
+        self.rolled: list[int] = []
+        self.asked: list[tuple[str, int]] = []
+        self.label = ""
+
+    def randint(self, a: int, b: int) -> int:
+        if self._queue:
+            face = self._queue.popleft()
+            if not a <= face <= b:
+                what = f" for {self.label}" if self.label else ""
+                raise ActionError(
+                    f"typed face {face} is not possible{what}: a d{b} shows {a} to {b}"
+                )
+        else:
+            face = self._rng.randint(a, b)
+            self.asked.append((self.label or f"d{b}", b))
+        self.rolled.append(face)
+        return face
+
+    def random(self) -> float:
+        return self._rng.random()
+
+    def getrandbits(self, k: int) -> int:
+        return self._rng.getrandbits(k)
+
+    def push_front(self, face: int) -> None:
+        """Deal *face* before anything else (``roll N``)."""
+        self._queue.appendleft(face)
+
+    @property
+    def unused(self) -> list[int]:
+        return list(self._queue)
+
+
+def rules_function(module: str, name: str) -> Callable[..., Any]:
+    """``rules.<module>.<name>``, or an ActionError saying it is not there
+    yet (the rules and dice modules are written alongside the engine)."""
+    try:
+        mod = importlib.import_module(f"rules.{module}")
+        fn: Callable[..., Any] = getattr(mod, name)
+    except (ImportError, AttributeError):
+        raise ActionError(f"rules.{module}.{name} is not available yet") from None
+    return fn
+
+
+def rules_data(module: str, name: str) -> Any:
+    """A data table of the rules core (e.g. ``bonuses.STACKING``)."""
+    try:
+        return getattr(importlib.import_module(f"rules.{module}"), name)
+    except (ImportError, AttributeError):
+        raise ActionError(f"rules.{module}.{name} is not available yet") from None
+
+
+def call(fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+    """Call a rules function, turning its ValueError (a bad value, with a
+    message for the GM) into an ActionError."""
+    try:
+        return fn(*args, **kwargs)
+    except ActionError:
+        raise
+    except ValueError as exc:
+        raise ActionError(str(exc)) from None
+
+
+def _listing(names: Sequence[str], limit: int = 12) -> str:
+    shown = ", ".join(names[:limit])
+    return shown + (f", … ({len(names)} in all)" if len(names) > limit else "")
+
+
+def resolve_name(names: Sequence[str], target: str) -> str:
+    """The combatant *target* means: an exact name (any case) first, else the
+    one name it is a prefix of.  Unknown or ambiguous → ActionError listing
+    the candidates."""
+    key = target.strip().lower()
+    for name in names:
+        if name.lower() == key:
+            return name
+    matches = [n for n in names if n.lower().startswith(key)]
+    if len(matches) == 1:
+        return matches[0]
+    if matches:
+        return _ambiguous(target, matches)
+    if not names:
+        raise ActionError(f'no combatant named "{target}": the encounter is empty')
+    raise ActionError(f'no combatant named "{target}" (combatants: {_listing(names)})')
+
+
+def _ambiguous(target: str, matches: Sequence[str]) -> str:
+    raise ActionError(
+        f'"{target}" matches {len(matches)} combatants: {_listing(matches)} — type more of the name'
+    )
+
+
+class Work:
+    """One action in progress: the encounter as changed so far, the log
+    lines written so far (round, actor, text) and the random source."""
+
+    def __init__(self, encounter: Encounter, roller: Roller) -> None:
+        self.enc = encounter
+        self.roller = roller
+        self.entries: list[tuple[int, str, str]] = []
+        #: fields of the journaled action rewritten with what was resolved
+        self.resolved: dict[str, Any] = {}
+
+    @property
+    def ruleset(self) -> Ruleset:
+        return self.enc.ruleset
+
+    @property
+    def names(self) -> list[str]:
+        return [c.name for c in self.enc.combatants]
+
+    @property
+    def active_name(self) -> str:
+        active = self.enc.active
+        return "" if active is None else active.name
+
+    def log(self, actor: str, text: str) -> None:
+        self.entries.append((self.enc.round, actor, text))
+
+    def roll(self, label: str, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+        """Call a rolling rules function with this action's random source;
+        *label* names its dice for ``dice_needed``."""
+        self.roller.label = label
+        try:
+            return call(fn, *args, **kwargs)
+        finally:
+            self.roller.label = ""
+
+    def d20(self, label: str) -> int:
+        self.roller.label = label
+        try:
+            return self.roller.randint(1, 20)
+        finally:
+            self.roller.label = ""
+
+    # -- combatants --------------------------------------------------------
+
+    def index(self, name: str) -> int:
+        for i, c in enumerate(self.enc.combatants):
+            if c.name == name:
+                return i
+        raise ActionError(f'no combatant named "{name}"')
+
+    def get(self, name: str) -> Combatant:
+        return self.enc.combatants[self.index(name)]
+
+    def put(self, c: Combatant, old_name: str | None = None) -> None:
+        """Replace the combatant called *old_name* (default: ``c.name``)."""
+        i = self.index(old_name or c.name)
+        cs = self.enc.combatants
+        if cs[i] is c:
+            return
+        self.enc = replace(self.enc, combatants=(*cs[:i], c, *cs[i + 1 :]))
+
+    def set_combatants(self, combatants: Sequence[Combatant], active: str | None) -> None:
+        """New order; the turn follows the combatant called *active*."""
+        combatants = tuple(combatants)
+        turn = self.enc.turn
+        if active:
+            turn = next((i for i, c in enumerate(combatants) if c.name == active), None)
+        self.enc = replace(self.enc, combatants=combatants, turn=turn)
+
+    def resolve(self, target: str) -> str:
+        return resolve_name(self.names, target)
+
+    def resolve_all(self, targets: Sequence[str]) -> list[str]:
+        out: list[str] = []
+        names = self.names
+        for t in targets:
+            name = resolve_name(names, t)
+            if name not in out:
+                out.append(name)
+        self.resolved["targets"] = out
+        return out

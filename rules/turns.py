@@ -1,0 +1,215 @@
+"""The turn cycle: start of combat, end of a turn, start of the next.
+
+Pure functions over a :class:`rules.engine_work.Work` (the encounter being
+changed, its log lines and its random source).  They call the rules core for
+every piece of arithmetic (RULES.md §4 initiative, §7 persistent damage,
+§8 endurance, §6/§9/§10 durations) and only decide *when* each happens:
+
+``start`` (RULES.md §4, §8)
+    every combatant without a fixed initiative rolls it; the order is sorted
+    (ties per §4); each combatant with CON and Athletics makes the
+    start-of-combat Dash check (those without are listed as skipped); round 1
+    begins with the first combatant not delaying, whose turn starts.
+
+end of a turn (§7, then §6/§9/§10)
+    each persistent damage entry of the active combatant is rolled and
+    applied, then its flat check is rolled (both logged); then every
+    duration that counts down at the *end* of this combatant's turn ticks.
+
+start of a turn (§6/§9/§10, then §8)
+    every duration that counts down at the *start* of this combatant's turn
+    ticks; then its endurance counts one of its own turns (active movement
+    windows and the recovery countdown).
+
+``next`` ends the active turn and starts the next combatant's that is not
+delaying, wrapping to a new round (logged ``Round N``).  Down combatants
+(0 HP) keep their place and their turn (§4).
+
+``prev`` (when the last action was not a ``next``; otherwise the engine
+undoes that ``next``) only moves the turn pointer back to the previous
+combatant not delaying, and to the previous round if it wraps: nothing is
+undone, no duration or persistent damage is reverted — it is the GM saying
+"that was still Mira's turn".  Before the first turn of round 1 it is an
+error.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from rules.actions import ActionError
+from rules.combatant import Combatant
+from rules.engine_work import Work, rules_function
+
+
+def following(
+    work: Work, index: int | None, exclude: frozenset[str] = frozenset()
+) -> tuple[int | None, bool]:
+    """The next combatant after *index* that is not delaying (nor in
+    *exclude*), and whether the search wrapped to the top (a new round)."""
+    cs = work.enc.combatants
+    skip = set(work.enc.delayed) | exclude
+    n = len(cs)
+    start = -1 if index is None else index
+    for step in range(1, n + 1):
+        i = start + step
+        if i >= n:
+            i -= n
+        if cs[i].name not in skip:
+            return i, start + step >= n
+    return None, False
+
+
+def preceding(work: Work, index: int) -> tuple[int | None, bool]:
+    """The previous combatant not delaying, and whether it wrapped."""
+    cs = work.enc.combatants
+    skip = set(work.enc.delayed)
+    n = len(cs)
+    for step in range(1, n + 1):
+        i = index - step
+        wrapped = i < 0
+        if wrapped:
+            i += n
+        if cs[i].name not in skip:
+            return i, wrapped
+    return None, False
+
+
+def dash_check(work: Work, c: Combatant, when: str) -> Combatant | None:
+    """The Dash check a combatant makes on entering combat (RULES.md §8);
+    None when it has no CON and Athletics (it is skipped)."""
+    endurance_of = rules_function("endurance", "endurance_of")
+    endurance_check = rules_function("endurance", "endurance_check")
+    state = c.endurance if c.endurance is not None else endurance_of(c)
+    if state is None:
+        return None
+    face = None
+    if state.active.get("dash", 0) <= 0:
+        face = work.d20(f"{c.name} {when} Dash check (d20)")
+    state, check = work.roll("", endurance_check, state, "dash", face)
+    work.log(c.name, f"{c.name} {when} {check.text}")
+    return replace(c, endurance=state)
+
+
+def start_combat(work: Work) -> None:
+    """``start``: initiative, start-of-combat Dash checks, round 1 (§4, §8)."""
+    enc = work.enc
+    if enc.started:
+        raise ActionError("start: combat has already started (use next, or undo)")
+    if not enc.combatants:
+        raise ActionError("start: the encounter is empty (add combatants first)")
+    roll_initiative = rules_function("abilities", "roll_initiative")
+    initiative_order = rules_function("abilities", "initiative_order")
+    rolled: list[Combatant] = []
+    for c in enc.combatants:
+        if c.initiative is None:
+            r = work.roll(f"{c.name} initiative (d20)", roll_initiative, c, work.roller)
+            work.log(c.name, r.text)
+            c = replace(c, initiative=r.total)
+        else:
+            work.log(c.name, f"{c.name} has a fixed initiative of {c.initiative}")
+        rolled.append(c)
+    ordered = list(initiative_order(rolled))
+    skipped: list[str] = []
+    for i, c in enumerate(ordered):
+        checked = dash_check(work, c, "start-of-combat")
+        if checked is None:
+            skipped.append(c.name)
+        else:
+            ordered[i] = checked
+    if skipped:
+        work.log("", "No start-of-combat Dash check (no CON and Athletics): " + ", ".join(skipped))
+    work.enc = replace(work.enc, combatants=tuple(ordered), started=True, round=1, turn=None)
+    first, _ = following(work, None)
+    if first is None:
+        raise ActionError("start: every combatant is delaying; return one first")
+    work.log("", "Round 1")
+    work.enc = replace(work.enc, turn=first)
+    begin_turn(work)
+
+
+def begin_turn(work: Work) -> None:
+    """Start-of-turn processing for the active combatant (§6/§9/§10, §8)."""
+    active = work.enc.active
+    if active is None:
+        return
+    name = active.name
+    work.log(name, f"{name}'s turn")
+    tick = rules_function("durations", "tick_durations")
+    combatants, lines = work.roll("", tick, work.enc.combatants, name, "start")
+    work.enc = replace(work.enc, combatants=combatants)
+    for line in lines:
+        work.log(name, line)
+    c = work.get(name)
+    if c.endurance is not None:
+        start_of_turn = rules_function("endurance", "start_of_turn")
+        state, lines = work.roll("", start_of_turn, c.endurance)
+        work.put(replace(c, endurance=state))
+        for line in lines:
+            work.log(name, f"{name}: {line}")
+
+
+def end_turn(work: Work) -> None:
+    """End-of-turn processing for the active combatant: persistent damage
+    and its flat checks (§7), then durations ending now (§6/§9/§10)."""
+    active = work.enc.active
+    if active is None:
+        return
+    name = active.name
+    if active.persistent:
+        roll = rules_function("dice", "roll")
+        tick_persistent = rules_function("persistent", "tick_persistent")
+        for entry in active.persistent:
+            c = work.get(name)
+            tags = " ".join(entry.tags)
+            dmg = work.roll(f"{name} persistent {tags} {entry.dice}", roll, entry.dice, work.roller)
+            face = work.d20(f"{name} persistent {tags} flat check DC {entry.dc} (d20)")
+            c, tick = work.roll("", tick_persistent, c, entry, dmg.total, face, work.ruleset)
+            work.put(c)
+            work.log(name, f"{dmg.render()} → {tick.text}")
+    tick = rules_function("durations", "tick_durations")
+    combatants, lines = work.roll("", tick, work.enc.combatants, name, "end")
+    work.enc = replace(work.enc, combatants=combatants)
+    for line in lines:
+        work.log(name, line)
+
+
+def advance(work: Work, exclude: frozenset[str] = frozenset()) -> None:
+    """Pass the turn to the next combatant not delaying (nor in *exclude*),
+    wrapping to a new round, and start that turn."""
+    nxt, wrapped = following(work, work.enc.turn, exclude)
+    if nxt is None:
+        raise ActionError("every combatant is delaying: return one first")
+    if wrapped:
+        work.enc = replace(work.enc, round=work.enc.round + 1)
+        work.log("", f"Round {work.enc.round}")
+    work.enc = replace(work.enc, turn=nxt)
+    begin_turn(work)
+
+
+def next_turn(work: Work) -> None:
+    """``next``: end the active turn, start the next one (§7, §8, §10)."""
+    if not work.enc.started:
+        raise ActionError("next: combat has not started (use start)")
+    if not work.enc.combatants:
+        raise ActionError("next: the encounter is empty")
+    if work.enc.turn is not None:
+        end_turn(work)
+    advance(work)
+
+
+def step_back(work: Work) -> None:
+    """``prev`` when the last action was not a ``next``: move the turn
+    pointer back one combatant (and round), undoing nothing."""
+    enc = work.enc
+    if not enc.started or enc.turn is None:
+        raise ActionError("prev: combat has not started")
+    prev, wrapped = preceding(work, enc.turn)
+    if prev is None:
+        raise ActionError("prev: every combatant is delaying")
+    if wrapped and enc.round <= 1:
+        raise ActionError("prev: already at the first turn of round 1")
+    new_round = enc.round - 1 if wrapped else enc.round
+    work.enc = replace(enc, turn=prev, round=new_round)
+    name = work.enc.combatants[prev].name
+    work.log(name, f"Turn moved back to {name} (round {new_round}); nothing was undone")
