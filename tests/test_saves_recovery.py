@@ -56,7 +56,9 @@ def journal(db: Path) -> Path:
         pytest.param(lambda line: line[:-1], id="no-newline"),
     ],
 )
-def test_torn_last_line_is_ignored_and_cut_before_the_next_append(tmp_path: Path, tail: Any) -> None:
+def test_torn_last_line_is_ignored_and_cut_before_the_next_append(
+    tmp_path: Path, tail: Any
+) -> None:
     db = tmp_path / "encounters.json"
     make_fight(db, 3)
     good = journal(db).read_bytes()
