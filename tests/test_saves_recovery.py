@@ -321,3 +321,33 @@ def test_missing_encounter_files_remove_the_entry_with_a_notice(tmp_path: Path) 
     with Store(db) as s:
         assert s.list() == []
         assert "files of encounter 'Fight'" in s.notices[0]
+
+
+def test_failed_append_is_rolled_back_on_disk_and_reports_one_message(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Disk full halfway through a line: the caller gets a SaveError, the
+    half line is cut off, and the next append reuses the sequence number."""
+    import errno
+    import os
+
+    import saves.journal
+
+    db = tmp_path / "encounters.json"
+    make_fight(db, 2)
+
+    def half_then_full(fd: int, data: bytes) -> None:
+        os.write(fd, data[: len(data) // 2])
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    with Store(db) as s:
+        s.load("Fight")
+        with monkeypatch.context() as m:
+            m.setattr(saves.journal, "write_all", half_then_full)
+            with pytest.raises(SaveError, match="could not be saved .*No space left on device"):
+                s.append("Fight", {"item": 2}, summary())
+        assert history(s.load("Fight")) == [0, 1]
+        assert s.append("Fight", {"item": 2}, summary()) == 3
+    with Store(db) as s:
+        assert history(s.load("Fight")) == [0, 1, 2]
+        assert s.notices == []
