@@ -93,6 +93,8 @@ def _combatant(index: int, raw: Any) -> dict[str, Any]:
             out[key] = raw[key]
     if out.get("count", 1) < 1 or out.get("count", 1) > 100:
         raise PreparedError(f"{where}: count must be between 1 and 100")
+    if "hp" not in raw:
+        raise PreparedError(f"{where}: needs hp (a number, or dice like \"2d8+4\")")
     if "hp" in raw:
         hp = raw["hp"]
         if _is_int(hp):
@@ -171,3 +173,15 @@ def parse_prepared(text: str) -> Prepared:
     if not isinstance(raw, list):
         raise PreparedError("combatants are written as [[combatant]] tables")
     return Prepared(name, dict(options), tuple(_combatant(i + 1, c) for i, c in enumerate(raw)))
+
+
+def add_actions(prepared: Prepared) -> list[dict[str, Any]]:
+    """One engine ``add`` action per combatant entry, so a prepared
+    encounter is built through the same logged, undoable actions as a
+    hand-typed one."""
+    actions = []
+    for entry in prepared.combatants:
+        action: dict[str, Any] = {"verb": "add"}
+        action.update(entry)
+        actions.append(action)
+    return actions

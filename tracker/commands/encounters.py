@@ -142,7 +142,7 @@ def _new(args: argparse.Namespace, store: Store) -> int:
     try:
         live = LiveEncounter.create(store, args.name.strip(), rules, rng=rng_from(args))
         if prepared:
-            from tracker.prepared_actions import add_actions
+            from rules.prepared import add_actions
 
             for action in add_actions(prepared):
                 live.do(action)
@@ -227,7 +227,9 @@ def state_json(live: LiveEncounter) -> dict[str, Any]:
                 {"name": k.name, "value": k.value, "rounds_left": k.rounds_left}
                 for k in c.conditions
             ],
-            "persistent": [{"dice": p.dice, "tags": list(p.tags), "dc": p.dc} for p in c.persistent],
+            "persistent": [
+                {"dice": p.dice, "tags": list(p.tags), "dc": p.dc} for p in c.persistent
+            ],
             "endurance": endurance,
         }
 
@@ -258,11 +260,14 @@ def _show(args: argparse.Namespace, store: Store) -> int:
     for c in state["combatants"]:
         marker = "▶" if c["name"] == state["active"] else ""
         conds = ", ".join(
-            k["name"] + (f" {k['value']}" if k["value"] is not None else "")
+            k["name"]
+            + (f" {k['value']}" if k["value"] is not None else "")
             + (f" ({k['rounds_left']})" if k["rounds_left"] is not None else "")
             for k in c["conditions"]
         )
-        persistent = ", ".join(f"{p['dice']} {' '.join(p['tags'])}".strip() for p in c["persistent"])
+        persistent = ", ".join(
+            f"{p['dice']} {' '.join(p['tags'])}".strip() for p in c["persistent"]
+        )
         style = "dim" if c["down"] else None
         table.add_row(
             marker,
@@ -276,7 +281,11 @@ def _show(args: argparse.Namespace, store: Store) -> int:
         )
     console.print(table)
     for entry in state["log"][-10:]:
-        console.print(f"[dim]R{entry['round']}[/] [bold]{entry['actor']}[/] {entry['text']}", markup=True, highlight=False)
+        console.print(
+            f"[dim]R{entry['round']}[/] [bold]{entry['actor']}[/] {entry['text']}",
+            markup=True,
+            highlight=False,
+        )
     return 0
 
 
@@ -332,7 +341,13 @@ def markdown_report(live: LiveEncounter) -> str:
             lines += ["", f"## Round {current}" if current else "## Before combat", ""]
         actor = f"**{entry['actor']}** " if entry["actor"] else ""
         lines.append(f"- {actor}{entry['text']}")
-    lines += ["", "## Where things stand", "", "| Combatant | HP | Temp | AL | Conditions |", "|---|---|---|---|---|"]
+    lines += [
+        "",
+        "## Where things stand",
+        "",
+        "| Combatant | HP | Temp | AL | Conditions |",
+        "|---|---|---|---|---|",
+    ]
     for c in state["combatants"]:
         conds = ", ".join(k["name"] for k in c["conditions"]) or "—"
         name = c["name"] + (" (down)" if c["down"] else "")
