@@ -374,7 +374,7 @@ def parse_action(line: str) -> dict[str, Any]:
         raise ActionError(f"unknown verb {tokens[0]!r}{hint}; verbs: {', '.join(VERBS)}")
     rest = tokens[1:]
     action: dict[str, Any] = {"verb": verb}
-    if len(rest) >= 2 and rest[-2].lower() == "faces":
+    if len(rest) >= 2 + len(spec.positional) and rest[-2].lower() == "faces":
         action["faces"] = _faces(rest[-1])
         rest = rest[:-2]
     i = _parse_positional(verb, spec, rest, action)

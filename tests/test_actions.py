@@ -1,0 +1,215 @@
+"""The action language parser (rules/actions.py): what a GM types becomes a
+canonical record, and a mistake gets one clear message."""
+
+from __future__ import annotations
+
+import pytest
+
+from rules.actions import (
+    HELP,
+    VERBS,
+    ActionError,
+    completions,
+    format_action,
+    normalize_action,
+    parse_action,
+)
+
+
+def test_every_verb_has_a_usage_line() -> None:
+    assert set(VERBS) == set(HELP)
+    expected = (
+        "add remove init order set start next prev damage heal temp persist unpersist "
+        "cond uncond move bonus unbonus attack delay return roll luck cinematic undo redo"
+    )
+    for verb in expected.split(" "):
+        assert verb in VERBS
+        assert HELP[verb].startswith(verb)
+
+
+def test_damage_with_quoted_multi_targets_tags_and_crit() -> None:
+    assert parse_action('damage "Goblin 1,Goblin 3" 2d6+3 fire crit') == {
+        "verb": "damage",
+        "targets": ["Goblin 1", "Goblin 3"],
+        "amount": "2d6+3",
+        "tags": ["fire"],
+        "crit": True,
+    }
+
+
+def test_single_quotes_and_case_insensitive_keywords() -> None:
+    assert parse_action("DAMAGE 'Goblin 2' 8 FIRE CRIT") == {
+        "verb": "damage",
+        "targets": ["Goblin 2"],
+        "amount": "8",
+        "tags": ["fire"],
+        "crit": True,
+    }
+
+
+def test_dice_typed_with_spaces_are_joined() -> None:
+    assert parse_action("damage Ogre 2d6 + 3 slashing")["amount"] == "2d6+3"
+    assert parse_action("heal Mira 1d8 +2")["amount"] == "1d8+2"
+
+
+def test_add_with_every_option() -> None:
+    action = parse_action(
+        "add Goblin count 4 hp 2d6 avg al 13 init 12 bonus 2 player dex 14 con 12 luck 10 "
+        "athletics 2 immune poison,acid resist fire=5,cold weak radiant susceptible thunder "
+        "notes 'Flees below 3 HP'"
+    )
+    assert action == {
+        "verb": "add",
+        "name": "Goblin",
+        "count": 4,
+        "hp": "2d6",
+        "avg": True,
+        "al": 13,
+        "init": 12,
+        "bonus": 2,
+        "player": True,
+        "abilities": {"dex": 14, "con": 12, "luck": 10},
+        "athletics": 2,
+        "immunities": ["poison", "acid"],
+        "resistances": {"fire": 5, "cold": 0},
+        "weaknesses": ["radiant"],
+        "susceptibilities": ["thunder"],
+        "notes": "Flees below 3 HP",
+    }
+
+
+def test_add_fixed_hp_is_a_number() -> None:
+    assert parse_action("add Zalek hp 38 player")["hp"] == 38
+
+
+def test_durations_at_and_of() -> None:
+    assert parse_action("cond Ogre frightened value 2 rounds 3 at start of Mira") == {
+        "verb": "cond",
+        "targets": ["Ogre"],
+        "name": "frightened",
+        "value": 2,
+        "rounds": 3,
+        "at": "start",
+        "of": "Mira",
+    }
+    assert parse_action("temp Zalek 8 rounds 1 of Mira")["of"] == "Mira"
+
+
+def test_attack_line() -> None:
+    assert parse_action(
+        "attack Ogre with +5 adv 1 dis 2 cover half roll 17 damage 1d8 + 3 slashing magic"
+    ) == {
+        "verb": "attack",
+        "targets": ["Ogre"],
+        "modifier": 5,
+        "adv": 1,
+        "dis": 2,
+        "cover": "half",
+        "roll": 17,
+        "damage": "1d8+3",
+        "tags": ["slashing", "magic"],
+    }
+
+
+def test_faces_at_the_end_of_any_line() -> None:
+    assert parse_action("damage Ogre 2d6 fire faces 3,4") == {
+        "verb": "damage",
+        "targets": ["Ogre"],
+        "amount": "2d6",
+        "tags": ["fire"],
+        "faces": [3, 4],
+    }
+    assert parse_action("start faces 12,5")["faces"] == [12, 5]
+    # a combatant called "faces" is still a combatant
+    assert parse_action("init faces 12") == {"verb": "init", "targets": ["faces"], "value": 12}
+
+
+@pytest.mark.parametrize(
+    ("line", "fragment"),
+    [
+        ("", "empty line"),
+        ("   ", "empty line"),
+        ("frobnicate Ogre", "unknown verb"),
+        ("damage", "missing targets"),
+        ("damage Ogre", "missing amount"),
+        ("damage Ogre 3d0", "at least 2 sides"),
+        ("damage Ogre 2d6+", "damage amount"),
+        ('damage "Ogre 8', "quotes"),
+        ("add Goblin count 0 hp 5", "at least 1"),
+        ("add Goblin count 500 hp 5", "at most 100"),
+        ("add Goblin hp 0", "at least 1"),
+        ("add Goblin hp 5 dex 40", "1 to 30"),
+        ("init Ogre,Mira 12", "exactly one"),
+        ("init Ogre twelve", "whole number"),
+        ("order Ogre sideways", "up or down"),
+        ("move Zalek fly", "dash or run or sprint"),
+        ("move Zalek sprint roll 25", "1 to 20"),
+        ("attack Ogre cover partial", "half or three-quarters or total"),
+        ("attack Ogre fire", "unexpected 'fire'"),
+        ("roll 1d20 dc 10 dl hard", "not both"),
+        ("persist Ogre 1d6", "damage tag"),
+        ("damage Ogre 5 crit crit", "given twice"),
+        ("cond Ogre prone rounds", "needs a value"),
+        ("cond Ogre prone rounds 0", "at least 1"),
+        ("damage ,Ogre 5", "empty combatant name"),
+        ("start now", "unexpected"),
+        ("damage Ogre 5 faces 0", "faces"),
+    ],
+)
+def test_bad_lines_name_the_problem(line: str, fragment: str) -> None:
+    with pytest.raises(ActionError) as info:
+        parse_action(line)
+    assert fragment in str(info.value)
+    assert "\n" not in str(info.value)
+
+
+def test_unknown_verb_suggests_close_ones() -> None:
+    with pytest.raises(ActionError, match="did you mean damage"):
+        parse_action("dam Ogre 5")
+
+
+def test_format_round_trips_lines_with_quoting() -> None:
+    for line in [
+        'damage "Goblin 1,Goblin 3" 8 fire',
+        "add 'Old Tom' hp 2d8+2 al 12 dex 14 notes 'it''s late'",
+        "set Ogre notes 'Has the key'",
+        "attack Ogre with -1 roll 3 damage 1d8+3 slashing",
+        "roll 1d20+5 adv 2 dl formidable",
+        "temp Mira 2d4 rounds 2 at end of Zalek",
+    ]:
+        action = parse_action(line)
+        assert parse_action(format_action(action)) == action
+
+
+def test_normalize_checks_built_dicts_like_typed_lines() -> None:
+    built = {"verb": "damage", "targets": ["Ogre"], "amount": "2d6", "tags": ["Fire"]}
+    assert normalize_action(built)["tags"] == ["fire"]
+    with pytest.raises(ActionError, match="unknown field 'colour'"):
+        normalize_action({"verb": "heal", "targets": ["Ogre"], "amount": "5", "colour": "red"})
+    with pytest.raises(ActionError, match="unknown verb"):
+        normalize_action({"verb": 3})
+    with pytest.raises(ActionError, match="whole number"):
+        normalize_action({"verb": "init", "targets": ["Ogre"], "value": "high"})
+    with pytest.raises(ActionError):
+        normalize_action({"verb": "damage", "targets": ["Ogre"], "amount": None})
+
+
+def test_prepared_encounter_keys_are_add_fields() -> None:
+    # the TOML loader builds add actions from the same keys (rules/prepared.py)
+    built = {
+        "verb": "add",
+        "name": "Ogre",
+        "hp": "7d10+21",
+        "al": 11,
+        "abilities": {"dex": 8, "con": 16},
+        "athletics": 2,
+        "resistances": {"fire": 5},
+        "weaknesses": ["cold"],
+        "immunities": ["poison"],
+    }
+    assert normalize_action(built) == built
+
+
+def test_completions_of_verbs_and_names() -> None:
+    assert completions("da") == ["damage"]
+    assert completions("damage Gob", ["Goblin 1", "Goblin 2", "Ogre"]) == ["Goblin 1", "Goblin 2"]

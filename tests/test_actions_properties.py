@@ -1,0 +1,200 @@
+"""Property tests for the action language: whatever a GM types, the parser
+answers with a record or one ActionError (never a traceback), and every
+canonical record survives format → parse unchanged (so journaled actions can
+be shown as lines and typed back)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from rules.actions import (
+    ABILITY_KEYS,
+    SET_FIELDS,
+    SPECS,
+    VERBS,
+    ActionError,
+    format_action,
+    normalize_action,
+    parse_action,
+)
+
+KEYWORDS = {w for spec in SPECS.values() for w in spec.options} | {"faces"}
+
+
+@given(st.text(max_size=300))
+@settings(max_examples=600)
+def test_arbitrary_text_gives_a_record_or_action_error(text: str) -> None:
+    try:
+        action = parse_action(text)
+    except ActionError as exc:
+        assert str(exc)
+    else:
+        assert action["verb"] in VERBS
+
+
+WORD = st.sampled_from(
+    sorted(KEYWORDS)
+    + list(VERBS)
+    + [
+        "Goblin",
+        "'Goblin 2'",
+        '"Ogre',
+        "2d6+3",
+        "d20",
+        "3d0",
+        "+",
+        "-5",
+        "12",
+        ",",
+        "1,2",
+        "=",
+        "x=1",
+    ]
+)
+
+
+@given(st.sampled_from(VERBS), st.lists(WORD, max_size=12))
+@settings(max_examples=800)
+def test_verb_with_random_words_gives_a_record_or_action_error(verb: str, words: list[str]) -> None:
+    try:
+        action = parse_action(" ".join([verb, *words]))
+    except ActionError as exc:
+        assert str(exc)
+    else:
+        assert action["verb"] == verb
+        # a parsed record is canonical: formatting and parsing again is stable
+        assert parse_action(format_action(action)) == action
+
+
+# ---------------------------------------------------------------------------
+# generated canonical records
+
+NAME = st.from_regex(r"[A-Za-z][A-Za-z0-9' ]{0,12}[A-Za-z0-9]", fullmatch=True).filter(
+    lambda s: "  " not in s
+)
+TAG = st.from_regex(r"[a-z]{1,8}", fullmatch=True).filter(lambda t: t not in KEYWORDS)
+DICE = st.sampled_from(["1d6", "2d6+3", "d20", "4d6kh3", "1d8+1d6!+2", "12", "2d20kl1-1", "d%"])
+HP = st.one_of(st.integers(1, 500), st.sampled_from(["2d6", "7d10+21", "1d8+2"]))
+SMALL = st.integers(-50, 50)
+COUNT = st.integers(0, 10)
+POS = st.integers(1, 100)
+FACES = st.lists(st.integers(1, 20), min_size=1, max_size=5)
+
+
+def targets(single: bool = False) -> st.SearchStrategy[list[str]]:
+    if single:
+        return st.lists(NAME, min_size=1, max_size=1)
+    return st.lists(NAME, min_size=1, max_size=3, unique_by=str.lower).filter(
+        lambda ns: len({n.strip() for n in ns}) == len(ns)
+    )
+
+
+TAGS = st.lists(TAG, min_size=1, max_size=3, unique=True)
+DURATION = {"rounds": POS, "at": st.sampled_from(["start", "end"]), "of": NAME}
+
+
+def record(verb: str, required: dict[str, Any], optional: dict[str, Any] | None = None) -> Any:
+    return st.fixed_dictionaries(
+        {"verb": st.just(verb), **required}, optional={"faces": FACES, **(optional or {})}
+    )
+
+
+ACTIONS = st.one_of(
+    record(
+        "add",
+        {"name": NAME},
+        {
+            "count": st.integers(1, 100),
+            "hp": HP,
+            "avg": st.just(True),
+            "al": SMALL,
+            "init": SMALL,
+            "bonus": SMALL,
+            "player": st.just(True),
+            "abilities": st.dictionaries(
+                st.sampled_from(ABILITY_KEYS), st.integers(1, 30), min_size=1
+            ),
+            "athletics": st.integers(0, 10),
+            "immunities": TAGS,
+            "resistances": st.dictionaries(TAG, st.integers(0, 20), min_size=1, max_size=3),
+            "weaknesses": TAGS,
+            "susceptibilities": TAGS,
+            "notes": st.text(
+                st.characters(codec="utf-8", exclude_categories=["Cs", "Cc"]), min_size=1
+            ),
+        },
+    ),
+    record("remove", {"targets": targets()}),
+    record("init", {"targets": targets(True), "value": SMALL}),
+    record("order", {"targets": targets(True), "direction": st.sampled_from(["up", "down"])}),
+    record(
+        "set",
+        {
+            "targets": targets(True),
+            "field": st.sampled_from(SET_FIELDS),
+            "value": st.text(
+                st.characters(codec="utf-8", exclude_categories=["Cs", "Cc"]), min_size=1
+            ),
+        },
+    ),
+    record("start", {}),
+    record("next", {}),
+    record("prev", {}),
+    record("damage", {"targets": targets(), "amount": DICE}, {"tags": TAGS, "crit": st.just(True)}),
+    record("heal", {"targets": targets(), "amount": DICE}),
+    record("temp", {"targets": targets(), "amount": DICE}, DURATION),
+    record("persist", {"targets": targets(), "dice": DICE, "tags": TAGS}, {"dc": POS}),
+    record("unpersist", {"targets": targets(), "tag": TAG}),
+    record("cond", {"targets": targets(), "name": NAME}, {"value": SMALL, **DURATION}),
+    record("uncond", {"targets": targets(), "name": NAME}),
+    record(
+        "move",
+        {"targets": targets(), "movement": st.sampled_from(["dash", "run", "sprint"])},
+        {"roll": st.integers(1, 20), "nospend": st.just(True)},
+    ),
+    record(
+        "bonus",
+        {"targets": targets(), "type": TAG, "value": SMALL},
+        {"to": st.sampled_from(["al", "checks", "attacks"]), **DURATION},
+    ),
+    record("unbonus", {"targets": targets(), "type": TAG}),
+    record(
+        "attack",
+        {"targets": targets()},
+        {
+            "modifier": SMALL,
+            "adv": COUNT,
+            "dis": COUNT,
+            "cover": st.sampled_from(["half", "three-quarters", "total"]),
+            "roll": st.integers(1, 20),
+            "damage": DICE,
+        },
+    ),
+    record("delay", {"targets": targets()}),
+    record("return", {"targets": targets()}),
+    record("roll", {"expr": DICE}, {"adv": COUNT, "dis": COUNT, "dc": POS}),
+    record("roll", {"expr": DICE, "dl": st.sampled_from(["heroic", "simple"])}),
+    record("luck", {"targets": targets()}, {"roll": st.integers(1, 20)}),
+    record("cinematic", {"targets": targets(), "mode": st.sampled_from(["adv", "dis"])}),
+    record("undo", {}),
+    record("redo", {}),
+)
+
+
+@given(ACTIONS)
+@settings(max_examples=1500)
+def test_generated_records_round_trip_through_a_line(action: dict[str, Any]) -> None:
+    line = format_action(action)
+    assert parse_action(line) == action
+    assert normalize_action(action) == action
+
+
+@given(ACTIONS, TAGS)
+def test_attack_tags_round_trip_with_damage(action: dict[str, Any], tags: list[str]) -> None:
+    if action["verb"] != "attack":
+        return
+    action = {**action, "damage": "1d8+3", "tags": tags}
+    assert parse_action(format_action(action)) == action

@@ -1,0 +1,233 @@
+"""The turn cycle through the engine: start, next across rounds with
+persistent damage, durations and endurance recovery (003's Zalek numbers),
+prev, delay/return, down combatants (RULES.md §4, §6–§10)."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from rules.actions import ActionError
+from rules.encounter import Encounter
+from rules.engine import Session
+
+
+def fight(*lines: str, seed: int = 3) -> Session:
+    s = Session(Encounter("Turns"), rng=random.Random(seed))
+    for line in lines:
+        s.apply(line)
+    return s
+
+
+def c(s: Session, name: str) -> Any:
+    return next(x for x in s.encounter.combatants if x.name == name)
+
+
+def trio() -> Session:
+    """Zalek (init 20), Goblin (15), Ogre (10): fixed initiatives."""
+    return fight(
+        "add Zalek player hp 38 al 15 con 17 athletics 4 init 20",
+        "add Goblin hp 12 al 13 init 15",
+        "add Ogre hp 40 al 11 init 10",
+    )
+
+
+def test_start_rolls_initiative_sorts_and_begins_round_one() -> None:
+    s = fight("add A hp 5 dex 10", "add B hp 5 dex 10", "add C hp 5 init 12")
+    step = s.apply("start faces 3,17")  # A rolls 3, B rolls 17; C is fixed at 12
+    assert [x.name for x in s.encounter.combatants] == ["B", "C", "A"]
+    assert (s.encounter.round, s.encounter.turn, s.encounter.started) == (1, 0, True)
+    texts = [e.text for e in step.log]
+    assert "A rolls initiative: d20 (3) + 0 = 3" in texts
+    assert "C has a fixed initiative of 12" in texts
+    assert "No start-of-combat Dash check (no CON and Athletics): B, C, A" in texts
+    assert texts[-2:] == ["Round 1", "B's turn"]
+    with pytest.raises(ActionError, match="already started"):
+        s.apply("start")
+
+
+def test_start_errors_when_empty() -> None:
+    with pytest.raises(ActionError, match="empty"):
+        fight().apply("start")
+
+
+def test_initiative_ties_players_first_then_gm_order() -> None:
+    s = fight("add Goblin hp 5 init 12", "add Mira player hp 5 init 12")
+    s.apply("start")
+    assert [x.name for x in s.encounter.combatants] == ["Mira", "Goblin"]  # §4 ties
+
+
+def test_next_wraps_rounds_and_logs_them() -> None:
+    s = trio()
+    s.apply("start faces 5")  # Zalek's start-of-combat Dash d20
+    seen = []
+    for _ in range(4):
+        step = s.apply("next")
+        seen.append((s.encounter.round, s.encounter.active.name))
+    assert seen == [(1, "Goblin"), (1, "Ogre"), (2, "Zalek"), (2, "Goblin")]
+    assert any(e.text == "Round 2" and e.round == 2 for e in s.log)
+    assert step.log[-1].text == "Goblin's turn"
+
+
+def test_zalek_endurance_through_the_engine() -> None:
+    """003's example (RULES.md §8): CON 17, Athletics +4 → 21 points, passive
+    17 ≥ 14 so the start-of-combat Dash succeeds whatever the roll; Sprint
+    roll 12 → 19, 3 short of 22, paid with 3 points → 18; three rounds
+    without movement actions → 21 again."""
+    s = trio()
+    step = s.apply("start faces 1")  # a natural 1 on the Dash check: passive still wins
+    zalek = c(s, "Zalek")
+    assert zalek.endurance.points == 21
+    assert zalek.endurance.active["dash"] == 99  # 100 rounds, one counted at his first turn
+    assert any("dash endurance check" in e.text and "success" in e.text for e in step.log)
+    step = s.apply("move Zalek sprint roll 12")
+    assert "3 short, spends 3 endurance (18/21 left)" in step.log[0].text
+    points = []
+    for _ in range(3):  # three rounds: Goblin, Ogre, Zalek each time
+        for _ in range(3):
+            s.apply("next")
+        assert s.encounter.active.name == "Zalek"
+        points.append(c(s, "Zalek").endurance.points)
+    assert points == [18, 18, 21]
+    assert any("endurance recovered: 3 points back (21/21)" in e.text for e in s.log)
+
+
+def test_persistent_damage_ticks_at_end_of_turn_until_the_flat_check() -> None:
+    s = trio()
+    s.apply("start faces 10")
+    s.apply("persist Goblin 1d6 fire")
+    s.apply("next")  # Goblin's turn starts: nothing yet
+    assert c(s, "Goblin").hp == 12
+    step = s.apply("next faces 4,7")  # end of Goblin's turn: 4 fire, flat 7 < 20
+    assert c(s, "Goblin").hp == 8
+    tick = step.log[0]
+    assert tick.actor == "Goblin"
+    assert "1d6 (4) = 4" in tick.text and "flat check 7 vs DC 20: continues" in tick.text
+    assert c(s, "Goblin").persistent
+    s.apply("next")  # Ogre → Zalek (round 2)
+    s.apply("next")  # Zalek → Goblin
+    step = s.apply("next faces 2,20")
+    assert c(s, "Goblin").hp == 6
+    assert "ends" in step.log[0].text
+    assert c(s, "Goblin").persistent == ()
+
+
+def test_durations_tick_at_start_and_end_of_the_named_turn() -> None:
+    s = trio()
+    s.apply("start faces 10")
+    s.apply("cond Goblin frightened rounds 2")  # end of Goblin's own turn
+    s.apply("bonus Ogre deflection 2 rounds 1 at start of Zalek")
+    s.apply("temp Ogre 5 rounds 1")  # default: start of the target's own turn (§6)
+    s.apply("next")  # → Goblin
+    s.apply("next")  # Goblin's turn ends: frightened 2 → 1; → Ogre: temp HP expire
+    assert c(s, "Goblin").conditions[0].duration.rounds_left == 1
+    assert c(s, "Ogre").temp_hp == 0
+    assert any(e.text == "Ogre's 5 temp HP expire" for e in s.log)
+    assert c(s, "Ogre").bonuses
+    s.apply("next")  # → Zalek (round 2): the deflection bonus ends at its start
+    assert c(s, "Ogre").bonuses == ()
+    assert any(e.text.startswith("Ogre loses +2 deflection") for e in s.log)
+    s.apply("next")
+    s.apply("next")  # Goblin's second turn ends: frightened is gone
+    assert c(s, "Goblin").conditions == ()
+    assert any(e.text == "Goblin is no longer frightened" for e in s.log)
+
+
+def test_down_combatants_keep_their_place_and_turn() -> None:
+    s = trio()
+    s.apply("start faces 10")
+    s.apply("damage Goblin 50")
+    assert c(s, "Goblin").down and c(s, "Goblin").hp == 0
+    s.apply("next")
+    assert s.encounter.active.name == "Goblin"
+
+
+def test_prev_after_next_undoes_it_with_its_rolls() -> None:
+    s = trio()
+    s.apply("start faces 10")
+    s.apply("persist Zalek 1d6 fire")
+    before = s.to_dict()["encounter"], [e.text for e in s.log]
+    s.apply("next faces 5,3")  # Zalek takes 5
+    assert c(s, "Zalek").hp == 33
+    step = s.apply("prev")
+    assert step.kind == "undo" and step.action["verb"] == "prev"
+    assert (s.to_dict()["encounter"], [e.text for e in s.log]) == before
+    s.apply("redo")  # the same rolls come back
+    assert c(s, "Zalek").hp == 33
+    assert s.encounter.active.name == "Goblin"
+
+
+def test_prev_after_other_actions_only_moves_the_turn_back() -> None:
+    s = trio()
+    s.apply("start faces 10")
+    s.apply("next")
+    s.apply("next")  # Ogre's turn
+    s.apply("damage Zalek 4")
+    step = s.apply("prev")
+    assert step.kind == "do"
+    assert s.encounter.active.name == "Goblin"
+    assert c(s, "Zalek").hp == 34  # the damage stays
+    assert step.log[0].text == "Turn moved back to Goblin (round 1); nothing was undone"
+    s.apply("prev")  # the last action is a prev, not a next: pointer again
+    assert s.encounter.active.name == "Zalek"
+    with pytest.raises(ActionError, match="first turn of round 1"):
+        s.apply("prev")
+
+
+def test_prev_wraps_back_a_round() -> None:
+    s = trio()
+    s.apply("start faces 10")
+    for _ in range(3):
+        s.apply("next")
+    s.apply("damage Ogre 1")
+    s.apply("prev")
+    assert (s.encounter.round, s.encounter.active.name) == (1, "Ogre")
+
+
+def test_next_and_prev_need_a_started_fight() -> None:
+    s = trio()
+    with pytest.raises(ActionError, match="has not started"):
+        s.apply("next")
+    with pytest.raises(ActionError, match="has not started"):
+        s.apply("prev")
+
+
+def test_delay_skips_and_return_comes_back_after_the_active() -> None:
+    s = trio()
+    s.apply("start faces 10")
+    s.apply("delay Goblin")
+    s.apply("next")
+    assert s.encounter.active.name == "Ogre"  # Goblin is skipped
+    s.apply("return Goblin")
+    names = [x.name for x in s.encounter.combatants]
+    assert names.index("Goblin") == names.index("Ogre") + 1
+    assert c(s, "Goblin").initiative == 10  # takes the active one's initiative
+    s.apply("next")
+    assert s.encounter.active.name == "Goblin"
+    s.apply("next")
+    assert (s.encounter.round, s.encounter.active.name) == (2, "Zalek")
+    with pytest.raises(ActionError, match="not delaying"):
+        s.apply("return Goblin")
+
+
+def test_delay_of_the_active_ends_its_turn_and_passes_it_on() -> None:
+    s = trio()
+    s.apply("start faces 10")
+    s.apply("persist Zalek 1d4 bleed")
+    step = s.apply("delay Zalek faces 2,5")  # its end-of-turn damage still happens
+    assert c(s, "Zalek").hp == 36
+    assert s.encounter.active.name == "Goblin"
+    assert s.encounter.delayed == ("Zalek",)
+    assert [e.text for e in step.log][-2:] == ["Zalek delays", "Goblin's turn"]
+    with pytest.raises(ActionError, match="already delaying"):
+        s.apply("delay Zalek")
+
+
+def test_everyone_delaying_is_an_error() -> None:
+    s = fight("add A hp 5 init 3", "add B hp 5 init 2")
+    s.apply("start")
+    s.apply("delay B")
+    with pytest.raises(ActionError, match="nobody else"):
+        s.apply("delay A")
