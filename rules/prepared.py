@@ -84,7 +84,9 @@ def _combatant(index: int, raw: Any) -> dict[str, Any]:
     where = f"combatant {name!r}"
     unknown = sorted(set(raw) - _KNOWN)
     if unknown:
-        raise PreparedError(f"{where}: unknown key {unknown[0]!r} (known: {', '.join(sorted(_KNOWN))})")
+        raise PreparedError(
+            f"{where}: unknown key {unknown[0]!r} (known: {', '.join(sorted(_KNOWN))})"
+        )
     out: dict[str, Any] = {"name": name.strip()}
     for key in _INT_KEYS:
         if key in raw:
@@ -94,7 +96,7 @@ def _combatant(index: int, raw: Any) -> dict[str, Any]:
     if out.get("count", 1) < 1 or out.get("count", 1) > 100:
         raise PreparedError(f"{where}: count must be between 1 and 100")
     if "hp" not in raw:
-        raise PreparedError(f"{where}: needs hp (a number, or dice like \"2d8+4\")")
+        raise PreparedError(f'{where}: needs hp (a number, or dice like "2d8+4")')
     if "hp" in raw:
         hp = raw["hp"]
         if _is_int(hp):
@@ -108,7 +110,7 @@ def _combatant(index: int, raw: Any) -> dict[str, Any]:
             except DiceError as exc:
                 raise PreparedError(f"{where}: hp {hp!r}: {exc}") from None
         else:
-            raise PreparedError(f"{where}: hp must be a number or dice like \"2d8+4\"")
+            raise PreparedError(f'{where}: hp must be a number or dice like "2d8+4"')
         out["hp"] = hp
     if "player" in raw:
         if not isinstance(raw["player"], bool):
@@ -136,13 +138,11 @@ def _combatant(index: int, raw: Any) -> dict[str, Any]:
         if key in raw:
             tags = raw[key]
             if not isinstance(tags, list) or not all(isinstance(t, str) and t for t in tags):
-                raise PreparedError(f"{where}: {key} must be a list of tags like [\"fire\"]")
+                raise PreparedError(f'{where}: {key} must be a list of tags like ["fire"]')
             out[key] = [t.lower() for t in tags]
     if "resistances" in raw:
         res = raw["resistances"]
-        if not isinstance(res, dict) or not all(
-            _is_int(v) and v >= 0 for v in res.values()
-        ):
+        if not isinstance(res, dict) or not all(_is_int(v) and v >= 0 for v in res.values()):
             raise PreparedError(f"{where}: resistances must be a table like {{ fire = 5 }}")
         out["resistances"] = {k.lower(): v for k, v in res.items()}
     return out

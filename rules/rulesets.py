@@ -121,7 +121,5 @@ def ruleset(name: str = DEFAULT_RULESET, **overrides: Any) -> Ruleset:
     try:
         base = RULESETS[name]
     except KeyError:
-        raise RulesetError(
-            f"unknown ruleset {name!r} (choose {', '.join(RULESETS)})"
-        ) from None
+        raise RulesetError(f"unknown ruleset {name!r} (choose {', '.join(RULESETS)})") from None
     return Ruleset(name, dict(base)).with_options(**overrides)

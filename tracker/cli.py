@@ -39,7 +39,9 @@ def build_parser() -> argparse.ArgumentParser:
         prog="combat-tracker",
         description="A keyboard-driven combat tracker for tabletop Game Masters.",
     )
-    parser.add_argument("--db", metavar="PATH", help="database file (default: user data dir; env COMBAT_TRACKER_DB)")
+    parser.add_argument(
+        "--db", metavar="PATH", help="database file (default: user data dir; env COMBAT_TRACKER_DB)"
+    )
     parser.add_argument("--seed", type=int, metavar="N", help="make every roll reproducible")
     sub = parser.add_subparsers(dest="command", parser_class=_Parser, metavar="COMMAND")
     seen: set[str] = set()
