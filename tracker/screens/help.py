@@ -47,12 +47,13 @@ class HelpScreen(ModalScreen[None]):
         self._keys = keys
         self._keymap = keymap
         self._config_path = config_path
+        self.table = keys_table(keys, keymap)
 
     def compose(self):  # type: ignore[no-untyped-def]
         with Vertical(classes="dialog help"):
             yield Label("Keys", classes="dialog-title")
             with VerticalScroll():
-                yield Static(keys_table(self._keys, self._keymap), id="help-keys")
+                yield Static(self.table, id="help-keys")
                 yield Static(
                     "j / k also move with the arrow keys. ctrl+p opens the command palette.\n"
                     f'Rebind keys in {self._config_path} ([keys] id = "key").',

@@ -53,9 +53,6 @@ class MovementScreen(ModalScreen[str | None]):
         with Vertical(classes="dialog"):
             yield Label(f"Movement: {self._target}", classes="dialog-title")
             yield Static("d: dash (DL 14) · r: run (DL 18) · s: sprint (DL 22)", id="move-text")
-            face = Input(placeholder="d20 face (Enter: the program rolls)", id="move-face")
-            face.display = False
-            yield face
             yield Static("", id="move-message", classes="dialog-hint")
             yield Static("Esc: cancel", id="move-keys", classes="dialog-keys")
 
@@ -71,8 +68,8 @@ class MovementScreen(ModalScreen[str | None]):
         self._movement = movement
         self.query_one("#move-text", Static).update(f"{movement.capitalize()}")
         if self._ask_face:
-            face = self.query_one("#move-face", Input)
-            face.display = True
+            face = Input(placeholder="d20 face (Enter: the program rolls)", id="move-face")
+            self.query_one(".dialog").mount(face, after="#move-text")
             face.focus()
             self._say("", "Enter: use this face · empty Enter: the program rolls · Esc: cancel")
         else:
@@ -85,8 +82,7 @@ class MovementScreen(ModalScreen[str | None]):
         if isinstance(face, str):
             self._say(face, "Enter: use this face · Esc: cancel", error=True)
             return
-        event.input.display = False
-        self.set_focus(None)
+        event.input.remove()
         self._check(face)
 
     def _check(self, face: int | None) -> None:

@@ -21,13 +21,18 @@ WINDOW = 300
 
 
 def entry_text(entry: LogEntry) -> Text:
-    """``R3 Goblin 2  takes 7 fire…``: round, actor, then the text."""
+    """``R3 Goblin 2 takes 7 fire…``: the round, then the text with the actor
+    in bold (named first when the text does not start with it)."""
     text = Text()
-    text.append(f"R{entry.round} " if entry.round else "-- ", "dim")
-    if entry.actor:
+    text.append(f"R{entry.round} " if entry.round else "–  ", "dim")
+    body = entry.text
+    if entry.actor and body.startswith(entry.actor):
         text.append(entry.actor, "bold")
-        text.append(" ")
-    text.append(entry.text)
+        body = body[len(entry.actor) :]
+    elif entry.actor:
+        text.append(entry.actor + ":", "bold")
+        body = " " + body
+    text.append(body)
     return text
 
 
@@ -49,6 +54,7 @@ class LogPane(RichLog):
         width = self.scrollable_content_region.width
         if width != self._width:
             self._width = width
+            self.clear()
             self._count = 0
             self._last = None
             self.show(self._log)
