@@ -62,7 +62,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 from rules.actions import ActionError, format_action, normalize_action
@@ -85,15 +85,19 @@ class Step:
     after: Patch = field(default_factory=dict)
     log: tuple[LogEntry, ...] = ()
 
-    def to_dict(self) -> dict[str, Any]:
-        return {
+    def to_dict(self, with_log: bool = True) -> dict[str, Any]:
+        """The journal record.  ``with_log=False`` leaves the log entries
+        out (a snapshot's undo stack: its entries are the session log's)."""
+        out = {
             "seq": self.seq,
             "kind": self.kind,
             "action": dict(self.action),
             "before": self.before,
             "after": self.after,
-            "log": [e.to_dict() for e in self.log],
         }
+        if with_log:
+            out["log"] = [e.to_dict() for e in self.log]
+        return out
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Step:
@@ -313,13 +317,19 @@ class Session:
         return step
 
     def to_dict(self) -> dict[str, Any]:
-        """A full JSON-able snapshot: encounter, log, undo/redo stacks, seq."""
+        """A full JSON-able snapshot: encounter, log, undo/redo stacks, seq.
+
+        The log is exactly the entries of the steps on the undo stack, in
+        order, so those steps are stored without their entries (they are
+        taken back from the log by sequence number on load); the redo stack's
+        entries are not in the log and are stored with their steps.
+        """
         return {
             "version": SNAPSHOT_VERSION,
             "encounter": self.encounter.to_dict(),
             "log": [e.to_dict() for e in self.log],
             "seq": self.seq,
-            "undo": [s.to_dict() for s in self._undo],
+            "undo": [s.to_dict(with_log=False) for s in self._undo],
             "redo": [s.to_dict() for s in self._redo],
         }
 
@@ -327,12 +337,22 @@ class Session:
     def from_dict(cls, data: Mapping[str, Any], rng: random.Random | None = None) -> Session:
         """Rebuild a session from :meth:`to_dict`; malformed → ActionError."""
         try:
+            log = [LogEntry.from_dict(e) for e in data.get("log", ())]
+            by_seq: dict[int, list[LogEntry]] = {}
+            for entry in log:
+                by_seq.setdefault(entry.seq, []).append(entry)
+            undo = []
+            for raw in data.get("undo", ()):
+                step = Step.from_dict(raw)
+                if "log" not in raw:
+                    step = replace(step, log=tuple(by_seq.get(step.seq, ())))
+                undo.append(step)
             return cls(
                 Encounter.from_dict(data["encounter"]),
                 rng,
-                log=[LogEntry.from_dict(e) for e in data.get("log", ())],
+                log=log,
                 seq=int(data.get("seq", 0)),
-                undo=[Step.from_dict(s) for s in data.get("undo", ())],
+                undo=undo,
                 redo=[Step.from_dict(s) for s in data.get("redo", ())],
             )
         except (KeyError, TypeError, ValueError) as exc:

@@ -2,18 +2,21 @@
 
 A patch is a JSON-able dict holding only what an action changed:
 
-- ``"combatants"``: ``{name: combatant dict}`` for each combatant that
-  changed, appeared (``None`` in *before*) or went away (``None`` in
-  *after*).  A rename is the old name going away and the new one appearing.
+- ``"combatants"``: ``{name: {field: value, …}}`` — for each combatant that
+  is there before and after and changed, only the fields of its ``to_dict``
+  that changed (a hit journals ``{"hp": 31}``, not the whole combatant).
+- ``"present"``: ``{name: combatant dict | None}`` — combatants that appear
+  (``None`` in *before*, the full dict in *after*) or go away (the reverse).
+  A rename is the old name going away and the new one appearing.
 - ``"order"``: the list of names in initiative order, only when the order or
   the set of names changed (add, remove, init, order, start, a rename).
 - ``"round"``, ``"turn"``, ``"started"``, ``"delayed"``, ``"name"``,
   ``"ruleset"``: only when they changed.
 
-So a damage roll on one goblin in a 50-combatant fight journals one goblin
-twice (before and after), never the other 49.  Applying the *after* patch to
-the state before the action gives the state after it; applying *before* to
-the state after gives the state before (that is undo).
+So a damage roll on one goblin in a 50-combatant fight journals one field of
+one goblin twice (before and after), never the other 49.  Applying the
+*after* patch to the state before the action gives the state after it;
+applying *before* to the state after gives the state before (that is undo).
 """
 
 from __future__ import annotations
@@ -52,8 +55,10 @@ def diff(old: Encounter, new: Encounter) -> tuple[Patch, Patch]:
     if old_names != new_names:
         before["order"], after["order"] = old_names, new_names
     old_by = {c.name: c for c in old.combatants}
-    changed_before: dict[str, Any] = {}
-    changed_after: dict[str, Any] = {}
+    fields_before: dict[str, Any] = {}
+    fields_after: dict[str, Any] = {}
+    present_before: dict[str, Any] = {}
+    present_after: dict[str, Any] = {}
     seen: set[str] = set()
     for c in new.combatants:
         seen.add(c.name)
@@ -61,14 +66,19 @@ def diff(old: Encounter, new: Encounter) -> tuple[Patch, Patch]:
         if o is c:
             continue
         if o is None:
-            changed_before[c.name], changed_after[c.name] = None, c.to_dict()
+            present_before[c.name], present_after[c.name] = None, c.to_dict()
         elif o != c:
-            changed_before[c.name], changed_after[c.name] = o.to_dict(), c.to_dict()
+            a, b = o.to_dict(), c.to_dict()
+            keys = [k for k in b if a.get(k) != b[k]]
+            fields_before[c.name] = {k: a.get(k) for k in keys}
+            fields_after[c.name] = {k: b[k] for k in keys}
     for name, o in old_by.items():
         if name not in seen:
-            changed_before[name], changed_after[name] = o.to_dict(), None
-    if changed_after:
-        before["combatants"], after["combatants"] = changed_before, changed_after
+            present_before[name], present_after[name] = o.to_dict(), None
+    if fields_after:
+        before["combatants"], after["combatants"] = fields_before, fields_after
+    if present_after:
+        before["present"], after["present"] = present_before, present_after
     return before, after
 
 
@@ -85,9 +95,13 @@ def apply_patch(enc: Encounter, patch: Mapping[str, Any]) -> Encounter:
         changes["delayed"] = tuple(patch["delayed"])
     if "ruleset" in patch:
         changes["ruleset"] = Ruleset.from_dict(patch["ruleset"])
-    if "combatants" in patch or "order" in patch:
+    if "combatants" in patch or "present" in patch or "order" in patch:
         by = {c.name: c for c in enc.combatants}
-        for name, data in dict(patch.get("combatants", {})).items():
+        for name, fields in dict(patch.get("combatants", {})).items():
+            data = by[name].to_dict()
+            data.update(fields)
+            by[name] = Combatant.from_dict(data)
+        for name, data in dict(patch.get("present", {})).items():
             if data is None:
                 by.pop(name, None)
             else:
@@ -113,9 +127,18 @@ def mismatch(enc: Encounter, patch: Mapping[str, Any]) -> str | None:
     if "order" in patch and [c.name for c in enc.combatants] != list(patch["order"]):
         return "the initiative order differs"
     combatants = patch.get("combatants")
-    if combatants:
+    present = patch.get("present")
+    if combatants or present:
         by = {c.name: c for c in enc.combatants}
-        for name, data in dict(combatants).items():
+        for name, fields in dict(combatants or {}).items():
+            current = by.get(name)
+            if current is None:
+                return f"{name} is missing"
+            data = current.to_dict()
+            for key, value in dict(fields).items():
+                if data.get(key) != value:
+                    return f"{name}'s {key} differs from the journal"
+        for name, data in dict(present or {}).items():
             current = by.get(name)
             if data is None:
                 if current is not None:
