@@ -88,7 +88,7 @@ class Step:
     def to_dict(self, with_log: bool = True) -> dict[str, Any]:
         """The journal record.  ``with_log=False`` leaves the log entries
         out (a snapshot's undo stack: its entries are the session log's)."""
-        out = {
+        out: dict[str, Any] = {
             "seq": self.seq,
             "kind": self.kind,
             "action": dict(self.action),
