@@ -752,7 +752,8 @@ def attack(work: Work, a: Mapping[str, Any]) -> None:
             work.roller,
         )
         extra = f" [{'; '.join(notes)}]" if notes else ""
-        work.log(who, f"{who} attacks {name}: {result.text} ({al_text}){extra}")
+        text = result.text.replace(f" vs DC {al}:", f" vs AL {al}:", 1)
+        work.log(who, f"{who} attacks {name}: {text} ({al_text}){extra}")
         if a.get("damage") and result.degree.succeeded:
             crit = result.degree.name == "CRITICAL_SUCCESS"
             roll_damage = rules_function("dice", "roll_damage")

@@ -166,7 +166,12 @@ def end_turn(work: Work) -> None:
             face = work.d20(f"{name} persistent {tags} flat check DC {entry.dc} (d20)")
             c, tick = work.roll("", tick_persistent, c, entry, dmg.total, face, work.ruleset)
             work.put(c)
-            work.log(name, f"{dmg.render()} → {tick.text}")
+            verdict = "ends" if tick.ended else "continues"
+            work.log(
+                name,
+                f"{name} persistent {tags} {dmg.render()}: {tick.damage.text}; "
+                f"flat check {tick.face} vs DC {tick.dc}: {verdict}",
+            )
     tick = rules_function("durations", "tick_durations")
     combatants, lines = work.roll("", tick, work.enc.combatants, name, "end")
     work.enc = replace(work.enc, combatants=combatants)

@@ -198,3 +198,34 @@ def test_attack_tags_round_trip_with_damage(action: dict[str, Any], tags: list[s
         return
     action = {**action, "damage": "1d8+3", "tags": tags}
     assert parse_action(format_action(action)) == action
+
+
+JSONISH = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.text(max_size=10),
+    lambda inner: (
+        st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=6), inner, max_size=3)
+    ),
+    max_leaves=8,
+)
+
+
+@given(
+    st.sampled_from(VERBS),
+    st.dictionaries(
+        st.sampled_from(
+            ["targets", "amount", "name", "hp", "tags", "value", "faces", "roll", "crit", "x"]
+        ),
+        JSONISH,
+        max_size=5,
+    ),
+)
+@settings(max_examples=800)
+def test_built_dicts_give_a_record_or_action_error(verb: str, fields: dict[str, Any]) -> None:
+    """The UI and loaders build dicts directly: junk in them is reported as
+    one ActionError, never a crash."""
+    try:
+        action = normalize_action({"verb": verb, **fields})
+    except ActionError as exc:
+        assert str(exc)
+    else:
+        assert action["verb"] == verb

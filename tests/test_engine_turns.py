@@ -104,7 +104,10 @@ def test_persistent_damage_ticks_at_end_of_turn_until_the_flat_check() -> None:
     assert c(s, "Goblin").hp == 8
     tick = step.log[0]
     assert tick.actor == "Goblin"
-    assert "1d6 (4) = 4" in tick.text and "flat check 7 vs DC 20: continues" in tick.text
+    assert tick.text == (
+        "Goblin persistent fire 1d6 (4) = 4: Goblin takes 4 fire (4 HP); "
+        "flat check 7 vs DC 20: continues"
+    )
     assert c(s, "Goblin").persistent
     s.apply("next")  # Ogre → Zalek (round 2)
     s.apply("next")  # Zalek → Goblin

@@ -345,6 +345,7 @@ def test_attack_hit_miss_crit_and_cover() -> None:
     s = make()
     step = s.apply("attack Ogre with +5 roll 2 damage 1d8+3 slashing")  # 7 vs 11: miss
     assert c(s, "Ogre").hp == 40 and len(step.log) == 1
+    assert "1d20 (2) + 5 = 7 vs AL 11: failure" in step.log[0].text
     s.apply("attack Ogre with +5 roll 8 damage 1d8+3 slashing faces 4")  # 13: hit
     assert c(s, "Ogre").hp == 33
     s.apply("attack Ogre with +5 roll 16 damage 1d8+3 slashing faces 4")  # 21 ≥ 21: crit
