@@ -192,6 +192,8 @@ async def test_a_bad_entry_is_explained_inline_and_changes_nothing() -> None:
     async with app.run_test(size=(80, 24)) as pilot:
         before = app.live.session.to_dict()
         await pilot.press("d")
+        usage = str(app.screen.query_one("#prompt-message", Static).render())
+        assert usage == "AMOUNT|DICE [TAG…] [crit]"  # brackets shown, not taken as markup
         await type_text(pilot, "banana")
         await pilot.press("enter")
         assert isinstance(app.screen, PromptScreen)

@@ -88,7 +88,7 @@ class EncounterScreen(Screen[None]):
         with Grid(id="panes"):
             with Vertical(id="order"):
                 yield InitiativePane(id="initiative")
-                yield Static(EMPTY_HINT, id="empty-hint")
+                yield Static(EMPTY_HINT, id="empty-hint", markup=False)
             yield CombatantPane(id="combatant")
             yield LogPane(id="log")
         command = CommandLine(VERBS, HELP, self._names, id="command-line")

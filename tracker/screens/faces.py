@@ -41,13 +41,14 @@ class FacesScreen(ModalScreen[list[int] | None]):
 
     def compose(self):  # type: ignore[no-untyped-def]
         with Vertical(classes="dialog"):
-            yield Label(self._title, classes="dialog-title")
-            yield Static("", id="faces-which")
+            yield Label(self._title, classes="dialog-title", markup=False)
+            yield Static("", id="faces-which", markup=False)
             yield Input(placeholder="face", id="faces-input")
-            yield Static("", id="faces-message", classes="dialog-hint")
+            yield Static("", id="faces-message", classes="dialog-hint", markup=False)
             yield Static(
                 "Enter: use this face · empty Enter: the program rolls the rest · Esc: cancel",
                 classes="dialog-keys",
+                markup=False,
             )
 
     def on_mount(self) -> None:

@@ -51,17 +51,19 @@ class FormScreen(ModalScreen[None]):
 
     def compose(self):  # type: ignore[no-untyped-def]
         with Vertical(classes="dialog form"):
-            yield Label(self._title, classes="dialog-title")
+            yield Label(self._title, classes="dialog-title", markup=False)
             with Grid(classes="form-grid"):
                 for f in self._fields:
-                    yield Label(f.label, classes="form-label")
+                    yield Label(f.label, classes="form-label", markup=False)
                     yield Input(f.value, placeholder=f.placeholder, id=f"field-{f.key}")
             if self._checks:
                 with Horizontal(classes="form-checks"):
                     for key, label, value in self._checks:
                         yield Checkbox(label, value, id=f"check-{key}")
-            yield Static("", id="form-message", classes="dialog-hint")
-            yield Static("Enter: apply · Tab: next field · Esc: cancel", classes="dialog-keys")
+            yield Static("", id="form-message", classes="dialog-hint", markup=False)
+            yield Static(
+                "Enter: apply · Tab: next field · Esc: cancel", classes="dialog-keys", markup=False
+            )
 
     def values(self) -> tuple[dict[str, str], dict[str, bool]]:
         texts = {

@@ -51,15 +51,16 @@ class HelpScreen(ModalScreen[None]):
 
     def compose(self):  # type: ignore[no-untyped-def]
         with Vertical(classes="dialog help"):
-            yield Label("Keys", classes="dialog-title")
+            yield Label("Keys", classes="dialog-title", markup=False)
             with VerticalScroll():
-                yield Static(self.table, id="help-keys")
+                yield Static(self.table, id="help-keys", markup=False)
                 yield Static(
                     "j / k also move with the arrow keys. ctrl+p opens the command palette.\n"
                     f'Rebind keys in {self._config_path} ([keys] id = "key").',
                     classes="dialog-hint",
+                    markup=False,
                 )
-            yield Static("Esc: close", classes="dialog-keys")
+            yield Static("Esc: close", classes="dialog-keys", markup=False)
 
     def action_close(self) -> None:
         self.dismiss(None)

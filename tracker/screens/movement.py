@@ -51,10 +51,12 @@ class MovementScreen(ModalScreen[str | None]):
 
     def compose(self):  # type: ignore[no-untyped-def]
         with Vertical(classes="dialog"):
-            yield Label(f"Movement: {self._target}", classes="dialog-title")
-            yield Static("d: dash (DL 14) · r: run (DL 18) · s: sprint (DL 22)", id="move-text")
-            yield Static("", id="move-message", classes="dialog-hint")
-            yield Static("Esc: cancel", id="move-keys", classes="dialog-keys")
+            yield Label(f"Movement: {self._target}", classes="dialog-title", markup=False)
+            yield Static(
+                "d: dash (DL 14) · r: run (DL 18) · s: sprint (DL 22)", id="move-text", markup=False
+            )
+            yield Static("", id="move-message", classes="dialog-hint", markup=False)
+            yield Static("Esc: cancel", id="move-keys", classes="dialog-keys", markup=False)
 
     def _say(self, text: str, keys: str, error: bool = False) -> None:
         message = self.query_one("#move-message", Static)

@@ -52,10 +52,12 @@ class PickerScreen(Screen[None]):
 
     def compose(self):  # type: ignore[no-untyped-def]
         with Vertical(id="picker"):
-            yield Label("Saved encounters — newest first", classes="dialog-title")
+            yield Label("Saved encounters — newest first", classes="dialog-title", markup=False)
             yield DataTable(id="encounters", cursor_type="row")
             yield Static(
-                "Enter: resume · n: new encounter · del: delete · q: quit", classes="dialog-keys"
+                "Enter: resume · n: new encounter · del: delete · q: quit",
+                classes="dialog-keys",
+                markup=False,
             )
         yield Footer()
 

@@ -44,7 +44,7 @@ class PromptScreen(ModalScreen[None]):
 
     def compose(self):  # type: ignore[no-untyped-def]
         with Vertical(classes="dialog"):
-            yield Label(self._title, classes="dialog-title")
+            yield Label(self._title, classes="dialog-title", markup=False)
             yield Input(
                 value=self._value,
                 placeholder=self._usage,
@@ -53,8 +53,8 @@ class PromptScreen(ModalScreen[None]):
                 else None,
                 id="prompt-input",
             )
-            yield Static(self._usage, id="prompt-message", classes="dialog-hint")
-            yield Static("Enter applies · Esc cancels", classes="dialog-keys")
+            yield Static(self._usage, id="prompt-message", classes="dialog-hint", markup=False)
+            yield Static("Enter applies · Esc cancels", classes="dialog-keys", markup=False)
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()
@@ -85,10 +85,10 @@ class ConfirmScreen(ModalScreen[bool]):
 
     def compose(self):  # type: ignore[no-untyped-def]
         with Vertical(classes="dialog"):
-            yield Label(self._question, classes="dialog-title")
+            yield Label(self._question, classes="dialog-title", markup=False)
             if self._detail:
-                yield Static(self._detail, classes="dialog-hint")
-            yield Static("y / Enter: yes · n / Esc: no", classes="dialog-keys")
+                yield Static(self._detail, classes="dialog-hint", markup=False)
+            yield Static("y / Enter: yes · n / Esc: no", classes="dialog-keys", markup=False)
 
     def action_answer(self, yes: bool) -> None:
         self.dismiss(yes)

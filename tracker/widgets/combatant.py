@@ -129,7 +129,7 @@ class CombatantPane(VerticalScroll):
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
-        self._body = Static(id="combatant-body")
+        self._body = Static(id="combatant-body", markup=False)
         self._shown: tuple[Combatant | None, bool] | None = None
 
     def compose(self):  # type: ignore[no-untyped-def]

@@ -120,7 +120,7 @@ class CommandLine(Vertical):
             suggester=_ActionSuggester(verbs, names),
             id="command-input",
         )
-        self.hint = Static("", id="command-hint")
+        self.hint = Static("", id="command-hint", markup=False)
 
     def compose(self):  # type: ignore[no-untyped-def]
         yield self.hint

@@ -1,0 +1,128 @@
+"""Quit and relaunch: the GM comes back to the same fight, selection and log.
+
+Runs the app on a real database in a temporary directory (``saves``), the
+way ``combat-tracker --db PATH`` does, and checks the start-up paths: first
+run, resume picker (newest first, Enter resumes, ``n`` new, ``delete``),
+``open NAME``, and a locked or missing database/encounter as one clear line.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+from pathlib import Path
+
+import pytest
+from textual.pilot import Pilot
+from textual.widgets import DataTable
+
+from saves.live import open_store
+from tracker.app import FIRST_ENCOUNTER, CombatTrackerApp
+from tracker.commands import tui
+from tracker.config import Config
+from tracker.screens.encounter import EncounterScreen
+from tracker.screens.picker import PickerScreen
+from tracker.widgets.combatant import CombatantPane
+from tracker.widgets.log import LogPane
+
+
+async def type_text(pilot: Pilot, text: str) -> None:
+    await pilot.press(*["space" if ch == " " else ch for ch in text])
+
+
+async def command(pilot: Pilot, line: str) -> None:
+    await pilot.press("colon")
+    await type_text(pilot, line)
+    await pilot.press("enter")
+
+
+def log_text(app: CombatTrackerApp) -> str:
+    return "\n".join(strip.text for strip in app.screen.query_one(LogPane).lines)
+
+
+async def test_first_run_quit_and_relaunch_resumes_everything(tmp_path: Path) -> None:
+    db = tmp_path / "encounters.json"
+    store = open_store(db)
+    app = CombatTrackerApp(store, config=Config(), rng=random.Random(3))
+    async with app.run_test(size=(80, 24)) as pilot:
+        assert isinstance(app.screen, EncounterScreen)
+        assert app.live.name == FIRST_ENCOUNTER
+        assert app.screen.query_one("#empty-hint").display  # how to add combatants
+        await command(pilot, "add Goblin count 3 hp 7 al 13")
+        await command(pilot, "add Zalek hp 30 init 25 player")
+        assert not app.screen.query_one("#empty-hint").display
+        await pilot.press("s", "n")
+        await pilot.press("j", "j")
+        selected = str(app.screen.query_one(CombatantPane).border_title)
+        await pilot.press("d")
+        await type_text(pilot, "4")
+        await pilot.press("enter")
+        state = app.live.session.encounter.to_dict()
+        log = [e.to_dict() for e in app.live.session.log]
+        await pilot.press("q")
+    store.close()
+
+    store = open_store(db)
+    try:
+        again = CombatTrackerApp(store, config=Config(), rng=random.Random(4))
+        async with again.run_test(size=(80, 24)) as pilot:
+            assert isinstance(again.screen, PickerScreen)
+            table = again.screen.query_one(DataTable)
+            assert FIRST_ENCOUNTER in str(table.get_row_at(0)[0])
+            await pilot.press("enter")
+            await pilot.pause()
+            assert isinstance(again.screen, EncounterScreen)
+            assert again.live.session.encounter.to_dict() == state
+            assert [e.to_dict() for e in again.live.session.log] == log
+            assert str(again.screen.query_one(CombatantPane).border_title) == selected
+            assert f"{selected} takes 4" in log_text(again) or selected in log_text(again)
+            assert "Round 1" in str(again.screen.query_one("#order").border_title)
+    finally:
+        store.close()
+
+
+async def test_picker_new_and_delete(tmp_path: Path) -> None:
+    db = tmp_path / "encounters.json"
+    store = open_store(db)
+    try:
+        CombatTrackerApp  # noqa: B018 - the app makes the first encounter below
+        from saves.live import LiveEncounter
+
+        LiveEncounter.create(store, "Old fight").close()
+        LiveEncounter.create(store, "Bridge trolls").close()
+        app = CombatTrackerApp(store, config=Config(), rng=random.Random(1))
+        async with app.run_test(size=(80, 24)) as pilot:
+            table = app.screen.query_one(DataTable)
+            assert str(table.get_row_at(0)[0]) == "Bridge trolls"  # newest first
+            await pilot.press("delete", "y")
+            assert [s.name for s in store.list()] == ["Old fight"]
+            await pilot.press("n")
+            await type_text(pilot, "Dragon")
+            await pilot.press("enter")
+            await pilot.pause()
+            assert isinstance(app.screen, EncounterScreen)
+            assert app.live.name == "Dragon"
+    finally:
+        store.close()
+
+
+def test_open_a_missing_encounter_is_one_line_and_status_1(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    args = argparse.Namespace(db=str(tmp_path / "e.json"), seed=None, name="Nope")
+    assert tui.run(args) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "Nope" in err
+
+
+def test_a_locked_database_is_one_line_and_status_1(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db = tmp_path / "e.json"
+    holder = open_store(db)
+    try:
+        assert tui.run(argparse.Namespace(db=str(db), seed=None)) == 1
+    finally:
+        holder.close()
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "in use" in err
