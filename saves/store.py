@@ -248,6 +248,8 @@ class Store:
         self.path = Path(path).expanduser() if path is not None else default_db_path()
         self.path = self.path.absolute()
         self.dir = Path(f"{self.path}.d")
+        # What recovery did, one sentence each, for the UI/CLI to show once:
+        # filled on open, and by load() if a journal needed repair.
         self.notices: list[str] = []
         self._mutex = threading.RLock()
         self._journals: dict[str, JournalWriter] = {}
