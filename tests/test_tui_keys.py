@@ -477,3 +477,19 @@ async def test_q_quits() -> None:
         await pilot.press("q")
         await pilot.pause()
         assert not app.is_running
+
+
+async def test_undo_cuts_the_log_instead_of_rebuilding_it() -> None:
+    live = fight(started=True)
+    for _ in range(400):
+        live.do("roll 1d20")
+    app = make_app(live)
+    async with app.run_test(size=(120, 40)) as pilot:
+        pane = app.screen.query_one(LogPane)
+        await pilot.press("n")
+        assert "turn" in pane.lines[-1].text
+        await pilot.press("ctrl+z")
+        assert pane.rebuilds == 0
+        assert pane.lines[-1].text.endswith(app.live.session.log[-1].text[-20:])
+        await pilot.press("ctrl+y")
+        assert "turn" in pane.lines[-1].text and pane.rebuilds == 0

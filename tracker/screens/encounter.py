@@ -81,6 +81,7 @@ class EncounterScreen(Screen[None]):
         ui: Mapping[str, Any] = live.ui_state
         self._selected: str | None = ui.get("selected")
         self._marked: list[str] = [str(n) for n in ui.get("marked", [])]
+        self._available: tuple[bool, ...] = ()
 
     # -- layout ---------------------------------------------------------------
 
@@ -154,7 +155,12 @@ class EncounterScreen(Screen[None]):
         order.border_subtitle = enc.name
         self.sub_title = f"{enc.name} · {title}"
         self.query_one("#empty-hint").display = not enc.combatants
-        self.refresh_bindings()
+        # the footer rebuilds itself on refresh_bindings: only when availability changed
+        session = self.live.session
+        available = (enc.started, bool(enc.combatants), session.can_undo, session.can_redo)
+        if available != self._available:
+            self._available = available
+            self.refresh_bindings()
 
     def _show_selected(self) -> None:
         current = self.selected()

@@ -148,7 +148,7 @@ class InitiativePane(DataTable[Text]):
                 if self._rows[i] == row:
                     continue
                 for key, cell in zip(keys, self._cells(row), strict=True):
-                    self.update_cell(str(i), key, cell)
+                    self.update_cell(str(i), key, cell, update_width=key == "badges")
             else:
                 self.add_row(*self._cells(row), key=str(i))
             changed += 1
@@ -168,7 +168,7 @@ class InitiativePane(DataTable[Text]):
         """Redraw every row (after a theme or width change)."""
         for i, row in enumerate(self._rows):
             for key, cell in zip((k for k, *_ in COLUMNS), self._cells(row), strict=True):
-                self.update_cell(str(i), key, cell)
+                self.update_cell(str(i), key, cell, update_width=key == "badges")
 
     def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
         event.stop()

@@ -4,7 +4,8 @@ Only new entries are written after an action (:meth:`LogPane.show` checks
 that the entries already on screen are still the head of the log).  When an
 undo removed entries, the pane is rebuilt from the last ``WINDOW`` entries
 only, never the whole 10,000-entry log; older entries are a scroll away in
-``combat-tracker export NAME``.
+``combat-tracker export NAME``.  An undo that removed the last entries cuts
+their lines off the bottom instead (RichLog keeps its lines in ``lines``).
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from rich.text import Text
+from textual.geometry import Size
 from textual.widgets import RichLog
 
 from rules.encounter import LogEntry
@@ -46,6 +48,9 @@ class LogPane(RichLog):
         self._count = 0
         self._last: LogEntry | None = None
         self._log: Sequence[LogEntry] = ()
+        #: lines written per entry, and the entries, for the last WINDOW entries
+        self._heights: list[int] = []
+        self._entries: list[LogEntry] = []
         self._width = 0
         self.rebuilds = 0
 
@@ -60,10 +65,17 @@ class LogPane(RichLog):
             self.show(self._log)
 
     def show(self, log: Sequence[LogEntry]) -> int:
-        """Bring the pane in line with *log*; return how many entries were written."""
+        """Bring the pane in line with *log*; return how many entries were written.
+
+        Entries appended since the last call are written; entries removed
+        from the end (an undo) are cut off the bottom when their lines are
+        known, else the last ``WINDOW`` entries are rewritten.
+        """
         self._log = log
         count = len(log)
         if count == 0 and self._count == 0 and self.lines:
+            return 0
+        if 0 < count < self._count and self._cut(count, log):
             return 0
         last = self._last
         intact = (
@@ -77,13 +89,39 @@ class LogPane(RichLog):
             if self._count > 0:
                 self.rebuilds += 1
             self.clear()
+            self._heights.clear()
+            self._entries.clear()
             start = max(0, count - WINDOW)
             if start:
                 self.write(Text(f"… {start} earlier entries: combat-tracker export", "dim italic"))
             elif count == 0:
                 self.write(Text("The log is empty: actions and rolls appear here.", "dim italic"))
         for entry in log[start:]:
+            before = len(self.lines)
             self.write(entry_text(entry))
+            self._heights.append(len(self.lines) - before if self._size_known else 0)
+            self._entries.append(entry)
+        del self._heights[: max(0, len(self._heights) - WINDOW)]
+        del self._entries[: max(0, len(self._entries) - WINDOW)]
         self._count = count
         self._last = log[-1] if count else None
         return count - start
+
+    def _cut(self, count: int, log: Sequence[LogEntry]) -> bool:
+        """Remove the last ``self._count - count`` entries' lines, if known and
+        the entries before them are unchanged (an undo); False: rebuild."""
+        removed = self._count - count
+        if removed >= len(self._entries) or log[count - 1] != self._entries[-removed - 1]:
+            return False
+        heights = self._heights[-removed:]
+        if not all(heights) or sum(heights) > len(self.lines):
+            return False
+        del self.lines[len(self.lines) - sum(heights) :]
+        del self._heights[-removed:]
+        del self._entries[-removed:]
+        self._line_cache.clear()
+        self.virtual_size = Size(self._widest_line_width, len(self.lines))
+        self.refresh()
+        self._count = count
+        self._last = log[-1]
+        return True
