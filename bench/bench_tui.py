@@ -16,13 +16,12 @@ import asyncio
 import random
 import statistics
 import time
-from collections.abc import Awaitable, Callable
+
+from textual.pilot import Pilot
 
 from rules.encounter import Encounter
 from rules.engine import Session
 from saves.live import LiveEncounter
-from textual.pilot import Pilot
-
 from tracker.app import CombatTrackerApp
 from tracker.config import Config
 
@@ -88,11 +87,8 @@ def main() -> None:
     small = build(5, 10)
     big = build(50, 10_000)
     print(f"set-up: {time.perf_counter() - t0:.1f} s (log {len(big.session.log)} entries)")
-    run: Callable[[LiveEncounter], Awaitable[dict[str, tuple[float, float]]]] = lambda live: (
-        measure(live, args.presses)
-    )
-    a = asyncio.run(run(small))
-    b = asyncio.run(run(big))
+    a = asyncio.run(measure(small, args.presses))
+    b = asyncio.run(measure(big, args.presses))
     print(f"median per key over {args.presses} presses (ms); wall includes pilot's idle wait")
     print(
         f"{'key':24} {'5/10 wall':>9} {'50/10k wall':>11} {'ratio':>6}   "

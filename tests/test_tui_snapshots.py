@@ -13,7 +13,6 @@ import random
 from rules.encounter import Encounter
 from rules.engine import Session
 from saves.live import LiveEncounter
-
 from tracker.app import CombatTrackerApp
 from tracker.config import Config
 
