@@ -49,7 +49,8 @@ class CombatTrackerApp(App[None]):
                 self.theme = self.config.theme
             else:
                 self._notices.append(f"unknown theme {self.config.theme!r}; using the default")
-        self.set_keymap(self.config.keymap)
+        if self.config.keymap:  # each keymap change rebuilds the footer
+            self.set_keymap(self.config.keymap)
         for notice in self._notices + self.config.problems:
             self.notify(notice, severity="warning", timeout=12)
         if self.live is not None:

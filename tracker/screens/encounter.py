@@ -159,8 +159,10 @@ class EncounterScreen(Screen[None]):
         session = self.live.session
         available = (enc.started, bool(enc.combatants), session.can_undo, session.can_redo)
         if available != self._available:
+            first = not self._available
             self._available = available
-            self.refresh_bindings()
+            if not first:  # mounting shows the right footer already
+                self.refresh_bindings()
 
     def _show_selected(self) -> None:
         current = self.selected()

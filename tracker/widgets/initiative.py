@@ -87,15 +87,21 @@ class InitiativePane(DataTable[Text]):
         super().__init__(id=id, cursor_type="row", zebra_stripes=False, cell_padding=0)
         self._rows: list[RowState] = []
         self._compact = True
+        self._styles: dict[str, Style] = {}
 
     def on_mount(self) -> None:
         for key, label, width in COLUMNS:
             self.add_column(label, key=key, width=width)
+        self.app.theme_changed_signal.subscribe(self, lambda _theme: self.redraw())
 
     # -- rendering ------------------------------------------------------------
 
     def _style(self, name: str) -> Style:
-        return self.get_component_rich_style(name, partial=True)
+        """A component style from app.tcss (cached; ``redraw`` clears it)."""
+        style = self._styles.get(name)
+        if style is None:
+            style = self._styles[name] = self.get_component_rich_style(name, partial=True)
+        return style
 
     def _cells(self, row: RowState) -> list[Text]:
         c = row.combatant
@@ -166,6 +172,7 @@ class InitiativePane(DataTable[Text]):
 
     def redraw(self) -> None:
         """Redraw every row (after a theme or width change)."""
+        self._styles.clear()
         for i, row in enumerate(self._rows):
             for key, cell in zip((k for k, *_ in COLUMNS), self._cells(row), strict=True):
                 self.update_cell(str(i), key, cell, update_width=key == "badges")

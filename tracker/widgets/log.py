@@ -19,7 +19,7 @@ from textual.widgets import RichLog
 from rules.encounter import LogEntry
 
 #: Entries kept on screen when (re)building the pane.
-WINDOW = 300
+WINDOW = 200
 
 
 def entry_text(entry: LogEntry) -> Text:
@@ -55,9 +55,10 @@ class LogPane(RichLog):
         self.rebuilds = 0
 
     def on_resize(self) -> None:
-        """Rewrap the window at the new width (RichLog keeps old wraps)."""
+        """Write the window once the width is known; rewrap it when the width
+        changes (RichLog keeps the wraps lines were written with)."""
         width = self.scrollable_content_region.width
-        if width != self._width:
+        if width and width != self._width:
             self._width = width
             self.clear()
             self._count = 0
@@ -72,6 +73,8 @@ class LogPane(RichLog):
         known, else the last ``WINDOW`` entries are rewritten.
         """
         self._log = log
+        if not self._size_known:
+            return 0  # written by on_resize, at the right width
         count = len(log)
         if count == 0 and self._count == 0 and self.lines:
             return 0
