@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import argparse
 import json
+import shlex
 import sys
+from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -297,8 +299,11 @@ def _do(args: argparse.Namespace, store: Store) -> int:
     from saves.store import SaveError
 
     live = _open_live(args, store)
-    if args.action:
-        lines = [" ".join(args.action)] if len(args.action) > 1 else list(args.action)
+    if len(args.action) == 1:
+        lines: Iterable[str] = args.action[0].splitlines()
+    elif args.action:
+        # The shell removed the quotes: put them back where a word has spaces.
+        lines = [shlex.join(args.action)]
     else:
         lines = (line.rstrip("\n") for line in sys.stdin)
     all_ok = True

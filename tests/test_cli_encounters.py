@@ -1,0 +1,191 @@
+"""The scriptable command line (issue 3, CLI): new / list / show / do /
+export / delete, driven through the real entry point on a temp database."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tracker.cli import main
+
+EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "goblin-ambush.toml"
+
+
+@pytest.fixture
+def db(tmp_path: Path) -> Path:
+    return tmp_path / "encounters.json"
+
+
+def run(capsys: pytest.CaptureFixture[str], db: Path, *args: str) -> tuple[int, str, str]:
+    status = main(["--db", str(db), "--seed", "7", *args])
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def show(capsys: pytest.CaptureFixture[str], db: Path, name: str) -> dict:
+    status, out, _ = run(capsys, db, "show", name, "--json")
+    assert status == 0
+    return json.loads(out)
+
+
+def test_new_from_prepared_file_builds_every_combatant(capsys, db) -> None:
+    status, out, err = run(capsys, db, "new", "Ambush", "--from", str(EXAMPLE))
+    assert status == 0, err
+    state = show(capsys, db, "Ambush")
+    by_name = {c["name"]: c for c in state["combatants"]}
+    assert sorted(by_name) == [
+        "Goblin 1",
+        "Goblin 2",
+        "Goblin 3",
+        "Goblin 4",
+        "Mira",
+        "Ogre",
+        "Zalek",
+    ]
+    zalek = by_name["Zalek"]
+    # RULES.md §8: CON 17, Athletics +4 → 21 points, passive 17.
+    assert zalek["endurance"] == {"points": 21, "max": 21, "passive": 17, "dash_rounds_left": None}
+    assert zalek["player"] is True and zalek["hp"] == zalek["max_hp"] == 38
+    goblin = by_name["Goblin 3"]
+    assert 2 <= goblin["max_hp"] <= 12  # 2d6, rolled
+    assert state["ruleset"]["name"] == "core"
+    assert state["ruleset"]["options"]["advantage"] == "alternate"
+    assert state["started"] is False and state["active"] is None
+
+
+def test_show_json_has_the_documented_shape(capsys, db) -> None:
+    run(capsys, db, "new", "Fight", "--ruleset", "forge")
+    status, out, _ = run(
+        capsys,
+        db,
+        "do",
+        "Fight",
+        'add Ogre hp 50 al 12 init 5 con 16 athletics 2\nadd "Bandit Chief" hp 30 init 15',
+    )
+    state = show(capsys, db, "Fight")
+    assert set(state) >= {"name", "ruleset", "round", "started", "active", "combatants", "log"}
+    assert state["ruleset"] == {"name": "forge", "options": state["ruleset"]["options"]}
+    assert state["ruleset"]["options"]["resistance"] == "subtract"
+    keys = {"name", "initiative", "hp", "max_hp", "temp_hp", "al", "down", "player"}
+    keys |= {"conditions", "persistent", "endurance"}
+    for c in state["combatants"]:
+        assert set(c) >= keys
+    assert all(set(e) >= {"round", "actor", "text"} for e in state["log"])
+
+
+def test_do_reads_stdin_acknowledges_each_action_and_reports_errors(
+    capsys, db, monkeypatch
+) -> None:
+    run(capsys, db, "new", "Fight")
+    import io
+
+    lines = "add Goblin count 2 hp 10 init 12\nadd Ogre hp 40 init 3\nstart\n"
+    lines += 'damage gob 999\ndamage "Goblin 1" 3\ncond Ogre frightened rounds 2\nnext\n'
+    monkeypatch.setattr(sys, "stdin", io.StringIO(lines))
+    status, out, _ = run(capsys, db, "do", "Fight")
+    results = out.splitlines()
+    assert results[:3] == ["ok 1", "ok 2", "ok 3"]
+    # "gob" is ambiguous (Goblin 1, Goblin 2): one clear error, nothing changed.
+    assert results[3].startswith("error: ") and "Goblin 1" in results[3]
+    assert results[4:] == ["ok 4", "ok 5", "ok 6"]
+    assert status == 1  # one action failed
+    state = show(capsys, db, "Fight")
+    hp = {c["name"]: c["hp"] for c in state["combatants"]}
+    assert hp["Goblin 1"] == 7 and hp["Goblin 2"] == 10
+    ogre = next(c for c in state["combatants"] if c["name"] == "Ogre")
+    assert ogre["conditions"] == [{"name": "frightened", "value": None, "rounds_left": 2}]
+    assert state["started"] and state["round"] == 1 and state["active"] == "Goblin 2"
+
+
+def test_do_survives_a_restart_with_undo_and_redo(capsys, db) -> None:
+    run(capsys, db, "new", "Fight")
+    run(capsys, db, "do", "Fight", "add Ogre hp 40")
+    run(capsys, db, "do", "Fight", "damage Ogre 15")
+    assert show(capsys, db, "Fight")["combatants"][0]["hp"] == 25
+    status, out, _ = run(capsys, db, "do", "Fight", "undo")
+    assert status == 0 and out.startswith("ok ")
+    assert show(capsys, db, "Fight")["combatants"][0]["hp"] == 40
+    run(capsys, db, "do", "Fight", "redo")
+    assert show(capsys, db, "Fight")["combatants"][0]["hp"] == 25
+
+
+def test_list_is_newest_first(capsys, db) -> None:
+    run(capsys, db, "new", "Old fight")
+    run(capsys, db, "new", "New fight")
+    run(capsys, db, "do", "New fight", "add Ogre hp 40")
+    status, out, _ = run(capsys, db, "list", "--json")
+    assert status == 0
+    listed = json.loads(out)
+    assert [e["name"] for e in listed] == ["New fight", "Old fight"]
+    assert listed[0]["combatants"] == 1
+
+
+def test_export_markdown_is_round_by_round(capsys, db, tmp_path) -> None:
+    run(capsys, db, "new", "Fight")
+    run(capsys, db, "do", "Fight", "add Ogre hp 40 init 5\nadd Goblin hp 8 init 12")
+    run(capsys, db, "do", "Fight", "start\ndamage Ogre 6\nnext\nnext\ndamage Goblin 3")
+    out_file = tmp_path / "report.md"
+    status, out, _ = run(capsys, db, "export", "Fight", "-o", str(out_file))
+    assert status == 0
+    report = out_file.read_text()
+    assert report.startswith("# Fight")
+    assert report.index("## Round 1") < report.index("## Round 2")
+    assert "| Ogre | 34/40 |" in report
+    status, out, _ = run(capsys, db, "export", "Fight", "--format", "json")
+    assert json.loads(out)["round"] == 2
+
+
+def test_delete_removes_the_encounter(capsys, db) -> None:
+    run(capsys, db, "new", "Fight")
+    assert run(capsys, db, "delete", "fight")[0] == 0
+    status, _, err = run(capsys, db, "show", "Fight")
+    assert status == 1 and "no encounter named" in err
+
+
+@pytest.mark.parametrize(
+    ("toml", "message"),
+    [
+        ('[[combatant]]\nname = "Ogre"\nhp = "3d0"\n', "at least 2 sides"),
+        ('[[combatant]]\nname = "Ogre"\nhp = 10\nspeed = 3\n', "unknown key 'speed'"),
+        ('[[combatant]]\nname = "Ogre"\n', "needs hp"),
+        ("[[combatant]\n", "not valid TOML"),
+        ('ruleset = "gritty"\n', "unknown ruleset"),
+    ],
+)
+def test_bad_prepared_file_gives_one_line_and_creates_nothing(
+    capsys, db, tmp_path, toml, message
+) -> None:
+    bad = tmp_path / "bad.toml"
+    bad.write_text(toml)
+    status, _, err = run(capsys, db, "new", "Fight", "--from", str(bad))
+    assert status == 1
+    assert message in err and len(err.strip().splitlines()) == 1
+    assert json.loads(run(capsys, db, "list", "--json")[1]) == []
+
+
+def test_second_process_is_told_the_database_is_in_use(db, capsys) -> None:
+    from saves.store import Store
+
+    run(capsys, db, "new", "Fight")
+    with Store(db):
+        done = subprocess.run(
+            [sys.executable, "-m", "tracker", "--db", str(db), "list"],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+    assert done.returncode == 1
+    assert "in use by PID" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_corrupt_database_is_moved_aside_and_the_program_still_starts(db, capsys) -> None:
+    run(capsys, db, "new", "Fight")
+    db.write_text('{"encounters": {"1": {"name": "Fi')  # truncated mid-write
+    status, out, err = run(capsys, db, "list", "--json")
+    assert status == 0
+    assert "corrupt" in err
+    assert list(db.parent.glob("encounters.json.corrupt-*"))
