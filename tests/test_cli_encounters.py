@@ -189,3 +189,22 @@ def test_corrupt_database_is_moved_aside_and_the_program_still_starts(db, capsys
     assert status == 0
     assert "corrupt" in err
     assert list(db.parent.glob("encounters.json.corrupt-*"))
+
+
+def test_save_points_are_listed_and_restore_as_a_new_encounter(capsys, db) -> None:
+    run(capsys, db, "new", "Fight")
+    run(capsys, db, "do", "Fight", "add Ogre hp 40")
+    run(capsys, db, "do", "Fight", "damage Ogre 5")
+    assert run(capsys, db, "save", "Fight", "before the bridge")[0] == 0
+    run(capsys, db, "do", "Fight", "damage Ogre 30")
+    listed = json.loads(run(capsys, db, "list", "--json")[1])
+    assert listed[0]["save_points"] == ["before the bridge"]
+    status, out, err = run(capsys, db, "restore", "Fight", "before the bridge", "--as", "Retry")
+    assert status == 0, err
+    assert show(capsys, db, "Retry")["combatants"][0]["hp"] == 35
+    assert show(capsys, db, "Fight")["combatants"][0]["hp"] == 5  # untouched
+    # The restored fight keeps its history: undo goes back before the 5 damage.
+    run(capsys, db, "do", "Retry", "undo")
+    assert show(capsys, db, "Retry")["combatants"][0]["hp"] == 40
+    status, _, err = run(capsys, db, "restore", "Fight", "no such label")
+    assert status == 1 and len(err.strip().splitlines()) == 1

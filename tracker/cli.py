@@ -22,6 +22,8 @@ COMMANDS = {
     "do": "encounters",
     "export": "encounters",
     "delete": "encounters",
+    "save": "encounters",
+    "restore": "encounters",
     "open": "tui",
 }
 

@@ -61,6 +61,21 @@ def register(sub: Any) -> None:
     p.add_argument("name")
     add_common(p)
 
+    p = sub.add_parser("save", help="a named save point of an encounter (beside the autosave)")
+    p.add_argument("name")
+    p.add_argument("label")
+    add_common(p)
+
+    p = sub.add_parser(
+        "restore",
+        help="a new encounter from a save point",
+        description="Create a new encounter from a save point; the original is left as it is.",
+    )
+    p.add_argument("name")
+    p.add_argument("label")
+    p.add_argument("--as", dest="new_name", metavar="NEW", help='default: "NAME (LABEL)"')
+    add_common(p)
+
 
 def run(args: argparse.Namespace) -> int:
     handler = {
@@ -70,6 +85,8 @@ def run(args: argparse.Namespace) -> int:
         "do": _do,
         "export": _export,
         "delete": _delete,
+        "save": _save,
+        "restore": _restore,
     }[args.command]
     try:
         store = open_store(args)
@@ -163,6 +180,10 @@ def _new(args: argparse.Namespace, store: Store) -> int:
 
 def _list(args: argparse.Namespace, store: Store) -> int:
     summaries = store.list()
+    points = {
+        s.name: [label for label, _ in store.save_points(s.name)] if s.save_points else []
+        for s in summaries
+    }
     if args.json:
         print(
             json.dumps(
@@ -173,7 +194,8 @@ def _list(args: argparse.Namespace, store: Store) -> int:
                         "active": s.active,
                         "combatants": s.combatants,
                         "started": s.started,
-                        "updated": str(s.updated),
+                        "updated": s.updated.isoformat(),
+                        "save_points": points[s.name],
                     }
                     for s in summaries
                 ]
@@ -185,14 +207,17 @@ def _list(args: argparse.Namespace, store: Store) -> int:
         return 0
     from rich.table import Table
 
-    table = Table("encounter", "round", "turn", "combatants", "last change", box=None)
+    table = Table(
+        "encounter", "round", "turn", "combatants", "last change", "save points", box=None
+    )
     for s in summaries:
         table.add_row(
             s.name,
             str(s.round) if s.started else "—",
             s.active or "—",
             str(s.combatants),
-            str(s.updated)[:19].replace("T", " "),
+            s.updated.astimezone().strftime("%Y-%m-%d %H:%M"),
+            ", ".join(points[s.name]),
         )
     _console().print(table)
     return 0
@@ -389,4 +414,48 @@ def _delete(args: argparse.Namespace, store: Store) -> int:
     except EncounterNotFound:
         raise CommandError(f"no encounter named {args.name!r}") from None
     print(f"deleted {args.name!r}")
+    return 0
+
+
+# -- save points ---------------------------------------------------------------------
+
+
+def _save(args: argparse.Namespace, store: Store) -> int:
+    from saves.store import SaveError
+
+    live = _open_live(args, store)
+    try:
+        live.save_point(args.label)
+    except SaveError as exc:
+        raise CommandError(str(exc)) from None
+    print(f"saved {args.name!r} as {args.label!r}")
+    return 0
+
+
+def _restore(args: argparse.Namespace, store: Store) -> int:
+    """A save point becomes a new encounter (undo history included); the
+    original fight is untouched."""
+    from dataclasses import replace
+
+    from rules.engine import Session
+    from saves.live import LiveEncounter, summary_of
+    from saves.store import EncounterNotFound, SaveError
+
+    new_name = (args.new_name or f"{args.name} ({args.label})").strip()
+    if store.exists(new_name):
+        raise CommandError(f"an encounter named {new_name!r} already exists (use --as NEW)")
+    try:
+        snapshot = store.load_save_point(args.name, args.label)
+    except EncounterNotFound:
+        raise CommandError(f"no encounter named {args.name!r}") from None
+    except SaveError as exc:
+        raise CommandError(str(exc)) from None
+    session = Session.from_dict(snapshot["session"], rng=rng_from(args))
+    session.encounter = replace(session.encounter, name=new_name)
+    live = LiveEncounter(new_name, session, store, snapshot.get("ui"))
+    try:
+        store.create(new_name, live._snapshot(), summary_of(session))
+    except SaveError as exc:
+        raise CommandError(str(exc)) from None
+    print(f"restored {args.name!r} save point {args.label!r} as {new_name!r}")
     return 0
