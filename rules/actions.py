@@ -548,9 +548,9 @@ def format_action(action: Mapping[str, Any]) -> str:
     for key, (word, kind) in by_key.items():
         if kind == "ability":
             continue
-        if key not in action or action[key] is None:
-            continue
-        value = action[key]
+        value = action.get(key)
+        if value is None or (kind in ("tags", "resist") and not value):
+            continue  # absent, or an empty list / table: nothing to say
         if kind == "flag":
             if value:
                 parts.append(word)

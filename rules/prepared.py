@@ -182,7 +182,6 @@ def add_actions(prepared: Prepared) -> list[dict[str, Any]]:
     actions = []
     for entry in prepared.combatants:
         action: dict[str, Any] = {"verb": "add"}
-        # An empty list or table (`weaknesses = []`) says "none": leave it out.
-        action.update({k: v for k, v in entry.items() if v != [] and v != {}})
+        action.update(entry)
         actions.append(action)
     return actions

@@ -213,3 +213,14 @@ def test_prepared_encounter_keys_are_add_fields() -> None:
 def test_completions_of_verbs_and_names() -> None:
     assert completions("da") == ["damage"]
     assert completions("damage Gob", ["Goblin 1", "Goblin 2", "Ogre"]) == ["Goblin 1", "Goblin 2"]
+
+
+def test_a_built_add_action_with_empty_defenses_means_none() -> None:
+    # A prepared file may say `weaknesses = []`: that is "no weaknesses".
+    from rules.actions import normalize_action
+
+    action = normalize_action(
+        {"verb": "add", "name": "Ogre", "hp": 30, "weaknesses": [], "resistances": {}}
+    )
+    assert action["name"] == "Ogre"
+    assert not action.get("weaknesses") and not action.get("resistances")
