@@ -233,6 +233,7 @@ def remove(work: Work, a: Mapping[str, Any]) -> None:
     goes, the next combatant's turn starts."""
     names = work.resolve_all(a["targets"])
     gone = frozenset(names)
+    _orphan_durations(work, gone)
     active = work.active_name
     if active in gone and work.enc.started:
         remaining = [c for c in work.enc.combatants if c.name not in gone]
@@ -255,6 +256,31 @@ def remove(work: Work, a: Mapping[str, Any]) -> None:
     _drop_delayed(work, gone)
     for name in names:
         work.log(name, f"{name} is removed")
+
+
+def _orphan_durations(work: Work, gone: frozenset[str]) -> None:
+    """Durations counted on a removed combatant's turns now count on the
+    bearer's own turns (same start/end), so they still run out (§10)."""
+
+    def fix(d: Duration | None, bearer: str) -> Duration | None:
+        return replace(d, of=bearer) if d is not None and d.of in gone else d
+
+    changed = False
+    out = []
+    for x in work.enc.combatants:
+        if x.name in gone:
+            out.append(x)
+            continue
+        y = replace(
+            x,
+            conditions=tuple(replace(k, duration=fix(k.duration, x.name)) for k in x.conditions),
+            bonuses=tuple(replace(b, duration=fix(b.duration, x.name)) for b in x.bonuses),
+            temp_hp_duration=fix(x.temp_hp_duration, x.name),
+        )
+        changed = changed or y != x
+        out.append(y if y != x else x)
+    if changed:
+        work.set_combatants(out, work.active_name or None)
 
 
 def _following_name(work: Work, exclude: frozenset[str]) -> tuple[str, bool]:

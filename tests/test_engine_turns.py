@@ -234,3 +234,26 @@ def test_everyone_delaying_is_an_error() -> None:
     s.apply("delay B")
     with pytest.raises(ActionError, match="nobody else"):
         s.apply("delay A")
+
+
+def test_a_duration_counted_on_a_removed_combatants_turns_still_runs_out() -> None:
+    # RULES.md §10: the Bard's frighten lasts until the end of the Bard's
+    # turn; when the Bard leaves the fight it counts on the Goblin's turns.
+    import random
+
+    from rules.engine import Session
+
+    s = Session(rng=random.Random(5))
+    for line in (
+        "add Bard hp 20 init 15",
+        "add Goblin hp 10 init 10",
+        "start",
+        "cond Goblin frightened rounds 1 of Bard",
+        "remove Bard",
+    ):
+        s.apply(line)
+    goblin = s.encounter.combatants[0]
+    assert goblin.conditions[0].duration.of == "Goblin"
+    s.apply("next")  # end of the Goblin's turn: the frighten runs out
+    assert s.encounter.combatants[0].conditions == ()
+    assert any("no longer frightened" in entry.text for entry in s.log)
