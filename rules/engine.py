@@ -62,7 +62,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from rules.actions import ActionError, format_action, normalize_action
@@ -335,26 +335,26 @@ class Session:
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any], rng: random.Random | None = None) -> Session:
-        """Rebuild a session from :meth:`to_dict`; malformed → ActionError."""
+        """Rebuild a session from :meth:`to_dict`; malformed → ActionError.
+
+        The undo stack's steps are checked here but built only when undo
+        reaches them (:class:`_LazySteps`): a 10,000-step fight opens
+        without building 10,000 Steps it may never need.
+        """
         try:
-            log = [LogEntry.from_dict(e) for e in data.get("log", ())]
-            by_seq: dict[int, list[LogEntry]] = {}
-            for entry in log:
-                by_seq.setdefault(entry.seq, []).append(entry)
-            undo = []
-            for raw in data.get("undo", ()):
-                step = Step.from_dict(raw)
-                if "log" not in raw:
-                    step = replace(step, log=tuple(by_seq.get(step.seq, ())))
-                undo.append(step)
-            return cls(
+            log = _log_entries(data.get("log", ()))
+            raws = list(data.get("undo", ()))
+            for raw in raws:
+                _check_step(raw)
+            session = cls(
                 Encounter.from_dict(data["encounter"]),
                 rng,
                 log=log,
                 seq=int(data.get("seq", 0)),
-                undo=undo,
                 redo=[Step.from_dict(s) for s in data.get("redo", ())],
             )
+            session._undo = _LazySteps(raws, tuple(log))
+            return session
         except (KeyError, TypeError, ValueError) as exc:
             if isinstance(exc, ActionError):
                 raise
@@ -390,3 +390,105 @@ class Session:
             raise ActionError(f"move: roll is the d20 face, 1 to 20, not {face}")
         work = Work(self.encounter, Roller(self.rng))
         return preview_move(work, target, key, face)
+
+
+_KINDS = frozenset(("do", "undo", "redo"))
+_LOG_KEYS = ("seq", "round", "actor", "text")
+
+
+def _log_entries(raw: Any) -> list[LogEntry]:
+    """``LogEntry.from_dict`` for each item, without the dataclass
+    constructor's per-field overhead when the JSON types are already right
+    (the result is the same frozen value either way)."""
+    out: list[LogEntry] = []
+    append = out.append
+    new = object.__new__
+    for item in raw:
+        seq, rnd, actor, text = (item[k] for k in _LOG_KEYS)
+        if type(seq) is int and type(rnd) is int and type(actor) is str and type(text) is str:
+            entry = new(LogEntry)
+            entry.__dict__.update(seq=seq, round=rnd, actor=actor, text=text)
+            append(entry)
+        else:
+            append(LogEntry.from_dict(item))
+    return out
+
+
+def _check_step(raw: Any) -> None:
+    """Fail the way :meth:`Step.from_dict` would on a malformed step."""
+    try:
+        if raw["kind"] not in _KINDS:
+            raise ValueError(f"unknown step kind {raw['kind']!r}")
+        int(raw["seq"])
+        if not isinstance(raw["action"], Mapping):
+            dict(raw["action"])
+        for key in ("before", "after"):
+            value = raw.get(key)
+            if value and not isinstance(value, Mapping):
+                dict(value)
+        if "log" in raw:
+            for e in raw["log"]:
+                LogEntry.from_dict(e)
+    except (KeyError, TypeError, ValueError) as exc:
+        raise ActionError(f"not a journaled step: {exc}") from None
+
+
+class _LazySteps(list):
+    """An undo stack whose loaded items stay raw dicts until read.
+
+    Items are built into :class:`Step` (with their log entries, taken from
+    the log as loaded) the first time they are indexed, popped or iterated;
+    everything appended later is a Step already.  Only the list operations
+    :class:`Session` uses are needed: ``[-1]``, ``pop``, ``append``,
+    ``len``/``bool`` and iteration.
+    """
+
+    def __init__(self, raws: list[Any], log: tuple[LogEntry, ...]) -> None:
+        super().__init__(raws)
+        self._log = log
+        self._by_seq: dict[int, tuple[LogEntry, ...]] | None = None
+
+    def _build(self, index: int) -> Step:
+        item = list.__getitem__(self, index)
+        if isinstance(item, Step):
+            return item
+        step = Step.from_dict(item)
+        if "log" not in item:
+            if self._by_seq is None:
+                grouped: dict[int, list[LogEntry]] = {}
+                for entry in self._log:
+                    grouped.setdefault(entry.seq, []).append(entry)
+                self._by_seq = {k: tuple(v) for k, v in grouped.items()}
+            step = Step(
+                step.seq,
+                step.kind,
+                step.action,
+                step.before,
+                step.after,
+                self._by_seq.get(step.seq, ()),
+            )
+        list.__setitem__(self, index, step)
+        return step
+
+    def __getitem__(self, index: Any) -> Any:
+        if isinstance(index, slice):
+            return [self._build(i) for i in range(*index.indices(len(self)))]
+        return self._build(index)
+
+    def pop(self, index: Any = -1) -> Step:
+        self._build(index)
+        return list.pop(self, index)
+
+    def __iter__(self) -> Any:
+        for i in range(len(self)):
+            yield self._build(i)
+
+    def __reversed__(self) -> Any:
+        for i in range(len(self) - 1, -1, -1):
+            yield self._build(i)
+
+    def __contains__(self, item: object) -> bool:
+        return any(step == item for step in self)
+
+    def __eq__(self, other: object) -> bool:
+        return list(self) == other
