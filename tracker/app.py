@@ -11,13 +11,15 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from textual.app import App
 
 from tracker.config import Config
 from tracker.screens.encounter import EncounterScreen
-from tracker.screens.picker import PickerScreen
+
+if TYPE_CHECKING:
+    from tracker.screens.picker import PickerScreen
 
 FIRST_ENCOUNTER = "First fight"
 
@@ -56,6 +58,8 @@ class CombatTrackerApp(App[None]):
         if self.live is not None:
             self.push_screen(EncounterScreen(self.live, self.config))
         elif self.store is not None and self.store.list():
+            from tracker.screens.picker import PickerScreen
+
             self.push_screen(PickerScreen(self.store))
         elif self.store is not None:
             self.open_encounter(FIRST_ENCOUNTER, new=True)
@@ -76,6 +80,8 @@ class CombatTrackerApp(App[None]):
         if self.live is not None:
             self.live.close()
         self.live = live
+        from tracker.screens.picker import PickerScreen
+
         screen = EncounterScreen(live, self.config)
         if isinstance(self.screen, PickerScreen):
             self.switch_screen(screen)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from functools import partial
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from textual.containers import Grid, Vertical
 from textual.screen import Screen
@@ -23,16 +23,17 @@ from rules.combatant import Combatant
 from tracker.bindings import ENCOUNTER_KEYS, bindings
 from tracker.config import Config
 from tracker.screens import lines
-from tracker.screens.faces import FacesScreen
-from tracker.screens.form import Field, FormScreen
-from tracker.screens.help import HelpScreen
-from tracker.screens.movement import MovementScreen
 from tracker.screens.palette import EncounterCommands
-from tracker.screens.prompt import ConfirmScreen, PromptScreen
 from tracker.widgets.combatant import CombatantPane
-from tracker.widgets.command_line import CommandLine
 from tracker.widgets.initiative import InitiativePane
 from tracker.widgets.log import LogPane
+
+if TYPE_CHECKING:
+    from tracker.widgets.command_line import CommandLine
+
+# Dialogs (prompts, forms, help, movement, faces) and the command line are
+# imported when first opened: the first frame does not need them (issue 4,
+# "Starts fast").
 
 EMPTY_HINT = (
     "No combatants yet. Press a to add some, or : then  add Goblin count 3 hp 2d6+2  "
@@ -92,9 +93,6 @@ class EncounterScreen(Screen[None]):
                 yield Static(EMPTY_HINT, id="empty-hint", markup=False)
             yield CombatantPane(id="combatant")
             yield LogPane(id="log")
-        command = CommandLine(VERBS, HELP, self._names, id="command-line")
-        command.display = False
-        yield command
         yield Footer(compact=True, show_command_palette=False)
 
     @property
@@ -106,6 +104,7 @@ class EncounterScreen(Screen[None]):
 
     def on_mount(self) -> None:
         self.query_one(LogPane).border_title = "Log"
+        self.table.set_compact(self.app.size.width < 120)  # before the rows exist
         self.refresh_panes()
         self.table.focus()
 
@@ -190,6 +189,8 @@ class EncounterScreen(Screen[None]):
             except ActionError as exc:
                 return str(exc)
             if needed:
+                from tracker.screens.faces import FacesScreen
+
                 self.call_later(
                     self.app.push_screen,
                     FacesScreen(f"Dice for: {line}", needed),
@@ -225,6 +226,7 @@ class EncounterScreen(Screen[None]):
 
     def prompt(self, title: str, usage: str, build: Callable[[str], str], **kw: Any) -> None:
         """Ask for one line; *build* turns it into an action line."""
+        from tracker.screens.prompt import PromptScreen
 
         def submit(text: str) -> str | None:
             if not text:
@@ -293,6 +295,8 @@ class EncounterScreen(Screen[None]):
         self.table.show(self.encounter, self._marked)
 
     def action_add(self) -> None:
+        from tracker.screens.form import Field, FormScreen
+
         fields = [Field(key, label, "", hint) for key, label, hint in lines.ADD_FIELDS]
         checks = [("player", "player", False), ("avg", "average HP", False)]
 
@@ -357,6 +361,8 @@ class EncounterScreen(Screen[None]):
             except ActionError as exc:
                 return str(exc)
 
+        from tracker.screens.movement import MovementScreen
+
         points = None if current.endurance is None else current.endurance.points
         screen = MovementScreen(name, points, preview, self.config.physical_rolls)
         self.app.push_screen(screen, lambda line: self.report(self._do(line)) if line else None)
@@ -378,6 +384,8 @@ class EncounterScreen(Screen[None]):
         current = self.selected()
         if current is None:
             return
+        from tracker.screens.form import Field, FormScreen
+
         values = lines.edit_values(current)
         fields = [Field(key, label, values[key]) for key, label in lines.EDIT_FIELDS]
 
@@ -398,6 +406,8 @@ class EncounterScreen(Screen[None]):
         current = self.selected()
         if current is None:
             return
+        from tracker.screens.prompt import ConfirmScreen
+
         line = f"remove {lines.targets([current.name])}"
         question = f"Remove {current.name} from the fight?"
         self.app.push_screen(
@@ -405,12 +415,21 @@ class EncounterScreen(Screen[None]):
             lambda yes: self.report(self.apply(line)) if yes else None,
         )
 
-    def action_command_line(self) -> None:
-        self.query_one(CommandLine).open()
+    async def action_command_line(self) -> None:
+        """Open the ``:`` line (mounted the first time it is used)."""
+        from tracker.widgets.command_line import CommandLine
+
+        found = self.query(CommandLine)
+        if found:
+            command = found.first()
+        else:
+            command = CommandLine(VERBS, HELP, self._names, id="command-line")
+            await self.mount(command)
+        command.open()
 
     def on_command_line_submitted(self, event: CommandLine.Submitted) -> None:
         error = self.apply(event.line)
-        command = self.query_one(CommandLine)
+        command: Any = self.query_one("#command-line")
         if error:
             command.show_error(error)
         else:
@@ -420,7 +439,7 @@ class EncounterScreen(Screen[None]):
         self._close_command_line()
 
     def _close_command_line(self) -> None:
-        self.query_one(CommandLine).display = False
+        self.query_one("#command-line").display = False
         self.table.focus()
 
     def _history(self, undo: bool) -> None:
@@ -452,6 +471,8 @@ class EncounterScreen(Screen[None]):
             self.notify(f"Save point {label!r} stored.")
             return None
 
+        from tracker.screens.prompt import PromptScreen
+
         self.app.push_screen(PromptScreen("Named save point", "LABEL", submit))
 
     def action_toggle_physical(self) -> None:
@@ -460,6 +481,8 @@ class EncounterScreen(Screen[None]):
         self.notify(f"Physical rolls: {state} (set physical_rolls in config.toml to keep it).")
 
     def action_help(self) -> None:
+        from tracker.screens.help import HelpScreen
+
         path = str(self.config.path or "config.toml")
         self.app.push_screen(HelpScreen(ENCOUNTER_KEYS, self.config.keymap, path))
 

@@ -1,11 +1,12 @@
 """The log pane: the fight's event log, newest at the bottom, followed.
 
 Only new entries are written after an action (:meth:`LogPane.show` checks
-that the entries already on screen are still the head of the log).  When an
-undo removed entries, the pane is rebuilt from the last ``WINDOW`` entries
-only, never the whole 10,000-entry log; older entries are a scroll away in
-``combat-tracker export NAME``.  An undo that removed the last entries cuts
-their lines off the bottom instead (RichLog keeps its lines in ``lines``).
+that the entries already on screen are still the head of the log).  The pane
+is first written with just the entries that fill it (the tail the GM sees);
+scrolling up to the top writes the last ``WINDOW`` entries, never the whole
+10,000-entry log; older entries are in ``combat-tracker export NAME``.  An
+undo that removed the last entries cuts their lines off the bottom (RichLog
+keeps its lines in ``lines``); any other change rewrites the current window.
 """
 
 from __future__ import annotations
@@ -52,18 +53,44 @@ class LogPane(RichLog):
         self._heights: list[int] = []
         self._entries: list[LogEntry] = []
         self._width = 0
+        #: entries (re)written from the end of the log: the visible tail
+        #: until the GM scrolls to the top, then WINDOW
+        self._limit = 0
         self.rebuilds = 0
 
     def on_resize(self) -> None:
         """Write the window once the width is known; rewrap it when the width
         changes (RichLog keeps the wraps lines were written with)."""
-        width = self.scrollable_content_region.width
-        if width and width != self._width:
-            self._width = width
-            self.clear()
-            self._count = 0
-            self._last = None
-            self.show(self._log)
+        region = self.scrollable_content_region
+        self._limit = max(self._limit, min(WINDOW, region.height + 1))
+        if region.width and region.width != self._width:
+            self._width = region.width
+            self._rewrite()
+
+    def _rewrite(self) -> None:
+        self.clear()
+        self._count = 0
+        self._last = None
+        self.show(self._log)
+
+    def watch_scroll_y(self, old_value: float, new_value: float) -> None:
+        """Scrolled to the top of a tail: write the full window, keeping the
+        view where it was."""
+        super().watch_scroll_y(old_value, new_value)
+        if new_value <= 0 < old_value and self._limit < min(WINDOW, len(self._log)):
+            self.call_after_refresh(self._grow)
+
+    def _grow(self) -> None:
+        if self._limit >= WINDOW:
+            return
+        lines = len(self.lines)
+        self._limit = WINDOW
+        self.auto_scroll = False
+        try:
+            self._rewrite()
+        finally:
+            self.auto_scroll = True
+        self.scroll_to(y=max(0, len(self.lines) - lines), animate=False, immediate=True)
 
     def show(self, log: Sequence[LogEntry]) -> int:
         """Bring the pane in line with *log*; return how many entries were written.
@@ -94,9 +121,15 @@ class LogPane(RichLog):
             self.clear()
             self._heights.clear()
             self._entries.clear()
-            start = max(0, count - WINDOW)
+            start = max(0, count - (self._limit or WINDOW))
             if start:
-                self.write(Text(f"… {start} earlier entries: combat-tracker export", "dim italic"))
+                more = "scroll up for more, " if self._limit < WINDOW else ""
+                self.write(
+                    Text(
+                        f"… {start} earlier entries ({more}all: combat-tracker export)",
+                        "dim italic",
+                    )
+                )
             elif count == 0:
                 self.write(Text("The log is empty: actions and rolls appear here.", "dim italic"))
         for entry in log[start:]:
