@@ -208,3 +208,28 @@ def test_save_points_are_listed_and_restore_as_a_new_encounter(capsys, db) -> No
     assert show(capsys, db, "Retry")["combatants"][0]["hp"] == 40
     status, _, err = run(capsys, db, "restore", "Fight", "no such label")
     assert status == 1 and len(err.strip().splitlines()) == 1
+
+
+def test_a_reader_that_goes_away_gets_no_traceback(capsys, db) -> None:
+    # `combat-tracker show NAME --json | head -c 10`
+    run(capsys, db, "new", "Fight")
+    run(capsys, db, "do", "Fight", "\n".join(f"add Ogre hp {40 + i}" for i in range(30)))
+    pipeline = subprocess.run(
+        f"{sys.executable} -m tracker --db {db} show Fight --json | head -c 10",
+        shell=True,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert pipeline.stdout == '{"name": "'
+    assert "Traceback" not in pipeline.stderr and "BrokenPipe" not in pipeline.stderr
+
+
+def test_export_report_reads_well(capsys, db) -> None:
+    run(capsys, db, "new", "Fight")
+    run(capsys, db, "do", "Fight", "add Ogre hp 40 init 5\nstart\npersist Ogre 1d6 fire")
+    run(capsys, db, "do", "Fight", "cond Ogre prone rounds 3")
+    status, report, _ = run(capsys, db, "export", "Fight")
+    assert "1 round ·" in report and "1 combatant*" in report
+    assert "- Round 1" not in report  # the heading already says it
+    assert "| Ogre | 40/40 | 0 | 10 | prone (3 rounds left) | 1d6 fire (DC 20) |" in report

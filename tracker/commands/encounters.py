@@ -109,12 +109,17 @@ def _open_live(args: argparse.Namespace, store: Store) -> LiveEncounter:
     from saves.live import LiveEncounter
     from saves.store import EncounterNotFound, SaveError
 
+    seen = len(store.notices)
     try:
-        return LiveEncounter.open(store, args.name, rng=rng_from(args))
+        live = LiveEncounter.open(store, args.name, rng=rng_from(args))
     except EncounterNotFound:
         raise CommandError(f"no encounter named {args.name!r} (see: combat-tracker list)") from None
     except SaveError as exc:
         raise CommandError(str(exc)) from None
+    # What loading found (a damaged journal, say) is told once, here.
+    for notice in store.notices[seen:]:
+        fail(notice)
+    return live
 
 
 def _console() -> Any:
@@ -286,12 +291,7 @@ def _show(args: argparse.Namespace, store: Store) -> int:
     table = Table("", "init", "name", "HP", "temp", "AL", "conditions", title=title, box=None)
     for c in state["combatants"]:
         marker = "▶" if c["name"] == state["active"] else ""
-        conds = ", ".join(
-            k["name"]
-            + (f" {k['value']}" if k["value"] is not None else "")
-            + (f" ({k['rounds_left']})" if k["rounds_left"] is not None else "")
-            for k in c["conditions"]
-        )
+        conds = ", ".join(_condition_text(k) for k in c["conditions"])
         persistent = ", ".join(
             f"{p['dice']} {' '.join(p['tags'])}".strip() for p in c["persistent"]
         )
@@ -307,12 +307,14 @@ def _show(args: argparse.Namespace, store: Store) -> int:
             style=style,
         )
     console.print(table)
+    from rich.text import Text
+
+    from tracker.breakdown import styled
+
     for entry in state["log"][-10:]:
-        console.print(
-            f"[dim]R{entry['round']}[/] [bold]{entry['actor']}[/] {entry['text']}",
-            markup=True,
-            highlight=False,
-        )
+        line = Text(f"R{entry['round']} ", style="dim")
+        line.append_text(styled(entry["text"]))
+        console.print(line, highlight=False)
     return 0
 
 
@@ -359,30 +361,48 @@ def markdown_report(live: LiveEncounter) -> str:
     state = state_json(live)
     lines = [f"# {state['name']}", ""]
     rules = state["ruleset"]["name"]
-    lines.append(
-        f"*{rules} rules · "
-        + (f"{state['round']} rounds" if state["started"] else "not started")
-        + f" · {len(state['combatants'])} combatants*"
-    )
+    rounds = state["round"]
+    played = f"{rounds} round{'s' if rounds != 1 else ''}" if state["started"] else "not started"
+    count = len(state["combatants"])
+    lines.append(f"*{rules} rules · {played} · {count} combatant{'s' if count != 1 else ''}*")
     current: int | None = None
     for entry in state["log"]:
         if entry["round"] != current:
             current = entry["round"]
             lines += ["", f"## Round {current}" if current else "## Before combat", ""]
-        actor = f"**{entry['actor']}** " if entry["actor"] else ""
-        lines.append(f"- {actor}{entry['text']}")
+        text = entry["text"]
+        if text == f"Round {current}":
+            continue  # the heading says it
+        actor = entry["actor"]
+        if actor and text.startswith(actor):
+            text = f"**{actor}**{text[len(actor) :]}"
+        lines.append(f"- {text}")
     lines += [
         "",
         "## Where things stand",
         "",
-        "| Combatant | HP | Temp | AL | Conditions |",
-        "|---|---|---|---|---|",
+        "| Combatant | HP | Temp | AL | Conditions | Persistent damage |",
+        "|---|---|---|---|---|---|",
     ]
     for c in state["combatants"]:
-        conds = ", ".join(k["name"] for k in c["conditions"]) or "—"
+        conds = ", ".join(_condition_text(k) for k in c["conditions"]) or "—"
+        persistent = (
+            ", ".join(
+                f"{' '.join([p['dice'], *p['tags']])} (DC {p['dc']})" for p in c["persistent"]
+            )
+            or "—"
+        )
         name = c["name"] + (" (down)" if c["down"] else "")
-        lines.append(f"| {name} | {c['hp']}/{c['max_hp']} | {c['temp_hp']} | {c['al']} | {conds} |")
+        hp = f"{c['hp']}/{c['max_hp']}"
+        lines.append(f"| {name} | {hp} | {c['temp_hp']} | {c['al']} | {conds} | {persistent} |")
     return "\n".join(lines) + "\n"
+
+
+def _condition_text(k: dict[str, Any]) -> str:
+    text = k["name"] + (f" {k['value']}" if k["value"] is not None else "")
+    if k["rounds_left"] is not None:
+        text += f" ({k['rounds_left']} round{'s' if k['rounds_left'] != 1 else ''} left)"
+    return text
 
 
 def _export(args: argparse.Namespace, store: Store) -> int:

@@ -33,7 +33,7 @@ def register(sub: Any) -> None:
     p = sub.add_parser(
         "roll",
         help="roll dice, e.g. 2d20kh1+5",
-        description="Roll dice notation (NdM, +/-, khK/klK, d%%; a trailing ! marks a term "
+        description="Roll dice notation (NdM, +/-, khK/klK, d%; a trailing ! marks a term "
         "not doubled on a critical hit). With --dc/--dl prints the degree of success.",
     )
     p.add_argument("expr", nargs="*", metavar="EXPR", help="dice expression, e.g. 1d20+5")
