@@ -39,7 +39,7 @@ def build(combatants: int, entries: int, seed: int = 1) -> LiveEncounter:
 
 #: (label, set-up keys pressed once, the key measured, keys that undo it)
 CASES: list[tuple[str, tuple[str, ...], str, tuple[str, ...]]] = [
-    ("j (selection)", (), "j", ()),
+    ("j (selection)", (), "j", ("k",)),  # back up: every j moves, in both sizes
     ("n (next turn)", (), "n", ()),
     ("ctrl+z (undo a next)", ("n",), "ctrl+z", ("ctrl+y",)),
     ("space (mark)", (), "space", ()),

@@ -142,6 +142,10 @@ class EncounterScreen(Screen[None]):
             index = names.index(self._selected)
             if table.cursor_row != index:
                 table.move_cursor(row=index, animate=False)
+        else:  # none yet, or removed: the selection is whoever the cursor is on
+            current = self.selected()
+            self._selected = None if current is None else current.name
+            self.live.set_ui_state(selected=self._selected)
         self.query_one(LogPane).show(self.live.session.log)
         self._show_selected()
         active = enc.active

@@ -10,6 +10,8 @@ selected combatant (a frozen value) is a different object.
 
 from __future__ import annotations
 
+from typing import Any
+
 from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
@@ -45,6 +47,13 @@ def _modifier(score: int) -> str:
     return f"{modifier(score):+d}"
 
 
+class _Grid(Table):
+    """A two-column grid whose cells are plain text (never Rich markup)."""
+
+    def add_row(self, *cells: Any, **kw: Any) -> None:  # type: ignore[override]
+        super().add_row(*(Text(c) if isinstance(c, str) else c for c in cells), **kw)
+
+
 def describe(c: Combatant, ruleset: Ruleset, delayed: bool = False) -> RenderableType:
     """A Rich renderable with every detail of *c*."""
     head = Text(c.name, "bold")
@@ -54,7 +63,7 @@ def describe(c: Combatant, ruleset: Ruleset, delayed: bool = False) -> Renderabl
         head.append("  DOWN", "bold reverse")
     if delayed:
         head.append("  delayed", "italic")
-    grid = Table.grid(padding=(0, 1))
+    grid = _Grid.grid(padding=(0, 1))
     grid.add_column(style="bold", no_wrap=True)
     grid.add_column()
     hp = f"{c.hp} / {c.max_hp}"
@@ -130,6 +139,7 @@ class CombatantPane(VerticalScroll):
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self._body = Static(id="combatant-body", markup=False)
+        self._height: tuple[int, int] | None = None
         self._shown: tuple[Combatant | None, bool] | None = None
 
     def compose(self):  # type: ignore[no-untyped-def]
@@ -141,9 +151,25 @@ class CombatantPane(VerticalScroll):
             return False
         self._shown = (c, delayed)
         if c is None:
-            self.border_title = "Combatant"
-            self._body.update(Text("No combatant selected.\nPress a to add one.", "italic"))
+            title, body = "Combatant", Text("No combatant selected.\nPress a to add one.", "italic")
         else:
-            self.border_title = c.name
-            self._body.update(describe(c, ruleset, delayed))
+            title, body = c.name, describe(c, ruleset, delayed)
+        if self.border_title != title:
+            self.border_title = title
+        self._update(body)
         return True
+
+    def _update(self, body: RenderableType) -> None:
+        """Replace the body; re-layout only when its height changes (a
+        layout pass costs the whole screen a reflow)."""
+        width = self._body.content_region.width
+        if not width:
+            self._height = None
+            self._body.update(body)
+            return
+        lines = self.app.console.render_lines(
+            body, self.app.console.options.update_width(width), pad=False
+        )
+        key = (width, len(lines))
+        self._body.update(body, layout=key != self._height)
+        self._height = key

@@ -2,10 +2,13 @@
 
 Rows are positions in the initiative order.  :meth:`InitiativePane.show`
 compares each position's combatant (and its active / marked / delayed flags)
-with what is on screen and rewrites only the rows that changed, so a
-50-combatant fight costs one row per hit, not fifty.  The selection cursor
-(the table's row cursor) is separate from the active turn, which is drawn
-with its own style (``initiative--active``) and a ``▶`` marker.
+with what is on screen and repaints only the lines of the rows that changed,
+so a 50-combatant fight costs one row per hit, not fifty.  The pane is a
+line-API widget (``ScrollView.render_line``): each row is rendered once into
+a cached strip and only visible rows are ever rendered (a ``DataTable``
+invalidates every row's cache on each ``update_cell``).  The selection
+cursor is separate from the active turn, which is drawn with its own style
+(``initiative--active``) and a ``▶`` marker.
 """
 
 from __future__ import annotations
@@ -13,10 +16,15 @@ from __future__ import annotations
 from collections.abc import Collection
 from dataclasses import dataclass
 
+from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
+from textual import events
+from textual.binding import Binding
+from textual.geometry import Region, Size
 from textual.message import Message
-from textual.widgets import DataTable
+from textual.scroll_view import ScrollView
+from textual.strip import Strip
 
 from rules.combatant import Combatant
 from rules.encounter import Encounter
@@ -63,10 +71,25 @@ def badges(c: Combatant, compact: bool = False) -> Text:
     return text
 
 
-class InitiativePane(DataTable[Text]):
-    """The order of play; posts :class:`Selected` when the cursor moves."""
+class InitiativePane(ScrollView, can_focus=True):
+    """The order of play; posts :class:`Selected` when the cursor moves.
 
-    COMPONENT_CLASSES = DataTable.COMPONENT_CLASSES | {
+    Line 0 is the column header (it does not scroll); line ``1 + i`` of the
+    scrolled view is the combatant at position ``i``.
+    """
+
+    BINDINGS = [
+        Binding("down", "cursor_down", "Down", show=False),
+        Binding("up", "cursor_up", "Up", show=False),
+        Binding("pagedown", "page_down", "Page down", show=False),
+        Binding("pageup", "page_up", "Page up", show=False),
+        Binding("home", "first", "First", show=False),
+        Binding("end", "last", "Last", show=False),
+    ]
+
+    COMPONENT_CLASSES = {
+        "initiative--header",
+        "initiative--cursor",
         "initiative--active",
         "initiative--marked",
         "initiative--down",
@@ -84,23 +107,119 @@ class InitiativePane(DataTable[Text]):
         index: int | None
 
     def __init__(self, *, id: str | None = None) -> None:
-        super().__init__(id=id, cursor_type="row", zebra_stripes=False, cell_padding=0)
+        super().__init__(id=id)
         self._rows: list[RowState] = []
         self._compact = True
-        self._styles: dict[str, Style] = {}
+        self._styles: dict[tuple[str, bool], Style] = {}
+        #: rendered rows (without the cursor), by position; None: render again
+        self._strips: list[Strip | None] = []
+        self._strip_width = 0
+        self.cursor_row = 0
 
     def on_mount(self) -> None:
-        for key, label, width in COLUMNS:
-            self.add_column(label, key=key, width=width)
         self.app.theme_changed_signal.subscribe(self, lambda _theme: self.redraw())
+
+    # -- the DataTable-like surface the screen and the tests use ---------------
+
+    @property
+    def row_count(self) -> int:
+        return len(self._rows)
+
+    @property
+    def selected_index(self) -> int | None:
+        """The selection cursor's position in the order, or None when empty."""
+        if not self._rows:
+            return None
+        return max(0, min(self.cursor_row, len(self._rows) - 1))
+
+    def get_row_at(self, index: int) -> list[Text]:
+        """The cells of the row at *index* (mark, init, name, HP, AL, badges)."""
+        return self._cells(self._rows[index])
+
+    def move_cursor(self, *, row: int, animate: bool = False) -> None:
+        """Put the selection on *row* (clamped); posts :class:`Selected`."""
+        if not self._rows:
+            return
+        row = max(0, min(row, len(self._rows) - 1))
+        old = self.cursor_row
+        self.cursor_row = row
+        if old != row:
+            self._refresh_row(old)
+            self._refresh_row(row)
+        self._scroll_to_row(row)
+        self.post_message(self.Selected(row))
+
+    def action_cursor_down(self) -> None:
+        self.move_cursor(row=self.cursor_row + 1)
+
+    def action_cursor_up(self) -> None:
+        self.move_cursor(row=self.cursor_row - 1)
+
+    def action_page_down(self) -> None:
+        self.move_cursor(row=self.cursor_row + max(1, self._body_height - 1))
+
+    def action_page_up(self) -> None:
+        self.move_cursor(row=self.cursor_row - max(1, self._body_height - 1))
+
+    def action_first(self) -> None:
+        self.move_cursor(row=0)
+
+    def action_last(self) -> None:
+        self.move_cursor(row=len(self._rows) - 1)
+
+    def on_click(self, event: events.Click) -> None:
+        offset = event.get_content_offset(self)
+        if offset is not None and offset.y >= 1:
+            row = int(self.scroll_offset.y) + offset.y - 1
+            if row < len(self._rows):
+                self.move_cursor(row=row)
+
+    def _on_focus(self, event: events.Focus) -> None:
+        self._refresh_focus()
+
+    def _on_blur(self, event: events.Blur) -> None:
+        self._refresh_focus()
+
+    def _refresh_focus(self) -> None:
+        """The header's tint and the cursor's colour follow focus."""
+        self.refresh(Region(0, 0, self.size.width, 1))
+        self._refresh_row(self.cursor_row)
+
+    # -- geometry --------------------------------------------------------------
+
+    @property
+    def _body_height(self) -> int:
+        return max(1, self.scrollable_content_region.height - 1)
+
+    def _scroll_to_row(self, row: int) -> None:
+        top = int(self.scroll_offset.y)
+        height = self._body_height
+        if row < top:
+            self.scroll_to(y=row, animate=False, immediate=True)
+        elif row >= top + height:
+            self.scroll_to(y=row - height + 1, animate=False, immediate=True)
+
+    def _refresh_row(self, row: int) -> None:
+        y = row + 1 - int(self.scroll_offset.y)
+        if 1 <= y < self.size.height:
+            self.refresh(Region(0, y, self.size.width, 1))
+
+    def _set_virtual_size(self) -> None:
+        size = Size(self.size.width, len(self._rows) + 1)
+        if size != self.virtual_size:
+            self.virtual_size = size
+
+    def on_resize(self) -> None:
+        self._set_virtual_size()
 
     # -- rendering ------------------------------------------------------------
 
     def _style(self, name: str) -> Style:
         """A component style from app.tcss (cached; ``redraw`` clears it)."""
-        style = self._styles.get(name)
+        key = (name, self.has_focus)
+        style = self._styles.get(key)
         if style is None:
-            style = self._styles[name] = self.get_component_rich_style(name, partial=True)
+            style = self._styles[key] = self.get_component_rich_style(name, partial=True)
         return style
 
     def _cells(self, row: RowState) -> list[Text]:
@@ -137,6 +256,45 @@ class InitiativePane(DataTable[Text]):
             text.append(f" +{c.temp_hp}", base + self._style("initiative--temp"))
         return text
 
+    def _line(self, cells: list[Text], width: int) -> Strip:
+        """Lay *cells* out in the columns, cropped or padded to *width*
+        (the cells' own styles only: the cursor and pane styles go under)."""
+        line = Text(no_wrap=True, overflow="crop")
+        for (_, _, size), cell in zip(COLUMNS, cells, strict=True):
+            if size is not None:
+                cell = cell.copy()
+                if cell.justify == "right":
+                    cell.align("right", size)
+                else:
+                    cell.truncate(size, overflow="ellipsis", pad=True)
+            line.append_text(cell)
+        line.truncate(width, pad=True)
+        return Strip(line.render(self.app.console), width).crop_extend(0, width, None)
+
+    def _row_strip(self, index: int, width: int) -> Strip:
+        if width != self._strip_width:
+            self._strips = [None] * len(self._rows)
+            self._strip_width = width
+        strip = self._strips[index]
+        if strip is None:
+            strip = self._strips[index] = self._line(self._cells(self._rows[index]), width)
+        return strip
+
+    def render_line(self, y: int) -> Strip:
+        width = self.size.width
+        if y == 0:
+            header = [Text(label) for _, label, _ in COLUMNS]
+            style = self.get_component_rich_style("initiative--header", partial=False)
+            return self._line(header, width).apply_style(style)
+        index = int(self.scroll_offset.y) + y - 1
+        if not 0 <= index < len(self._rows):
+            return Strip.blank(width, self.rich_style)
+        strip = self._row_strip(index, width)
+        if index == self.cursor_row:  # over the cells, as DataTable draws its cursor
+            cursor = self.get_component_rich_style("initiative--cursor", partial=False)
+            strip = Strip([Segment(t, (s or Style()) + cursor, c) for t, s, c in strip], width)
+        return strip.apply_style(self.rich_style)
+
     # -- updates ----------------------------------------------------------------
 
     def show(self, encounter: Encounter, marked: Collection[str] = ()) -> int:
@@ -147,22 +305,25 @@ class InitiativePane(DataTable[Text]):
             RowState(c, i == active, c.name in marked, c.name in delayed)
             for i, c in enumerate(encounter.combatants)
         ]
-        changed = 0
-        keys = [key for key, *_ in COLUMNS]
-        for i, row in enumerate(wanted):
-            if i < len(self._rows):
-                if self._rows[i] == row:
-                    continue
-                for key, cell in zip(keys, self._cells(row), strict=True):
-                    self.update_cell(str(i), key, cell, update_width=key == "badges")
-            else:
-                self.add_row(*self._cells(row), key=str(i))
-            changed += 1
-        for i in range(len(wanted), len(self._rows)):
-            self.remove_row(str(i))
-            changed += 1
+        old = self._rows
+        strips = self._strips
+        changed = [i for i, row in enumerate(wanted) if i >= len(old) or old[i] != row] + list(
+            range(len(wanted), len(old))
+        )
         self._rows = wanted
-        return changed
+        self._strips = [
+            strips[i] if i < len(strips) and i < len(old) and old[i] == row else None
+            for i, row in enumerate(wanted)
+        ]
+        if len(wanted) != len(old):
+            self._set_virtual_size()
+            if self.cursor_row >= len(wanted):
+                self.cursor_row = max(0, len(wanted) - 1)
+            self.refresh()
+        else:
+            for i in changed:
+                self._refresh_row(i)
+        return len(changed)
 
     def set_compact(self, compact: bool) -> None:
         """Short badges on narrow screens, full ones on wide."""
@@ -173,17 +334,5 @@ class InitiativePane(DataTable[Text]):
     def redraw(self) -> None:
         """Redraw every row (after a theme or width change)."""
         self._styles.clear()
-        for i, row in enumerate(self._rows):
-            for key, cell in zip((k for k, *_ in COLUMNS), self._cells(row), strict=True):
-                self.update_cell(str(i), key, cell, update_width=key == "badges")
-
-    def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
-        event.stop()
-        self.post_message(self.Selected(event.cursor_row if self.row_count else None))
-
-    @property
-    def selected_index(self) -> int | None:
-        """The selection cursor's position in the order, or None when empty."""
-        if not self.row_count:
-            return None
-        return max(0, min(self.cursor_row, self.row_count - 1))
+        self._strips = [None] * len(self._rows)
+        self.refresh()
