@@ -47,8 +47,22 @@ is moved aside as ``encounters.json.corrupt-YYYYMMDD-HHMMSS``, a fresh index
 is started and every encounter directory is re-adopted (the newest readable
 snapshot plus the consecutive journal records after it).  A journal damaged
 in the middle keeps the records before the damage; the damaged file is
-kept beside it as ``journal-<g>.jsonl.corrupt-…``.  What recovery did is
-listed in ``store.notices`` for the UI or CLI to show once.
+kept beside it as ``journal-<g>.jsonl.corrupt-…``.
+
+Notices.  What recovery did is said in one sentence per problem, for the UI
+or CLI to show once.  Opening the store may find problems (a damaged index,
+unlisted or missing encounter files); loading an encounter may find more (a
+journal damaged in the middle is only discovered by reading it whole).  So:
+``load()`` returns the notices of that load in ``Loaded.notices``, and
+``take_notices()`` returns every notice not taken yet and forgets it (call
+it after opening and after each load).  ``store.notices`` is the list of
+every notice not yet taken, appended to by opening and by ``load()``.
+
+Summaries.  ``list()`` reads only each journal's last line, so before an
+encounter is loaded it cannot know that a line in the middle is damaged: it
+shows the summary of the last line written.  ``load()`` (or the first
+``append``) cuts the journal back to the line before the damage, and from
+then on ``list()`` shows the summary saved with the last action kept.
 
 Schema versions: every stored document carries ``"schema": 1``; see
 ``saves.migrations`` for the upgrade path.
@@ -71,7 +85,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from types import TracebackType
-from typing import Any, NamedTuple
+from typing import Any
 
 import platformdirs
 from tinydb import TinyDB
@@ -147,12 +161,24 @@ class Summary:
     save_points: int
 
 
-class Loaded(NamedTuple):
+@dataclass(frozen=True)
+class Loaded:
     """An encounter as saved: the last snapshot and every record appended
-    after it, in order (``snapshot, records = store.load(name)``)."""
+    after it, in order, plus what loading it found.
+
+    ``notices`` holds one sentence per problem this load found and dealt
+    with (a journal damaged in the middle, a missing journal); show them
+    after loading.  They are also added to ``store.notices`` as before.
+
+    Still unpacks as a pair: ``snapshot, records = store.load(name)``.
+    """
 
     snapshot: dict[str, Any]
     records: list[dict[str, Any]]
+    notices: tuple[str, ...] = ()
+
+    def __iter__(self) -> Iterator[Any]:
+        return iter((self.snapshot, self.records))
 
 
 def _now() -> str:
@@ -315,6 +341,15 @@ class Store:
 
     # --- public API --------------------------------------------------------
 
+    def take_notices(self) -> builtins.list[str]:
+        """Every notice not taken yet (from opening and from each load),
+        oldest first, and forget them: call it after opening and again
+        after loading to show each notice exactly once."""
+        with self._mutex:
+            taken = builtins.list(self.notices)
+            self.notices.clear()
+            return taken
+
     def list(self) -> list[Summary]:
         """Every saved encounter, most recently saved first.  Reads the
         index and only the tail of each journal."""
@@ -398,8 +433,10 @@ class Store:
 
     def load(self, name: str) -> Loaded:
         """The last snapshot and every record appended after it, in order.
-        Repairs a torn or damaged journal (see ``notices``)."""
+        Repairs a torn or damaged journal; what it found is in the result's
+        ``notices`` (and appended to ``store.notices``)."""
         with self._op():
+            first_notice = len(self.notices)
             doc = self._get(name)
             envelope = self._read_snapshot(doc)
             old = self._journals.pop(doc["id"], None)
@@ -408,7 +445,8 @@ class Store:
             self._tidy(doc)
             writer, entries = self._open_journal(doc, envelope["seq"])
             self._journals[doc["id"]] = writer
-            return Loaded(envelope["snapshot"], [e.record for e in entries])
+            found = tuple(self.notices[first_notice:])
+            return Loaded(envelope["snapshot"], [e.record for e in entries], found)
 
     def compact(self, name: str, snapshot: dict[str, Any], summary: dict[str, Any]) -> None:
         """Replace the snapshot and its journal by ``snapshot``, which the
@@ -739,9 +777,9 @@ class Store:
             atomic_write(path, data[: result.good_end])
             self.notices.append(
                 f"The journal of {doc['name']!r} was damaged at line {damage.line} "
-                f"({damage.reason}). Kept the {len(result.entries)} action(s) before it; "
-                f"{damage.dropped_lines} line(s) from there on were dropped. "
-                f"The damaged journal was kept as {aside}."
+                f"({damage.reason}): kept the {len(result.entries)} action(s) before that "
+                f"line and dropped {damage.dropped_lines} line(s) from there on; "
+                f"the damaged file is kept as {aside}."
             )
         elif result.torn_bytes:
             # An append that never returned: cut it off so the next line

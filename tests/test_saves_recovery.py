@@ -102,7 +102,7 @@ def test_corrupt_journal_line_keeps_records_before_it_and_moves_journal_aside(
         assert history(s.load("Fight")) == [0, 1]
         (notice,) = s.notices
         assert "journal of 'Fight' was damaged at line 3" in notice
-        assert "Kept the 2 action(s) before it; 3 line(s)" in notice
+        assert "kept the 2 action(s) before that line and dropped 3 line(s)" in notice
         aside = Path(re.search(r"kept as (\S+)\.$", notice).group(1))  # type: ignore[union-attr]
         assert aside.read_bytes() == damaged
         assert re.fullmatch(r"journal-1\.jsonl\.corrupt-\d{8}-\d{6}", aside.name)
@@ -110,6 +110,58 @@ def test_corrupt_journal_line_keeps_records_before_it_and_moves_journal_aside(
     with Store(db) as s:
         assert history(s.load("Fight")) == [0, 1, 2]
         assert s.notices == []
+
+
+def damage_line(db: Path, index: int) -> None:
+    """Bit rot in one journal line (0-based), valid lines after it."""
+    path = journal(db)
+    lines = path.read_bytes().splitlines(keepends=True)
+    lines[index] = lines[index].replace(b'"item":', b'"itex":')
+    path.write_bytes(b"".join(lines))
+
+
+def test_load_returns_its_own_notices_and_take_notices_shows_each_once(tmp_path: Path) -> None:
+    """A CLI that prints the notices right after opening, then loads, must
+    still be able to tell the GM what loading found."""
+    db = tmp_path / "encounters.json"
+    make_fight(db, 60)
+    damage_line(db, 50)
+    with Store(db) as s:
+        assert s.take_notices() == []  # opening found nothing: the damage is inside
+        loaded = s.load("Fight")
+        (notice,) = loaded.notices
+        assert "journal of 'Fight' was damaged at line 51" in notice
+        assert "kept the 50 action(s) before that line" in notice
+        assert "dropped 10 line(s)" in notice
+        aside = Path(re.search(r"kept as (\S+)\.$", notice).group(1))  # type: ignore[union-attr]
+        assert aside.exists() and aside.parent == journal(db).parent
+        snapshot, records = loaded  # still unpacks as a pair
+        assert history(loaded) == list(range(50)) and records == loaded.records
+        # The same notice is pending on the store, taken once, then gone.
+        assert s.notices == [notice]
+        assert s.take_notices() == [notice]
+        assert s.take_notices() == [] and s.notices == []
+        # A later load of the repaired journal has nothing to say.
+        assert s.load("Fight").notices == ()
+
+
+def test_after_a_damaged_load_the_listed_summary_matches_what_was_kept(tmp_path: Path) -> None:
+    """The picker's round comes from the journal's last line; once load()
+    has dropped the lines after the damage, list() must not keep showing
+    the round of a dropped action."""
+    db = tmp_path / "encounters.json"
+    make_fight(db, 12)
+    damage_line(db, 5)
+    with Store(db) as s:
+        assert s.list()[0].round == 11  # before loading, the tail is all it knows
+        assert history(s.load("Fight")) == [0, 1, 2, 3, 4]
+        assert s.list()[0].round == 4  # the summary saved with action 5 (item 4)
+    with Store(db) as s:
+        assert s.list()[0].round == 4
+    damage_line(db, 0)  # nothing before the damage: only the snapshot is left
+    with Store(db) as s:
+        assert history(s.load("Fight")) == []
+        assert s.list()[0].round == 0  # back to the snapshot's own summary
 
 
 def test_sequence_gap_in_the_journal_counts_as_damage(tmp_path: Path) -> None:
