@@ -140,7 +140,12 @@ def _used(state: Endurance, move: Movement, points: int) -> Endurance:
 
 
 def endurance_check(
-    state: Endurance, action: str, face: int | None, spend: bool = True
+    state: Endurance,
+    action: str,
+    face: int | None,
+    spend: bool = True,
+    *,
+    preview: bool = False,
 ) -> tuple[Endurance, EnduranceCheck]:
     """Check for a movement action (RULES.md §8).
 
@@ -149,8 +154,14 @@ def endurance_check(
     active no check is needed (``already_active``, success).  Below the DL,
     the shortfall is paid from the endurance points when *spend* is true and
     enough are left; otherwise the check fails and the action is not taken
-    (call with ``spend=False`` to show the GM the shortfall before confirming).
     On success the action becomes active for its time.
+
+    The text is what the log shows: with ``spend=False`` and a shortfall the
+    pool could cover, the movement failed because the GM chose not to spend
+    (``… 3 short: fails, no sprint (the GM chose not to spend 3 of 21
+    endurance)``); a shortfall the pool cannot cover says so.  ``preview=True``
+    (the check shown to the GM *before* deciding, nothing applied) states the
+    shortfall and the points left instead, without a verdict on the spend.
 
     Using dash, run or sprint (even one still active) restarts the recovery
     countdown at 3 × that action's active time whenever points are spent and
@@ -212,10 +223,18 @@ def endurance_check(
         return new, EnduranceCheck(
             key, face, total, used_passive, move.dl, shortfall, shortfall, True, False, text
         )
-    if state.points >= shortfall:
-        why = f"spend {shortfall} of {state.points} endurance to succeed"
+    if state.points >= shortfall and preview:
+        verdict = f"{shortfall} short ({state.points}/{state.max_points} endurance left)"
+    elif state.points >= shortfall:
+        verdict = (
+            f"{shortfall} short: fails, no {key} "
+            f"(the GM chose not to spend {shortfall} of {state.points} endurance)"
+        )
     else:
-        why = f"only {state.points} endurance left: fails, no {key}"
+        verdict = (
+            f"{shortfall} short: fails, no {key} "
+            f"(only {state.points} endurance left, {shortfall} needed)"
+        )
     return state, EnduranceCheck(
         key,
         face,
@@ -226,7 +245,7 @@ def endurance_check(
         0,
         False,
         False,
-        f"{head}: {shortfall} short; {why}",
+        f"{head}: {verdict}",
     )
 
 

@@ -540,7 +540,8 @@ def damage(work: Work, a: Mapping[str, Any]) -> None:
     )
     tags = list(a.get("tags", ()))
     label = f" {' '.join(tags)}" if tags else ""
-    work.log("GM", f"Damage{label}: {result.render()}")
+    if result.dice or crit:  # a plain constant: the damage line says it all
+        work.log("GM", f"Damage{label}: {result.render()}")
     for name in names:
         c, res = work.roll("", apply_damage, work.get(name), result.total, tags, work.ruleset)
         work.put(c)
@@ -714,7 +715,7 @@ def preview_move(work: Work, target: str, movement: str, face: int | None) -> An
         raise ActionError(f"move: {name} has no endurance (needs CON and athletics)")
     if face is None and state.active.get(movement, 0) <= 0:
         face = work.d20(f"{name} {movement} endurance check (d20)")
-    _, check = work.roll("", endurance_check, state, movement, face, False)
+    _, check = work.roll("", endurance_check, state, movement, face, False, preview=True)
     return check
 
 

@@ -369,11 +369,19 @@ def test_move_spends_endurance_unless_nospend() -> None:
     s = make()
     step = s.apply("move Zalek sprint roll 12 nospend")
     assert c(s, "Zalek").endurance.points == 21
-    assert "3 short" in step.log[0].text
+    assert "3 short: fails, no sprint (the GM chose not to spend 3 of 21" in step.log[0].text
     s.apply("move Zalek sprint roll 12")
     assert c(s, "Zalek").endurance.points == 18
     with pytest.raises(ActionError, match="no endurance"):
         s.apply("move 'Goblin 1' dash")
+
+
+def test_constant_damage_logs_no_roll_line() -> None:
+    s = make()
+    step = s.apply("damage Ogre 10")
+    assert [e.text for e in step.log] == ["Ogre takes 10 (10 HP)"]  # no "Damage: 10 = 10"
+    step = s.apply("damage Ogre 1d4 faces 3")  # dice: the roll line stays
+    assert step.log[0].text == "Damage: 1d4 (3) = 3"
 
 
 def test_roll_free_with_dl_name() -> None:

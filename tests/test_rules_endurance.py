@@ -144,3 +144,26 @@ def test_state_round_trips_through_dict() -> None:
 
     state, _ = endurance_check(endurance_for(17, 4), "sprint", 12)
     assert Endurance.from_dict(state.to_dict()) == state
+
+
+def test_declined_spend_reads_as_a_failed_movement_not_a_question() -> None:
+    # RULES.md §8: the GM confirms the spend; declining it fails the action.
+    state = endurance_for(17, 4)  # 21 points, bonus +7
+    new, check = endurance_check(state, "sprint", 12, spend=False)  # 19: 3 short
+    assert new == state and not check.success
+    assert check.text.endswith(
+        "3 short: fails, no sprint (the GM chose not to spend 3 of 21 endurance)"
+    )
+    assert "to succeed" not in check.text
+
+
+def test_a_shortfall_the_pool_cannot_cover_says_the_movement_failed() -> None:
+    state = endurance_for(10, 0)
+    _, check = endurance_check(state, "sprint", 1)  # 12 short, 10 points
+    assert check.text.endswith("12 short: fails, no sprint (only 10 endurance left, 12 needed)")
+
+
+def test_a_preview_states_the_shortfall_without_a_verdict() -> None:
+    state = endurance_for(17, 4)
+    _, check = endurance_check(state, "sprint", 12, spend=False, preview=True)
+    assert check.shortfall == 3 and check.text.endswith("3 short (21/21 endurance left)")
