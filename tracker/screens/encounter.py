@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from textual.containers import Grid, Vertical
 from textual.screen import Screen
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from rules.actions import HELP, VERBS, ActionError, parse_action
 from rules.combatant import Combatant
@@ -25,6 +25,7 @@ from tracker.config import Config
 from tracker.screens import lines
 from tracker.screens.palette import EncounterCommands
 from tracker.widgets.combatant import CombatantPane
+from tracker.widgets.footer import KeyFooter
 from tracker.widgets.initiative import InitiativePane
 from tracker.widgets.log import LogPane
 
@@ -93,7 +94,7 @@ class EncounterScreen(Screen[None]):
                 yield Static(EMPTY_HINT, id="empty-hint", markup=False)
             yield CombatantPane(id="combatant")
             yield LogPane(id="log")
-        yield Footer(compact=True, show_command_palette=False)
+        yield KeyFooter()
 
     @property
     def table(self) -> InitiativePane:

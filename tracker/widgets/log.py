@@ -72,6 +72,8 @@ class LogPane(RichLog):
         self._count = 0
         self._last = None
         self.show(self._log)
+        if self.auto_scroll:  # at the bottom in this very frame, not the next
+            self.scroll_to(y=self.max_scroll_y, animate=False, immediate=True)
 
     def watch_scroll_y(self, old_value: float, new_value: float) -> None:
         """Scrolled to the top of a tail: write the full window, keeping the

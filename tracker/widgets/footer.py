@@ -1,0 +1,81 @@
+"""The key footer: one line listing the keys that apply now (issue 4).
+
+Textual's ``Footer`` mounts one widget per key and recomposes them whenever
+the bindings change; with twenty keys that is most of the encounter
+screen's start-up.  :class:`KeyFooter` is one widget drawing one line: the
+screen's shown bindings (one per action, in binding order), each as the key
+then its label, greyed (``key-footer--disabled``) when ``check_action`` says
+the action does not apply now.  Clicking a key presses it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.text import Text
+from textual import events
+from textual.widget import Widget
+
+
+class KeyFooter(Widget, can_focus=False):
+    """The shown bindings of the screen, as ``key label`` pairs."""
+
+    COMPONENT_CLASSES = {
+        "key-footer--key",
+        "key-footer--description",
+        "key-footer--disabled",
+    }
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        #: (key to press, key as shown, label, enabled) per shown action
+        self.items: list[tuple[str, str, str, bool]] = []
+        self._spans: list[tuple[int, int, str, bool]] = []
+
+    def on_mount(self) -> None:
+        self.screen.bindings_updated_signal.subscribe(self, self._bindings_changed)
+        self.app.theme_changed_signal.subscribe(self, lambda _theme: self.refresh())
+        self._bindings_changed(self.screen)
+
+    def _bindings_changed(self, screen: Any) -> None:
+        if screen is not self.screen:
+            return
+        seen: set[str] = set()
+        items = []
+        for _node, binding, enabled, _tooltip in screen.active_bindings.values():
+            if not binding.show or binding.action in seen:
+                continue
+            seen.add(binding.action)
+            key = binding.key.split(",")[0]
+            items.append((key, self.app.get_key_display(binding), binding.description, enabled))
+        if items != self.items:
+            self.items = items
+            self.refresh()
+
+    def render(self) -> Text:
+        key_style = self.get_component_rich_style("key-footer--key")
+        label_style = self.get_component_rich_style("key-footer--description")
+        disabled = self.get_component_rich_style("key-footer--disabled", partial=True)
+        text = Text(no_wrap=True, overflow="crop", end="")
+        spans = []
+        for key, shown, label, enabled in self.items:
+            start = len(text)
+            extra = disabled if not enabled else None
+            text.append(shown, key_style + extra if extra else key_style)
+            if label:
+                text.append(" " + label, label_style + extra if extra else label_style)
+            spans.append((start, len(text), key, enabled))
+            text.append(" ")
+        self._spans = spans
+        return text
+
+    def on_click(self, event: events.Click) -> None:
+        """A click on a key presses it (a greyed one rings the bell)."""
+        x = event.x
+        for start, end, key, enabled in self._spans:
+            if start <= x < end:
+                if enabled:
+                    self.app.simulate_key(key)
+                else:
+                    self.app.bell()
+                return
