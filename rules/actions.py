@@ -114,16 +114,87 @@ SET_FIELDS: tuple[str, ...] = (
     "susceptibilities",
 )
 
+#: other words ``set`` accepts for a field.
+SET_ALIASES: dict[str, str] = {
+    "temp_hp": "temp",
+    "bonus": "init_bonus",
+    "init": "initiative",
+    "maxhp": "max_hp",
+    "max": "max_hp",
+    "immune": "immunities",
+    "resist": "resistances",
+    "weak": "weaknesses",
+    "susceptible": "susceptibilities",
+    "points": "endurance",
+    "luck_point": "luck_points",
+}
+
 ABILITY_KEYS: tuple[str, ...] = ("dex", "per", "str", "con", "int", "wis", "cha", "luck")
 MOVEMENTS: tuple[str, ...] = ("dash", "run", "sprint")
 COVERS: tuple[str, ...] = ("half", "three-quarters", "total")
 APPLIES: tuple[str, ...] = ("al", "checks", "attacks")
 TICKS: tuple[str, ...] = ("start", "end")
 
-#: the largest number accepted anywhere (a typo guard, not a rule).
+#: Size limits of the language's whole numbers (typo guards, not rules):
+#: amounts, hit points, temp HP, resistances and endurance points at most
+#: MAX_NUMBER; initiative, AL, DCs, bonuses, modifiers and condition values
+#: within ±MAX_MODIFIER; counts (combatants, advantages, luck points) at most
+#: MAX_COUNT; durations at most MAX_ROUNDS rounds.  Every bound is checked by
+#: :func:`bounded`, so every field says "… is too large (at most N)" alike,
+#: typed on the command line, in the app or built as a dict.
 MAX_NUMBER = 1_000_000
+MAX_MODIFIER = 1000
 MAX_COUNT = 100
+MAX_ROUNDS = 1000
 MAX_FACES = 1000
+
+#: (lowest, highest) of a whole-number field by the word that names it; any
+#: other whole-number field (al, init, bonus, with, value, athletics, …) is
+#: within ±MAX_MODIFIER.
+BOUNDS: dict[str, tuple[int, int]] = {
+    "count": (1, MAX_COUNT),
+    "adv": (0, MAX_COUNT),
+    "dis": (0, MAX_COUNT),
+    "rounds": (1, MAX_ROUNDS),
+    "dc": (1, MAX_MODIFIER),
+    "hp": (1, MAX_NUMBER),
+    "max_hp": (1, MAX_NUMBER),
+    "temp": (0, MAX_NUMBER),
+    "endurance": (0, MAX_NUMBER),
+    "luck_points": (0, MAX_COUNT),
+    "resist": (0, MAX_NUMBER),
+}
+_MODIFIER_BOUNDS = (-MAX_MODIFIER, MAX_MODIFIER)
+
+
+def bounded(key: str, value: int | str, low: int | None = None, high: int | None = None) -> int:
+    """*value* (an int, or text like ``-3`` / ``+12``) as a whole number
+    within the bounds of field *key* (:data:`BOUNDS`, or *low*/*high*).
+
+    Raises :class:`ActionError`: ``hp 'x' is not a whole number``,
+    ``hp 99999999999 is too large (at most 1,000,000)``, ``… is too small
+    (at least 1)``.
+    """
+    default_low, default_high = BOUNDS.get(key.split(" ")[0], _MODIFIER_BOUNDS)
+    low = default_low if low is None else low
+    high = default_high if high is None else high
+    if isinstance(value, bool) or not isinstance(value, int | str):
+        raise ActionError(f"{key} must be a whole number, not {value!r}")
+    text = str(value).strip()
+    digits = text[1:] if text[:1] in "+-" else text
+    if not digits.isascii() or not digits.isdigit():
+        raise ActionError(f"{key} must be a whole number, not {str(value)!r}")
+    if len(digits.lstrip("0")) > 12:  # no int() of a thousand digits
+        sign = "small" if text.startswith("-") else "large"
+        limit = f"at least {low:,}" if sign == "small" else f"at most {high:,}"
+        raise ActionError(f"{key} {text} is too {sign} ({limit})")
+    n = int(text)
+    if n > high:
+        raise ActionError(f"{key} {n} is too large (at most {high:,})")
+    if n < low:
+        raise ActionError(f"{key} {n} is too small (at least {low:,})")
+    return n
+
 
 # ---------------------------------------------------------------------------
 # Verb grammar, as data.
@@ -231,11 +302,6 @@ SPECS: dict[str, _Spec] = {
     "redo": _Spec(),
 }
 
-#: Record keys that hold non-negative counts rather than any whole number.
-_NON_NEGATIVE = {"count", "adv", "dis", "rounds", "dc", "athletics", "roll"}
-_POSITIVE = {"count", "rounds", "dc"}
-_D20 = {"roll"}
-
 # ---------------------------------------------------------------------------
 # Parsing
 
@@ -245,24 +311,15 @@ def _fail(verb: str, problem: str) -> ActionError:
 
 
 def _int(verb: str, key: str, token: str) -> int:
-    text = token.strip()
-    digits = text[1:] if text[:1] in "+-" else text
-    if not digits.isascii() or not digits.isdigit():
-        raise _fail(verb, f"{key} must be a whole number, not {token!r}")
-    if len(digits) > 7:
-        raise _fail(verb, f"{key} {token} is too large")
-    value = int(text)
-    if abs(value) > MAX_NUMBER:
-        raise _fail(verb, f"{key} {value} is too large")
-    if key in _POSITIVE and value < 1:
-        raise _fail(verb, f"{key} must be at least 1, not {value}")
-    if key in _NON_NEGATIVE and value < 0:
-        raise _fail(verb, f"{key} cannot be negative ({value})")
-    if key in _D20 and not 1 <= value <= 20:
-        raise _fail(verb, f"roll is the d20 face, 1 to 20, not {value}")
-    if key == "count" and value > MAX_COUNT:
-        raise _fail(verb, f"count is at most {MAX_COUNT}, not {value}")
-    return value
+    if key == "roll":
+        try:
+            return bounded("roll", token, 1, 20)
+        except ActionError:
+            raise _fail(verb, f"roll is the d20 face, 1 to 20, not {token.strip()}") from None
+    try:
+        return bounded(key, token)
+    except ActionError as exc:
+        raise _fail(verb, str(exc)) from None
 
 
 def check_dice(text: str, what: str = "dice") -> str:
@@ -275,9 +332,12 @@ def check_dice(text: str, what: str = "dice") -> str:
     except ImportError:  # pragma: no cover - the dice module is part of the project
         return text
     try:
-        parse(text)
+        expr = parse(text)
     except (DiceError, ValueError) as exc:
         raise ActionError(f"{what}: {exc}") from None
+    for term in expr.terms:
+        if term.value > MAX_NUMBER:
+            raise ActionError(f"{what}: {term.value} is too large (at most {MAX_NUMBER:,})")
     return text
 
 
@@ -312,8 +372,6 @@ def _resist(verb: str, token: str) -> dict[str, int]:
         if not tag:
             raise _fail(verb, f"resist: empty tag in {token!r} (write fire=5,cold=5)")
         out[tag] = _int(verb, f"resist {tag}", value) if sep else 0
-        if out[tag] < 0:
-            raise _fail(verb, f"resist {tag} cannot be negative")
     return out
 
 
@@ -379,6 +437,8 @@ def parse_action(line: str) -> dict[str, Any]:
         rest = rest[:-2]
     i = _parse_positional(verb, spec, rest, action)
     _parse_options(verb, spec, rest, i, action)
+    if verb == "set":
+        _check_set_value(action["field"], action["value"])
     if "faces" in action:  # keep the canonical key order: faces last
         action["faces"] = action.pop("faces")
     return action
@@ -452,8 +512,6 @@ def _parse_options(verb: str, spec: _Spec, rest: list[str], i: int, action: dict
         elif kind == "hp":
             if _is_number(token):
                 action[key] = _int(verb, "hp", token)
-                if action[key] < 1:
-                    raise _fail(verb, f"hp must be at least 1, not {action[key]}")
             else:
                 expr, i = _take_dice(rest, i - 1)
                 action[key] = check_dice(expr, f"{verb} hp")
@@ -480,6 +538,51 @@ def _parse_options(verb: str, spec: _Spec, rest: list[str], i: int, action: dict
         raise _fail(verb, "give dc N or dl NAME, not both")
     if verb in ("persist",) and not action.get("tags"):
         raise _fail(verb, "needs at least one damage tag (e.g. bleed, fire)")
+
+
+#: ``set`` fields that may be cleared with ``none``.
+_NULLABLE = frozenset({"initiative", "athletics", "luck_points", *ABILITY_KEYS})
+
+
+def set_value(field: str, value: str) -> int | None:
+    """The whole number ``set T FIELD VALUE`` gives a numeric *field*
+    (aliases resolved), None for ``none`` where a field may be cleared;
+    raises :class:`ActionError` (``set max_hp: max_hp 1e20 is too large …``).
+    Only the size and syntax: the engine checks what depends on the
+    combatant (``hp`` within its ``max_hp``, endurance within its pool)."""
+    field = SET_ALIASES.get(field, field)
+    text = value.strip()
+    if field in _NULLABLE and text.lower() in ("none", "-", ""):
+        return None
+    try:
+        if field in ABILITY_KEYS:
+            n = bounded(field, text)
+            if not 1 <= n <= 30:
+                raise ActionError(f"{field} is an ability score from 1 to 30, not {n}")
+            return n
+        return bounded(field, text, 0 if field == "hp" else None)  # set hp 0: down
+    except ActionError as exc:
+        raise ActionError(f"set {field}: {exc}") from None
+
+
+SET_NUMERIC = frozenset(
+    {"hp", "max_hp", "al", "temp", "init_bonus", "initiative", "athletics", "luck_points"}
+    | {"endurance", *ABILITY_KEYS}
+)
+
+
+def _check_set_value(field: str, value: str) -> None:
+    field = SET_ALIASES.get(field, field)
+    if field in SET_NUMERIC:
+        set_value(field, value)
+    elif field == "resistances" and value.strip().lower() not in ("none", "-", ""):
+        for part in value.split(","):
+            tag, sep, amount = part.partition("=")
+            if sep:
+                try:
+                    bounded(f"resist {tag.strip().lower()}", amount)
+                except ActionError as exc:
+                    raise ActionError(f"set resistances: {exc}") from None
 
 
 # ---------------------------------------------------------------------------

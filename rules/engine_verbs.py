@@ -45,7 +45,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
-from rules.actions import SET_FIELDS, ActionError
+from rules.actions import SET_ALIASES, SET_FIELDS, ActionError, bounded
 from rules.bonuses import Bonus
 from rules.combatant import Combatant
 from rules.conditions import Condition
@@ -335,35 +335,19 @@ def order(work: Work, a: Mapping[str, Any]) -> None:
 
 
 def _int_value(field: str, value: str, low: int | None = None, high: int | None = None) -> int:
-    text = value.strip()
-    digits = text[1:] if text[:1] in "+-" else text
-    if not digits.isascii() or not digits.isdigit() or len(digits) > 7:
-        raise ActionError(f"set {field}: {value!r} is not a whole number")
-    n = int(text)
-    if low is not None and n < low:
-        raise ActionError(f"set {field}: must be at least {low}, not {n}")
-    if high is not None and n > high:
-        raise ActionError(f"set {field}: must be at most {high}, not {n}")
-    return n
+    """The number ``set`` gives *field*, within the language's bounds
+    (``rules.actions.bounded``) and *low*/*high* when given."""
+    try:
+        return bounded(field, value, low, high)
+    except ActionError as exc:
+        raise ActionError(f"set {field}: {exc}") from None
 
 
 def _none(value: str) -> bool:
     return value.strip().lower() in ("none", "-", "")
 
 
-_FIELD_ALIASES = {
-    "temp_hp": "temp",
-    "bonus": "init_bonus",
-    "init": "initiative",
-    "maxhp": "max_hp",
-    "max": "max_hp",
-    "immune": "immunities",
-    "resist": "resistances",
-    "weak": "weaknesses",
-    "susceptible": "susceptibilities",
-    "points": "endurance",
-    "luck_point": "luck_points",
-}
+_FIELD_ALIASES = SET_ALIASES
 
 
 def set_field(work: Work, a: Mapping[str, Any]) -> None:
@@ -379,7 +363,7 @@ def set_field(work: Work, a: Mapping[str, Any]) -> None:
         _rename(work, c, value)
         return
     if field == "initiative":
-        new_init = None if _none(value) else _int_value(field, value, -1000, 1000)
+        new_init = None if _none(value) else _int_value(field, value)
         _reposition(work, replace(c, initiative=new_init))
         work.log(name, f"{name}'s initiative is now {'none' if new_init is None else new_init}")
         return
@@ -395,18 +379,18 @@ def _edit(c: Combatant, field: str, value: str) -> tuple[Combatant, str]:
             raise ActionError(f"set hp: {n} is above max_hp {c.max_hp} (set max_hp first)")
         return replace(c, hp=n), str(n)
     if field == "max_hp":
-        n = _int_value(field, value, 1, 1_000_000)
+        n = _int_value(field, value)
         return replace(c, max_hp=n, hp=min(c.hp, n)), str(n)
     if field == "al":
-        n = _int_value(field, value, -100, 1000)
+        n = _int_value(field, value)
         return replace(c, al=n), str(n)
     if field == "temp":
-        n = _int_value(field, value, 0, 1_000_000)
+        n = _int_value(field, value)
         set_temp = rules_function("damage", "set_temp_hp")
         new, _ = call(set_temp, c, n, c.temp_hp_duration)
         return new, str(n)
     if field == "init_bonus":
-        n = _int_value(field, value, -100, 100)
+        n = _int_value(field, value)
         return replace(c, init_bonus=n), str(n)
     if field == "notes":
         return replace(c, notes=value), repr(value)
@@ -419,7 +403,7 @@ def _edit(c: Combatant, field: str, value: str) -> tuple[Combatant, str]:
     if field == "luck_points":
         if _none(value):
             return replace(c, luck_points=None), "none"
-        n = _int_value(field, value, 0, 100)
+        n = _int_value(field, value)
         return replace(c, luck_points=n), str(n)
     if field == "endurance":
         if c.endurance is None:
@@ -427,7 +411,7 @@ def _edit(c: Combatant, field: str, value: str) -> tuple[Combatant, str]:
         n = _int_value(field, value, 0, c.endurance.max_points)
         return replace(c, endurance=replace(c.endurance, points=n)), str(n)
     if field == "athletics":
-        ath = None if _none(value) else _int_value(field, value, -20, 50)
+        ath = None if _none(value) else _int_value(field, value)
         return _with_endurance(replace(c, athletics=ath)), "none" if ath is None else str(ath)
     if field in ("dex", "per", "str", "con", "int", "wis", "cha", "luck"):
         scores = dict(c.abilities)
@@ -465,7 +449,7 @@ def _edit_defenses(c: Combatant, field: str, value: str) -> tuple[Combatant, str
                     raise ActionError(
                         f"set resistances: empty tag in {value!r} (write fire=5,cold=5)"
                     )
-                table[tag] = _int_value(f"resistances {tag}", amount, 0) if sep else 0
+                table[tag] = _int_value(f"resist {tag}", amount) if sep else 0
         new = replace(d, resistances=table)
         shown = ", ".join(f"{k} {v}" for k, v in table.items()) or "none"
     else:
@@ -580,7 +564,9 @@ def temp(work: Work, a: Mapping[str, Any]) -> None:
 
 def persist(work: Work, a: Mapping[str, Any]) -> None:
     """``persist``: persistent damage (§7), flat DC from the ruleset unless
-    ``dc`` is given; the source is the active combatant."""
+    ``dc`` is given; the source is the active combatant.  A DC above 20 is
+    accepted (the GM may mean it) and the log says a flat check can never
+    end it: only ``unpersist`` will."""
     names = work.resolve_all(a["targets"])
     entry_for = rules_function("persistent", "persistent_entry")
     add_persistent = rules_function("persistent", "add_persistent")
@@ -589,6 +575,8 @@ def persist(work: Work, a: Mapping[str, Any]) -> None:
     )
     for name in names:
         c, text = call(add_persistent, work.get(name), entry)
+        if entry.dc > 20 and entry in c.persistent:
+            text += f" — a flat check (d20) never reaches DC {entry.dc}: it can only be ended by unpersist"
         work.put(c)
         work.log(name, text)
 

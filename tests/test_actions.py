@@ -224,3 +224,51 @@ def test_a_built_add_action_with_empty_defenses_means_none() -> None:
     )
     assert action["name"] == "Ogre"
     assert not action.get("weaknesses") and not action.get("resistances")
+
+
+@pytest.mark.parametrize(
+    ("line", "fragment"),
+    [
+        (
+            "damage Ogre 99999999999999999999",
+            "99999999999999999999 is too large (at most 1,000,000)",
+        ),
+        ("damage Ogre 2d6+1000001", "1000001 is too large (at most 1,000,000)"),
+        ("temp Ogre 100000000000000000000", "is too large (at most 1,000,000)"),
+        ("heal Ogre 1000001", "is too large (at most 1,000,000)"),
+        ("add Ogre hp 1000001", "hp 1000001 is too large (at most 1,000,000)"),
+        ("set Ogre max_hp 99999999999999999999", "is too large (at most 1,000,000)"),
+        ("set Ogre hp 1000001", "is too large (at most 1,000,000)"),
+        ("set Ogre al 1001", "al 1001 is too large (at most 1,000)"),
+        ("set Ogre init -1001", "initiative -1001 is too small (at least -1,000)"),
+        ("set Ogre bonus 5000", "is too large (at most 1,000)"),
+        ("set Ogre luck_points 101", "is too large (at most 100)"),
+        ("set Ogre resist fire=2000000", "is too large (at most 1,000,000)"),
+        ("set Ogre dex 31", "1 to 30"),
+        ("set Ogre hp lots", "whole number"),
+        ("init Ogre 1001", "is too large (at most 1,000)"),
+        ("add Ogre hp 5 al 99999999999999999999", "is too large (at most 1,000)"),
+        ("persist Ogre 1d6 fire dc 1001", "is too large (at most 1,000)"),
+        ("bonus Ogre item 1001", "is too large (at most 1,000)"),
+        ("attack Ogre with 1001", "is too large (at most 1,000)"),
+        ("attack Ogre adv 101", "is too large (at most 100)"),
+        ("cond Ogre prone rounds 1001", "is too large (at most 1,000)"),
+        ("add Goblin count 101 hp 5", "is too large (at most 100)"),
+    ],
+)
+def test_every_whole_number_has_one_bound_and_one_message(line: str, fragment: str) -> None:
+    with pytest.raises(ActionError) as info:
+        parse_action(line)
+    assert fragment in str(info.value)
+
+
+def test_bounds_hold_for_built_dicts_too() -> None:
+    with pytest.raises(ActionError, match=r"too large \(at most 1,000,000\)"):
+        normalize_action({"verb": "damage", "targets": ["Ogre"], "amount": 10**20})
+    with pytest.raises(ActionError, match=r"too large \(at most 1,000\)"):
+        normalize_action({"verb": "init", "targets": ["Ogre"], "value": 10**20})
+    # the largest accepted values still parse
+    assert parse_action("damage Ogre 1000000")["amount"] == "1000000"
+    assert parse_action("set Ogre hp 0")["value"] == "0"
+    assert parse_action("set Ogre init none")["value"] == "none"
+    assert parse_action("init Ogre -1000")["value"] == -1000

@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from rules.actions import (
     ABILITY_KEYS,
     SET_FIELDS,
+    SET_NUMERIC,
     SPECS,
     VERBS,
     ActionError,
@@ -134,10 +135,20 @@ ACTIONS = st.one_of(
         "set",
         {
             "targets": targets(True),
-            "field": st.sampled_from(SET_FIELDS),
+            "field": st.sampled_from(
+                [f for f in SET_FIELDS if f not in SET_NUMERIC and f != "resistances"]
+            ),
             "value": st.text(
                 st.characters(codec="utf-8", exclude_categories=["Cs", "Cc"]), min_size=1
             ),
+        },
+    ),
+    record(
+        "set",
+        {
+            "targets": targets(True),
+            "field": st.sampled_from(sorted(SET_NUMERIC)),
+            "value": st.integers(1, 30).map(str),
         },
     ),
     record("start", {}),

@@ -427,3 +427,23 @@ def test_exact_name_wins_over_prefix() -> None:
     s.apply("add Goblin hp 5")
     s.apply("damage gob 1")
     assert c(s, "Gob").hp == 4 and c(s, "Goblin").hp == 5
+
+
+def test_size_limits_are_the_same_typed_or_applied() -> None:
+    s = make()
+    for line in ("damage Ogre 99999999999999999999", "temp Ogre 100000000000000000000"):
+        with pytest.raises(ActionError, match=r"too large \(at most 1,000,000\)"):
+            s.apply(line)
+    with pytest.raises(ActionError, match=r"max_hp .* is too large \(at most 1,000,000\)"):
+        s.apply("set Ogre max_hp 99999999999999999999")
+    s.apply("set Ogre max_hp 1000000")
+    assert c(s, "Ogre").max_hp == 1_000_000
+
+
+def test_a_persistent_dc_above_20_says_only_unpersist_ends_it() -> None:
+    s = make()
+    step = s.apply("persist Ogre 1d6 bleed dc 21")
+    assert c(s, "Ogre").persistent[0].dc == 21
+    assert step.log[0].text.endswith("it can only be ended by unpersist")
+    step = s.apply("persist Zalek 1d6 bleed dc 20")
+    assert "unpersist" not in step.log[0].text
