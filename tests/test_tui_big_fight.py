@@ -1,0 +1,108 @@
+"""The panes with a big fight (issue 4, "Snappy with a big fight"): what the
+GM sees is complete although only what is visible is drawn.
+
+50 combatants and a 10,000-entry log, seeded and in memory.  The initiative
+pane repaints only the rows an action changed; the log is first written with
+its visible tail and gets the full window when the GM scrolls to the top;
+the footer greys the keys that do not apply.
+"""
+
+from __future__ import annotations
+
+import random
+
+from rules.encounter import Encounter
+from rules.engine import Session
+from saves.live import LiveEncounter
+from tracker.app import CombatTrackerApp
+from tracker.config import Config
+from tracker.widgets.footer import KeyFooter
+from tracker.widgets.initiative import InitiativePane
+from tracker.widgets.log import WINDOW, LogPane
+
+
+def big_fight(entries: int = 10_000, started: bool = True) -> LiveEncounter:
+    session = Session(Encounter("Big fight"), rng=random.Random(5))
+    session.apply("add Goblin count 49 hp 2d6+2 al 13")
+    session.apply("add Zalek hp 30 al 15 con 17 athletics 4 dex 14 player")
+    if started:
+        session.apply("start")
+    while len(session.log) < entries:
+        session.apply("roll 1d20")
+    return LiveEncounter.in_memory(session)
+
+
+def app_for(live: LiveEncounter) -> CombatTrackerApp:
+    return CombatTrackerApp(live=live, config=Config())
+
+
+def shown(pane: LogPane) -> list[str]:
+    return [strip.text for strip in pane.lines]
+
+
+async def test_damage_redraws_only_the_hit_row_and_the_row_shows_it() -> None:
+    app = app_for(big_fight(entries=100))
+    async with app.run_test(size=(120, 40)) as pilot:
+        table = app.screen.query_one(InitiativePane)
+        await pilot.press("d", "3", "enter")
+        target = table.selected_index
+        assert target is not None
+        hit = app.live.session.encounter.combatants[target]
+        assert f"{hit.hp}/{hit.max_hp}" in " ".join(str(c) for c in table.get_row_at(target))
+        assert table.show(app.live.session.encounter) == 0  # nothing left to redraw
+        drawn = list(table._strips)
+        await pilot.press("d", "2", "enter")
+        # the hit row was drawn again; every other drawn row kept its lines
+        kept = [i for i, strip in enumerate(drawn) if strip is not None]
+        assert len(kept) > 10
+        redrawn = [i for i in kept if table._strips[i] is not drawn[i]]
+        assert redrawn == [target]
+
+
+async def test_arrows_home_and_end_move_the_selection_and_scroll_to_it() -> None:
+    app = app_for(big_fight(entries=10))
+    async with app.run_test(size=(80, 24)) as pilot:
+        table = app.screen.query_one(InitiativePane)
+        names = [c.name for c in app.live.session.encounter.combatants]
+        await pilot.press("end")
+        assert table.cursor_row == 49 and app.live.ui_state["selected"] == names[49]
+        assert table.scroll_offset.y > 0  # the last row is in view
+        await pilot.press("up")
+        assert app.live.ui_state["selected"] == names[48]
+        await pilot.press("home", "down")
+        assert app.live.ui_state["selected"] == names[1] and table.scroll_offset.y == 0
+
+
+async def test_the_log_opens_on_its_newest_entries_and_scrolling_up_brings_the_window() -> None:
+    live = big_fight()
+    app = app_for(live)
+    async with app.run_test(size=(120, 40)) as pilot:
+        pane = app.screen.query_one(LogPane)
+        await pilot.pause()
+        last = live.session.log[-1].text
+        assert shown(pane)[-1].endswith(last[-20:])  # newest at the bottom
+        assert pane.scroll_y == pane.max_scroll_y  # followed
+        written = len(pane.lines)
+        assert written < WINDOW  # only the visible tail was drawn
+        assert "earlier entries" in shown(pane)[0]
+        top_entry = shown(pane)[1]  # under the one-line "earlier entries" note
+        pane.scroll_to(y=0, animate=False, immediate=True)
+        await pilot.pause()
+        await pilot.pause()
+        assert len(pane.lines) > written  # the window arrived
+        view = int(pane.scroll_y)
+        assert shown(pane)[view + 1] == top_entry  # and the view did not jump
+        await pilot.press("n")  # new entries still follow at the bottom
+        assert pane.scroll_y == pane.max_scroll_y
+        assert shown(pane)[-1].endswith("turn")
+
+
+async def test_footer_greys_what_does_not_apply_and_updates_after_start() -> None:
+    app = app_for(big_fight(entries=0, started=False))
+    async with app.run_test(size=(120, 40)) as pilot:
+        footer = app.screen.query_one(KeyFooter)
+        enabled = {label: on for _key, _shown, label, on in footer.items}
+        assert enabled["Start"] and not enabled["Next"] and not enabled["Prev"]
+        await pilot.press("s")
+        enabled = {label: on for _key, _shown, label, on in footer.items}
+        assert enabled["Next"] and enabled["Undo"] and not enabled["Start"]
