@@ -106,3 +106,21 @@ async def test_footer_greys_what_does_not_apply_and_updates_after_start() -> Non
         await pilot.press("s")
         enabled = {label: on for _key, _shown, label, on in footer.items}
         assert enabled["Next"] and enabled["Undo"] and not enabled["Start"]
+
+
+async def test_keys_typed_faster_than_the_screen_updates_keep_the_selection() -> None:
+    """``down down n`` arriving in one burst: next turn must not put the
+    selection back where it was before the arrows (the arrows' Selected
+    messages are still queued when ``n`` runs)."""
+    app = app_for(big_fight(entries=10))
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = app.screen
+        names = [c.name for c in app.live.session.encounter.combatants]
+        table = screen.query_one(InitiativePane)
+        table.action_cursor_down()  # as the down arrow does, message not yet handled
+        table.action_cursor_down()
+        screen.action_next_turn()
+        await pilot.pause()
+        assert table.cursor_row == 2
+        assert app.live.ui_state["selected"] == names[2]
+        assert str(screen.query_one("#combatant").border_title) == names[2]

@@ -138,6 +138,12 @@ class EncounterScreen(Screen[None]):
         names = self._names()
         self._marked = [n for n in self._marked if n in names]
         table = self.table
+        # the cursor is the truth: its Selected message may still be queued
+        # behind keys typed fast (arrows, clicks), so _selected can be stale
+        drawn = table.selected_name
+        if drawn is not None and drawn != self._selected:
+            self._selected = drawn
+            self.live.set_ui_state(selected=drawn)
         table.show(enc, self._marked)
         if self._selected in names:
             index = names.index(self._selected)
@@ -174,9 +180,17 @@ class EncounterScreen(Screen[None]):
         self.query_one(CombatantPane).show(current, self.encounter.ruleset, delayed)
 
     def on_initiative_pane_selected(self, event: InitiativePane.Selected) -> None:
+        self._selection_moved()
+
+    def _selection_moved(self) -> None:
+        """Remember and show whoever the cursor is on.  Called right away by
+        the keys that move it, not only from the (queued) Selected message:
+        keys typed fast (``j j space n``) must not act on a stale selection."""
         current = self.selected()
-        self._selected = None if current is None else current.name
-        self.live.set_ui_state(selected=self._selected)
+        name = None if current is None else current.name
+        if name != self._selected:
+            self._selected = name
+            self.live.set_ui_state(selected=name)
         self._show_selected()
 
     # -- applying actions -------------------------------------------------------
@@ -273,9 +287,11 @@ class EncounterScreen(Screen[None]):
 
     def action_select_down(self) -> None:
         self.table.action_cursor_down()
+        self._selection_moved()
 
     def action_select_up(self) -> None:
         self.table.action_cursor_up()
+        self._selection_moved()
 
     def action_order_down(self) -> None:
         self._order("down")

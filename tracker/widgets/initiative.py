@@ -132,6 +132,12 @@ class InitiativePane(ScrollView, can_focus=True):
             return None
         return max(0, min(self.cursor_row, len(self._rows) - 1))
 
+    @property
+    def selected_name(self) -> str | None:
+        """The name on the row under the cursor, as drawn (None when empty)."""
+        index = self.selected_index
+        return None if index is None else self._rows[index].combatant.name
+
     def get_row_at(self, index: int) -> list[Text]:
         """The cells of the row at *index* (mark, init, name, HP, AL, badges)."""
         return self._cells(self._rows[index])
