@@ -3,6 +3,7 @@ encounter (issue 3, Saves).  See ``saves.store`` for the design."""
 
 from saves.errors import (
     DatabaseLocked,
+    DatabaseReadOnly,
     EncounterExists,
     EncounterNotFound,
     SaveError,
@@ -12,6 +13,7 @@ from saves.store import Loaded, Store, Summary, default_db_path
 
 __all__ = [
     "DatabaseLocked",
+    "DatabaseReadOnly",
     "EncounterExists",
     "EncounterNotFound",
     "Loaded",

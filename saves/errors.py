@@ -33,6 +33,18 @@ class DatabaseLocked(SaveError):
         )
 
 
+class DatabaseReadOnly(SaveError):
+    """A write was asked of a store opened with ``read_only=True``."""
+
+    def __init__(self, path: Path | str, doing: str) -> None:
+        self.path = Path(path)
+        self.doing = doing
+        super().__init__(
+            f"Cannot {doing}: the database {self.path} was opened read-only "
+            "(to look at it while a tracker has it open)."
+        )
+
+
 class EncounterNotFound(SaveError):
     """No saved encounter has that name."""
 

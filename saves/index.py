@@ -6,7 +6,8 @@ writes a temp file, fsyncs it, ``os.replace``s it over the database and
 fsyncs the directory, so the file on disk is always either the old or the
 new complete JSON.  The store holds an exclusive lock on the database, so
 the storage keeps the last text in memory instead of re-reading the file
-for every query.
+for every query.  A read-only store's storage never writes the file: its
+changes (an index rebuilt from the encounter files) stay in memory.
 """
 
 from __future__ import annotations
@@ -56,9 +57,12 @@ def parse_database(raw: bytes) -> dict[str, dict[str, dict[str, Any]]]:
 class AtomicJSONStorage(Storage):
     """TinyDB storage: atomic, durable whole-file replacement."""
 
-    def __init__(self, path: str, initial: dict[str, Any] | None = None) -> None:
+    def __init__(
+        self, path: str, initial: dict[str, Any] | None = None, read_only: bool = False
+    ) -> None:
         super().__init__()
         self.path = Path(path)
+        self.read_only = read_only
         self._text: str | None = json.dumps(initial) if initial else None
 
     def read(self) -> dict[str, dict[str, Any]] | None:
@@ -69,7 +73,8 @@ class AtomicJSONStorage(Storage):
 
     def write(self, data: dict[str, dict[str, Any]]) -> None:
         text = json.dumps(data, ensure_ascii=False, indent=1)
-        atomic_write(self.path, text.encode("utf-8") + b"\n")
+        if not self.read_only:
+            atomic_write(self.path, text.encode("utf-8") + b"\n")
         self._text = text
 
     def close(self) -> None:

@@ -4,6 +4,10 @@ The lock is ``fcntl.flock`` on ``<db>.lock``; the file holds the owner's PID
 so the second process can say who has it.  The kernel drops a flock when its
 holder dies, so a crashed or killed tracker never leaves a stale lock (the
 PID left in the file is just overwritten by the next owner).
+
+Only writers lock.  A read-only store (``Store(path, read_only=True)``)
+neither takes nor creates the lock: see "Read-only access" in
+``saves.store`` for why it needs none.
 """
 
 from __future__ import annotations

@@ -67,9 +67,37 @@ then on ``list()`` shows the summary saved with the last action kept.
 Schema versions: every stored document carries ``"schema": 1``; see
 ``saves.migrations`` for the upgrade path.
 
-Only one process may open a database: the second gets ``DatabaseLocked``
-("… is in use by PID 1234").  A ``Store`` is safe to share between threads of
-one process (calls are serialised).
+Only one process may open a database for writing: the second gets
+``DatabaseLocked`` ("… is in use by PID 1234").  A ``Store`` is safe to share
+between threads of one process (calls are serialised).
+
+Read-only access.  ``Store(path, read_only=True)`` is for looking at a
+database another process may have open for writing (``list``, ``show``,
+``export`` while the TUI runs).  It takes no lock at all: the writer's lock
+is non-blocking, so even a brief shared lock could make a tracker starting
+at that moment fail, and readers do not need one, because every file is
+either replaced atomically (index, snapshots, save points: a reader sees
+the old or the new whole file) or only appended to (journals: a line whose
+append is still in progress fails its checksum and is simply not there
+yet).  What keeps a reader consistent:
+
+* the index is re-read whenever its file changed (inode, size, times), and
+  read again if it changed while the encounter directories were looked at;
+* ``load`` opens the snapshot and the journal of one generation before
+  reading either; a file deleted by a compaction after it was opened is
+  still read whole, and one already gone means the index moved on, so it
+  is read again (compaction deletes a generation only after the index
+  names the next one);
+* a save point file replaced since the index was read is handled the same.
+
+A read-only store never writes, moves, repairs or deletes anything, nor
+creates the lock file or folders: a damaged index is read from the
+encounter directories in memory, a journal damaged in the middle is read up
+to the damage, leftovers of interrupted operations are ignored, and each of
+these is said in a notice ("Opened read-only, so … was left as it is").
+Every method that would change something (``create``, ``append``,
+``compact``, ``save_point``, ``delete``) raises ``DatabaseReadOnly``.  A
+reader may see a state a moment old, never a half-written one.
 """
 
 from __future__ import annotations
@@ -93,6 +121,7 @@ from tinydb import TinyDB
 from saves.errors import (
     CorruptData,
     DatabaseLocked,
+    DatabaseReadOnly,
     EncounterExists,
     EncounterNotFound,
     NewerSchema,
@@ -122,6 +151,7 @@ from saves.migrations import SCHEMA_VERSION, migrate
 
 __all__ = [
     "DatabaseLocked",
+    "DatabaseReadOnly",
     "EncounterExists",
     "EncounterNotFound",
     "Loaded",
@@ -137,6 +167,9 @@ DELETED_MARKER = "DELETED"
 _ID_RE = re.compile(r"[a-z0-9][a-z0-9-]*")
 _GEN_RE = re.compile(r"(snapshot|journal)-([0-9]+)\.(json|jsonl)")
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+#: A read-only store re-reads the index when a writer changed it while it was
+#: being read, at most this many times (then it uses what it read last).
+_READ_ATTEMPTS = 10
 
 
 def default_db_path() -> Path:
@@ -242,6 +275,11 @@ def _read_sealed(path: Path, kind: str) -> dict[str, Any]:
         raw = path.read_bytes()
     except OSError as exc:
         raise CorruptData(f"cannot read it ({exc.strerror or exc})") from None
+    return _parse_sealed(raw, kind)
+
+
+def _parse_sealed(raw: bytes, kind: str) -> dict[str, Any]:
+    """Check the bytes of a sealed snapshot / save-point file."""
     doc, _ = migrate(kind, unseal(raw))
     if doc.get("kind") != kind:
         raise CorruptData(f"it is not a {kind} file")
@@ -256,6 +294,48 @@ def _read_sealed(path: Path, kind: str) -> dict[str, Any]:
     return doc
 
 
+def _file_stamp(path: Path) -> tuple[int, ...] | None:
+    """What changes whenever a file is replaced or appended to (None if
+    it does not exist)."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return (st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
+
+
+def _read_generation(
+    snapshot: Path, journal: Path
+) -> tuple[bytes | None, bytes | None, tuple[int, ...] | None]:
+    """The bytes of a snapshot and of its journal (None for a missing file)
+    and the journal's :func:`_file_stamp`; both files are opened before
+    either is read."""
+    fds: list[int | None] = []
+    try:
+        for path in (snapshot, journal):
+            try:
+                fds.append(os.open(path, os.O_RDONLY))
+            except FileNotFoundError:
+                fds.append(None)
+        stamp = None
+        if fds[1] is not None:
+            st = os.fstat(fds[1])
+            stamp = (st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
+        raw, data = (None if fd is None else _read_fd(fd) for fd in fds)
+        return raw, data, stamp
+    finally:
+        for fd in fds:
+            if fd is not None:
+                os.close(fd)
+
+
+def _read_fd(fd: int) -> bytes:
+    chunks = []
+    while chunk := os.read(fd, 1 << 20):
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
 def _generations(directory: Path, prefix: str) -> list[int]:
     gens = []
     with contextlib.suppress(OSError):
@@ -268,13 +348,19 @@ def _generations(directory: Path, prefix: str) -> list[int]:
 
 class Store:
     """A database of saved encounters.  See the module docstring for the
-    design; every public method raises only :class:`SaveError` subclasses."""
+    design; every public method raises only :class:`SaveError` subclasses.
 
-    def __init__(self, path: str | Path | None = None) -> None:
+    ``Store(path, read_only=True)`` opens the database to look at it while
+    another process may have it open for writing (see "Read-only access" in
+    the module docstring): no lock, no file is ever written, and every
+    method that would change something raises :class:`DatabaseReadOnly`."""
+
+    def __init__(self, path: str | Path | None = None, *, read_only: bool = False) -> None:
         self.path = Path(path).expanduser() if path is not None else default_db_path()
         self.path = self.path.absolute()
         self.dir = Path(f"{self.path}.d")
-        # What recovery did, one sentence each, for the UI/CLI to show once:
+        self.read_only = read_only
+        # What recovery did, one sentence each, not yet taken (take_notices):
         # filled on open, and by load() if a journal needed repair.
         self.notices: list[str] = []
         self._mutex = threading.RLock()
@@ -283,27 +369,28 @@ class Store:
         self._sp: dict[str, dict[str, dict[str, Any]]] = {}  # id -> label key -> doc
         self._recovering = False
         self._closed = True
+        self._lock: FileLock | None = None
+        # Read-only only: the index file as last read (see _refresh), the
+        # journal records of encounters rebuilt in memory from their files,
+        # and the last kept record of journals found damaged by load().
+        self._stamp: tuple[int, ...] | None = None
+        self._adopted: dict[str, builtins.list[Entry]] = {}
+        self._kept_tails: dict[str, tuple[Any, Entry | None]] = {}
         if self.path.is_dir():
             raise SaveError(f"The database path {self.path} is a directory, not a file.")
+        if not read_only:
+            try:
+                make_dirs(self.path.parent)
+            except OSError as exc:
+                raise SaveError(
+                    f"Cannot create the folder {self.path.parent}: {exc.strerror or exc}."
+                ) from None
+            self._lock = FileLock(Path(f"{self.path}.lock"), self.path)
         try:
-            make_dirs(self.path.parent)
-        except OSError as exc:
-            raise SaveError(
-                f"Cannot create the folder {self.path.parent}: {exc.strerror or exc}."
-            ) from None
-        self._lock = FileLock(Path(f"{self.path}.lock"), self.path)
-        try:
-            data, upgraded = self._read_database()
-            self._db = TinyDB(str(self.path), storage=AtomicJSONStorage, initial=data)
-            self._closed = False
-            if upgraded:
-                self._db.storage.write(data)
-                self.notices.append(
-                    f"Upgraded {upgraded} saved document(s) in {self.path} "
-                    f"to schema version {SCHEMA_VERSION}."
-                )
-            self._reindex()
-            self._reconcile()
+            if read_only:
+                self._refresh()
+            else:
+                self._open_index()
         except OSError as exc:
             self.close()
             raise SaveError(
@@ -335,9 +422,8 @@ class Store:
             if not self._closed:
                 self._db.close()
             self._closed = True
-            lock = getattr(self, "_lock", None)
-            if lock is not None:
-                lock.release()
+            if self._lock is not None:
+                self._lock.release()
 
     # --- public API --------------------------------------------------------
 
@@ -379,7 +465,7 @@ class Store:
     def create(self, name: str, snapshot: dict[str, Any], summary: dict[str, Any]) -> None:
         """Save a new encounter; EncounterExists if the name is taken
         (names are compared ignoring case)."""
-        with self._op():
+        with self._op(write=f"save the new encounter {name!r}"):
             name = _clean_name(name)
             existing = self._enc.get(name.casefold())
             if existing is not None:
@@ -419,7 +505,7 @@ class Store:
     def append(self, name: str, record: dict[str, Any], summary: dict[str, Any]) -> int:
         """Durably append one action record; returns its sequence number
         once the line is fsynced (autosave; issue 3)."""
-        with self._op():
+        with self._op(write=f"save an action of {name!r}"):
             doc = self._get(name)
             _require_dict(record, "action record")
             _require_dict(summary, "summary")
@@ -436,6 +522,8 @@ class Store:
         Repairs a torn or damaged journal; what it found is in the result's
         ``notices`` (and appended to ``store.notices``)."""
         with self._op():
+            if self.read_only:
+                return self._load_read_only(name)
             first_notice = len(self.notices)
             doc = self._get(name)
             envelope = self._read_snapshot(doc)
@@ -452,7 +540,7 @@ class Store:
         """Replace the snapshot and its journal by ``snapshot``, which the
         caller built by folding every record appended so far.  Crash-safe at
         every step (see the module docstring)."""
-        with self._op():
+        with self._op(write=f"compact {name!r}"):
             doc = self._get(name)
             _require_dict(snapshot, "snapshot")
             _require_dict(summary, "summary")
@@ -481,7 +569,7 @@ class Store:
     ) -> None:
         """Keep ``snapshot`` under ``label`` (labels ignore case; saving an
         existing label replaces it)."""
-        with self._op():
+        with self._op(write=f"save the save point {label!r} of {name!r}"):
             doc = self._get(name)
             label = _clean_name(label, "save point label")
             _require_dict(snapshot, "snapshot")
@@ -537,12 +625,13 @@ class Store:
     def load_save_point(self, name: str, label: str) -> dict[str, Any]:
         """The snapshot kept under ``label``."""
         with self._op():
-            doc = self._get(name)
             label = _clean_name(label, "save point label")
-            point = self._sp.get(doc["id"], {}).get(label.casefold())
-            if point is None:
-                raise SavePointNotFound(doc["name"], label)
-            path = self.dir / doc["id"] / point["file"]
+            doc, point, path = self._save_point(name, label)
+            attempts = _READ_ATTEMPTS if self.read_only else 0
+            while attempts and not path.exists() and self._refresh():
+                # A writer replaced the save point since the index was read.
+                doc, point, path = self._save_point(name, label)
+                attempts -= 1
             try:
                 envelope = _read_sealed(path, "save_point")
             except CorruptData as exc:
@@ -555,7 +644,7 @@ class Store:
 
     def delete(self, name: str) -> None:
         """Remove an encounter, its journal and its save points."""
-        with self._op():
+        with self._op(write=f"delete {name!r}"):
             doc = self._get(name)
             directory = self.dir / doc["id"]
             writer = self._journals.pop(doc["id"], None)
@@ -572,11 +661,64 @@ class Store:
     # --- internals: index ----------------------------------------------------
 
     @contextlib.contextmanager
-    def _op(self) -> Iterator[None]:
+    def _op(self, write: str | None = None) -> Iterator[None]:
+        """Serialise one public call.  ``write`` names what a changing call
+        does (refused when read-only); a reading call on a read-only store
+        first re-reads the index if a writer has changed it."""
         with self._mutex:
             if self._closed:
                 raise SaveError(f"The database {self.path} has been closed.")
+            if self.read_only:
+                if write is not None:
+                    raise DatabaseReadOnly(self.path, write)
+                try:
+                    self._refresh()
+                except OSError as exc:
+                    raise self._io_error("read the database", exc) from None
             yield
+
+    def _open_index(self) -> None:
+        """Read the index into TinyDB and reconcile it with the encounter
+        directories (in memory only when read-only)."""
+        data, upgraded = self._read_database()
+        self._db = TinyDB(
+            str(self.path), storage=AtomicJSONStorage, initial=data, read_only=self.read_only
+        )
+        self._closed = False
+        if upgraded and not self.read_only:
+            self._db.storage.write(data)
+            self.notices.append(
+                f"Upgraded {upgraded} saved document(s) in {self.path} "
+                f"to schema version {SCHEMA_VERSION}."
+            )
+        self._reindex()
+        self._reconcile()
+
+    def _refresh(self) -> bool:
+        """Read-only: (re-)read the index if the file changed since it was
+        last read; True if it was re-read.  A writer replaces the file
+        atomically, so each read sees one whole version; if it changed while
+        the encounter directories were being looked at, read it again."""
+        stamp = _file_stamp(self.path)
+        if not self._closed and stamp == self._stamp:
+            return False
+        had = builtins.list(self.notices)
+        for _ in range(_READ_ATTEMPTS):
+            if not self._closed:
+                self._db.close()
+            self._enc, self._sp, self._adopted = {}, {}, {}
+            self._recovering = False
+            del self.notices[len(had) :]
+            self._open_index()
+            after = _file_stamp(self.path)
+            if after == stamp:
+                break
+            stamp = after
+        self._stamp = stamp
+        # Say each thing once even if the index is read again later.
+        fresh = [n for n in self.notices[len(had) :] if n not in had]
+        self.notices[len(had) :] = fresh
+        return True
 
     def _io_error(self, doing: str, exc: OSError) -> SaveError:
         return SaveError(f"Could not {doing} in {self.path}: {exc.strerror or exc}.")
@@ -610,8 +752,15 @@ class Store:
         except NewerSchema as exc:
             raise NewerSchema(f"{self.path}: {exc.message}") from None
         except CorruptData as exc:
-            aside = move_aside(self.path, "corrupt")
             self._recovering = True
+            if self.read_only:
+                self.notices.append(
+                    f"The database file {self.path} is damaged ({exc.message}). "
+                    "Opened read-only, so it was left as it is and the encounters were "
+                    "read from their own files (open combat-tracker normally to repair it)."
+                )
+                return {}, 0
+            aside = move_aside(self.path, "corrupt")
             self.notices.append(
                 f"The database file {self.path} was damaged ({exc.message}). "
                 f"It was moved to {aside} and a fresh database was started."
@@ -631,6 +780,14 @@ class Store:
         if doc is None:
             raise EncounterNotFound(name)
         return doc
+
+    def _save_point(self, name: str, label: str) -> tuple[dict[str, Any], dict[str, Any], Path]:
+        """The encounter, the save point's index entry and its file."""
+        doc = self._get(name)
+        point = self._sp.get(doc["id"], {}).get(label.casefold())
+        if point is None:
+            raise SavePointNotFound(doc["name"], label)
+        return doc, point, self.dir / doc["id"] / point["file"]
 
     def _sp_of(self, doc: dict[str, Any]) -> builtins.list[dict[str, Any]]:
         return builtins.list(self._sp.get(doc["id"], {}).values())
@@ -659,10 +816,19 @@ class Store:
         """The newest summary and time: the journal's last line if it is
         newer than the snapshot, else the index entry."""
         writer = self._journals.get(doc["id"])
+        path = self.dir / doc["id"] / f"journal-{doc['gen']}.jsonl"
+        kept = self._kept_tails.get(doc["id"])
         if writer is not None:
             last = writer.last
+        elif doc["id"] in self._adopted:
+            entries = self._adopted[doc["id"]]
+            last = entries[-1] if entries else None
+        elif kept is not None and kept[0] == (doc["gen"], _file_stamp(path)):
+            # Read-only, and load() found this very file damaged in the
+            # middle: its last line is past the damage and is not kept.
+            last = kept[1]
         else:
-            last = read_tail(self.dir / doc["id"] / f"journal-{doc['gen']}.jsonl")
+            last = read_tail(path)
         if last is not None and last.seq > doc["snapshot_seq"]:
             return last.summary, last.t
         return doc["summary"], doc["updated"]
@@ -716,10 +882,11 @@ class Store:
                 os.unlink(directory / stale)
         fsync_dir(directory)
 
-    def _read_snapshot(self, doc: dict[str, Any]) -> dict[str, Any]:
+    def _read_snapshot(self, doc: dict[str, Any], raw: bytes | None = None) -> dict[str, Any]:
+        """The current snapshot envelope (from ``raw`` if already read)."""
         path = self.dir / doc["id"] / f"snapshot-{doc['gen']}.json"
         try:
-            return _read_sealed(path, "snapshot")
+            return _read_sealed(path, "snapshot") if raw is None else _parse_sealed(raw, "snapshot")
         except CorruptData as exc:
             raise SaveError(
                 f"The saved snapshot of {doc['name']!r} ({path}) is unusable: {exc.message}. "
@@ -791,6 +958,54 @@ class Store:
         writer = JournalWriter(path, result.good_end, result.last_seq, last)
         return writer, result.entries
 
+    def _load_read_only(self, name: str) -> Loaded:
+        """``load()`` that changes nothing.  The snapshot and the journal of
+        one generation are both opened before either is read, so a writer
+        compacting meanwhile (which deletes them only after the index names
+        the next generation) cannot mix generations: a file deleted after
+        it was opened is still read whole, and a file already gone means
+        the index changed, so it is read again.  A journal damaged in the
+        middle is reported, never repaired or moved."""
+        first_notice = len(self.notices)
+        for attempt in range(_READ_ATTEMPTS):
+            doc = self._get(name)
+            directory = self.dir / doc["id"]
+            jpath = directory / f"journal-{doc['gen']}.jsonl"
+            if doc["id"] in self._adopted:  # rebuilt in memory from several journals
+                envelope = self._read_snapshot(doc)
+                entries = self._adopted[doc["id"]]
+                break
+            try:
+                raw, data, jstamp = _read_generation(
+                    directory / f"snapshot-{doc['gen']}.json", jpath
+                )
+            except OSError as exc:
+                raise self._io_error(f"read {doc['name']!r}", exc) from None
+            if (raw is None or data is None) and attempt + 1 < _READ_ATTEMPTS and self._refresh():
+                continue  # compacted or deleted by a writer since the index was read
+            envelope = self._read_snapshot(doc, raw)
+            if data is None:
+                self.notices.append(
+                    f"The journal of {doc['name']!r} ({jpath}) is missing; showing its last "
+                    "snapshot only. Opened read-only, so nothing was changed."
+                )
+                data = b""
+            result = scan(data, envelope["seq"])
+            entries = result.entries
+            if result.damage is not None:
+                damage = result.damage
+                self.notices.append(
+                    f"The journal of {doc['name']!r} is damaged at line {damage.line} "
+                    f"({damage.reason}): showing the {len(entries)} action(s) before that "
+                    f"line and leaving out {damage.dropped_lines} line(s) from there on. "
+                    f"Opened read-only, so the file was left as it is: {jpath}."
+                )
+                last = entries[-1] if entries else None
+                self._kept_tails[doc["id"]] = ((doc["gen"], jstamp), last)
+            break
+        found = tuple(self.notices[first_notice:])
+        return Loaded(envelope["snapshot"], [e.record for e in entries], found)
+
     # --- internals: reconciliation and recovery -----------------------------
 
     def _reconcile(self) -> None:
@@ -807,14 +1022,16 @@ class Store:
                 continue
             path = Path(entry.path)
             if entry.name.startswith(".") and entry.name.endswith(".tmp"):
-                remove_tree(path)  # a create that never returned
+                if not self.read_only:
+                    remove_tree(path)  # a create that never returned
                 continue
             if not _ID_RE.fullmatch(entry.name):
                 continue
             if (path / DELETED_MARKER).exists():
                 if entry.name in known:
                     self._forget(entry.name)
-                remove_tree(path)
+                if not self.read_only:
+                    remove_tree(path)
                 continue
             if entry.name not in known:
                 self._adopt(path)
@@ -823,9 +1040,9 @@ class Store:
                 self._missing(doc)
 
     def _missing(self, doc: dict[str, Any]) -> None:
+        done = "it is not shown" if self.read_only else "it was removed from the list"
         self.notices.append(
-            f"The files of encounter {doc['name']!r} ({self.dir / doc['id']}) are missing; "
-            "it was removed from the list."
+            f"The files of encounter {doc['name']!r} ({self.dir / doc['id']}) are missing; {done}."
         )
         self._forget(doc["id"])
 
@@ -841,8 +1058,14 @@ class Store:
             except CorruptData as exc:
                 problems.append(f"snapshot-{gen}.json: {exc.message}")
         if chosen is None:
-            aside = move_aside(directory, "unrecoverable")
             why = "; ".join(problems) or "it holds no snapshot"
+            if self.read_only:
+                self.notices.append(
+                    f"Could not read the saved files in {directory} ({why}). "
+                    "Opened read-only, so they were left as they are."
+                )
+                return
+            aside = move_aside(directory, "unrecoverable")
             self.notices.append(
                 f"Could not recover the saved files in {directory} ({why}). "
                 f"They were moved to {aside}."
@@ -862,27 +1085,22 @@ class Store:
             entries += result.entries
             after = result.last_seq
             if result.damage is not None:
+                if self.read_only:
+                    damaged_note = (
+                        f" Its journal {jpath} is damaged at line {result.damage.line}; "
+                        "the actions from there on are not shown (the file was left as it is)."
+                    )
+                    break
                 aside = keep_copy_aside(jpath, "corrupt")
                 damaged_note = (
                     f" Its journal was damaged at line {result.damage.line}; "
                     f"actions after that were dropped (the damaged journal was kept as {aside})."
                 )
                 break
-        # Normal form: one snapshot generation and its journal.
-        journal = directory / f"journal-{gen}.jsonl"
-        atomic_write(
-            journal, b"".join(encode_entry(e.seq, e.t, e.summary, e.record) for e in entries)
-        )
-        for other in journals:
-            if other != gen:
-                with contextlib.suppress(OSError):
-                    os.unlink(directory / f"journal-{other}.jsonl")
-        for other in _generations(directory, "snapshot"):
-            if other != gen:
-                with contextlib.suppress(OSError):
-                    os.unlink(directory / f"snapshot-{other}.json")
-        fsync_dir(directory)
-
+        if self.read_only:
+            self._adopted[directory.name] = entries
+        else:
+            self._normal_form(directory, gen, journals, entries)
         name = envelope["name"].strip() or directory.name
         base, n = name, 2
         while name.casefold() in self._enc:
@@ -908,10 +1126,33 @@ class Store:
             if self._recovering
             else "it was not listed in the database (an interrupted create or delete)"
         )
+        if self.read_only:
+            found = f"Read encounter {name!r} from {directory} (read-only, nothing was changed; "
+        else:
+            found = f"Recovered encounter {name!r} from {directory} ("
         self.notices.append(
-            f"Recovered encounter {name!r} from {directory} ({why}): its last snapshot, "
+            f"{found}{why}): its last snapshot, "
             f"{len(entries)} action(s) after it and {points} save point(s).{damaged_note}"
         )
+
+    @staticmethod
+    def _normal_form(
+        directory: Path, gen: int, journals: builtins.list[int], entries: builtins.list[Entry]
+    ) -> None:
+        """After adoption: one snapshot generation and its journal, on disk."""
+        journal = directory / f"journal-{gen}.jsonl"
+        atomic_write(
+            journal, b"".join(encode_entry(e.seq, e.t, e.summary, e.record) for e in entries)
+        )
+        for other in journals:
+            if other != gen:
+                with contextlib.suppress(OSError):
+                    os.unlink(directory / f"journal-{other}.jsonl")
+        for other in _generations(directory, "snapshot"):
+            if other != gen:
+                with contextlib.suppress(OSError):
+                    os.unlink(directory / f"snapshot-{other}.json")
+        fsync_dir(directory)
 
     def _adopt_save_points(self, directory: Path) -> int:
         best: dict[str, dict[str, Any]] = {}
