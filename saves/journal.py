@@ -16,7 +16,9 @@ Journal
     after it is a torn tail (its append never returned) and is ignored and
     cut off before the next append; a damaged line *followed* by valid lines
     is damage in the middle: the records before it are kept and the caller
-    moves the journal aside.
+    moves the journal aside (a read-only store only reports it).  A reader
+    in another process sees an append still in progress the same way, as a
+    torn tail that is not there yet, so reading never needs a lock.
 """
 
 from __future__ import annotations
