@@ -30,9 +30,10 @@ from saves.store import SaveError, Store
 COMPACT_AFTER = 200
 
 
-def open_store(path: str | Path | None = None) -> Store:
-    """Open the database at *path* (default: the user data dir)."""
-    return Store(path)
+def open_store(path: str | Path | None = None, read_only: bool = False) -> Store:
+    """Open the database at *path* (default: the user data dir); read-only
+    looks without locking, beside a tracker that has it open."""
+    return Store(path, read_only=read_only)
 
 
 def summary_of(session: Session) -> dict[str, Any]:
@@ -85,7 +86,7 @@ class LiveEncounter:
         encounter = Encounter(name=name, ruleset=ruleset or Ruleset())
         session = Session(encounter, rng=rng)
         live = cls(name, session, store)
-        store.create(name, live._snapshot(), summary_of(session))
+        store.create(name, live.snapshot(), summary_of(session))
         return live
 
     @classmethod
@@ -100,7 +101,7 @@ class LiveEncounter:
                 session.replay(record["step"])
             ui_state.update(record.get("ui", {}))
         live = cls(name, session, store, ui_state, journal_length=len(loaded.records))
-        if live._journal_length >= COMPACT_AFTER:
+        if live._journal_length >= COMPACT_AFTER and not store.read_only:
             live.compact()
         return live
 
@@ -135,19 +136,19 @@ class LiveEncounter:
         """A named save point beside the autosave."""
         if self.store is None:
             return
-        self.store.save_point(self.name, label, self._snapshot(), summary_of(self.session))
+        self.store.save_point(self.name, label, self.snapshot(), summary_of(self.session))
 
     def compact(self) -> None:
         """Fold the journal into a fresh snapshot."""
         if self.store is None:
             return
-        self.store.compact(self.name, self._snapshot(), summary_of(self.session))
+        self.store.compact(self.name, self.snapshot(), summary_of(self.session))
         self._journal_length = 0
         self._ui_dirty = False
 
     def close(self) -> None:
         """Save pending UI state; compact a long journal."""
-        if self.store is None:
+        if self.store is None or self.store.read_only:
             return
         if self._journal_length >= COMPACT_AFTER:
             self.compact()
@@ -157,7 +158,7 @@ class LiveEncounter:
 
     # -- internals ----------------------------------------------------------
 
-    def _snapshot(self) -> dict[str, Any]:
+    def snapshot(self) -> dict[str, Any]:
         return {"session": self.session.to_dict(), "ui": dict(self.ui_state)}
 
     def _save(self, step: Step) -> None:

@@ -173,22 +173,36 @@ def test_second_process_is_told_the_database_is_in_use(db, capsys) -> None:
     run(capsys, db, "new", "Fight")
     with Store(db):
         done = subprocess.run(
-            [sys.executable, "-m", "tracker", "--db", str(db), "list"],
+            [sys.executable, "-m", "tracker", "--db", str(db), "do", "Fight", "add Ogre hp 5"],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        # Looking needs no lock: list and show work beside an open tracker.
+        looked = subprocess.run(
+            [sys.executable, "-m", "tracker", "--db", str(db), "show", "Fight", "--json"],
             capture_output=True,
             text=True,
             timeout=60,
         )
     assert done.returncode == 1
     assert "in use by PID" in done.stderr and "Traceback" not in done.stderr
+    assert looked.returncode == 0 and json.loads(looked.stdout)["combatants"] == []
 
 
 def test_corrupt_database_is_moved_aside_and_the_program_still_starts(db, capsys) -> None:
     run(capsys, db, "new", "Fight")
     db.write_text('{"encounters": {"1": {"name": "Fi')  # truncated mid-write
+    # Looking (read-only) reads what it can and touches nothing.
     status, out, err = run(capsys, db, "list", "--json")
-    assert status == 0
-    assert "corrupt" in err
-    assert list(db.parent.glob("encounters.json.corrupt-*"))
+    assert status == 0 and [e["name"] for e in json.loads(out)] == ["Fight"]
+    assert not list(db.parent.glob("encounters.json.corrupt-*"))
+    # The next change moves the damaged file aside, says where, and recovers.
+    status, out, err = run(capsys, db, "do", "Fight", "add Ogre hp 5")
+    assert status == 0 and out.startswith("ok")
+    (moved,) = db.parent.glob("encounters.json.corrupt-*")
+    assert moved.name in err
+    assert show(capsys, db, "Fight")["combatants"][0]["name"] == "Ogre"
 
 
 def test_save_points_are_listed_and_restore_as_a_new_encounter(capsys, db) -> None:
@@ -233,3 +247,15 @@ def test_export_report_reads_well(capsys, db) -> None:
     assert "1 round ·" in report and "1 combatant*" in report
     assert "- Round 1" not in report  # the heading already says it
     assert "| Ogre | 40/40 | 0 | 10 | prone (3 rounds left) | 1d6 fire (DC 20) |" in report
+
+
+def test_a_damaged_journal_is_reported_when_the_fight_is_loaded(capsys, db) -> None:
+    run(capsys, db, "new", "Fight")
+    run(capsys, db, "do", "Fight", "\n".join(f"add Ogre{i} hp 40" for i in range(6)))
+    (journal,) = db.parent.glob("encounters.json.d/*/journal-*.jsonl")
+    lines = journal.read_bytes().splitlines(keepends=True)
+    lines[3] = lines[3].replace(b"Ogre", b"Ogrf", 1)  # one flipped byte mid-journal
+    journal.write_bytes(b"".join(lines))
+    status, out, err = run(capsys, db, "do", "Fight", "add Troll hp 60")
+    assert status == 0
+    assert "damaged at line 4" in err and "kept the 3 action(s)" in err

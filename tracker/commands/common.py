@@ -44,19 +44,19 @@ def rng_from(args: argparse.Namespace) -> random.Random:
     return random.Random(seed) if seed is not None else random.Random()
 
 
-def open_store(args: argparse.Namespace) -> Store:
+def open_store(args: argparse.Namespace, read_only: bool = False) -> Store:
     """Open the database, printing recovery notices once; a locked or
     unreadable database becomes a CommandError (one line, no traceback)."""
     from saves.store import SaveError, Store
 
     try:
-        store = Store(getattr(args, "db", None))
+        store = Store(getattr(args, "db", None), read_only=read_only)
     except SaveError as exc:
         raise CommandError(str(exc)) from None
     except OSError as exc:
         raise CommandError(f"cannot open the database: {exc.strerror or exc}") from None
-    for notice in store.notices:
-        sys.stderr.write(f"combat-tracker: {notice}\n")
+    for notice in store.take_notices():
+        fail(notice)
     return store
 
 

@@ -89,7 +89,8 @@ def run(args: argparse.Namespace) -> int:
         "restore": _restore,
     }[args.command]
     try:
-        store = open_store(args)
+        # Looking needs no lock: list / show / export work beside an open tracker.
+        store = open_store(args, read_only=args.command in ("list", "show", "export"))
     except CommandError as exc:
         fail(str(exc))
         return exc.status
@@ -109,7 +110,6 @@ def _open_live(args: argparse.Namespace, store: Store) -> LiveEncounter:
     from saves.live import LiveEncounter
     from saves.store import EncounterNotFound, SaveError
 
-    seen = len(store.notices)
     try:
         live = LiveEncounter.open(store, args.name, rng=rng_from(args))
     except EncounterNotFound:
@@ -117,7 +117,7 @@ def _open_live(args: argparse.Namespace, store: Store) -> LiveEncounter:
     except SaveError as exc:
         raise CommandError(str(exc)) from None
     # What loading found (a damaged journal, say) is told once, here.
-    for notice in store.notices[seen:]:
+    for notice in store.take_notices():
         fail(notice)
     return live
 
@@ -474,7 +474,7 @@ def _restore(args: argparse.Namespace, store: Store) -> int:
     session.encounter = replace(session.encounter, name=new_name)
     live = LiveEncounter(new_name, session, store, snapshot.get("ui"))
     try:
-        store.create(new_name, live._snapshot(), summary_of(session))
+        store.create(new_name, live.snapshot(), summary_of(session))
     except SaveError as exc:
         raise CommandError(str(exc)) from None
     print(f"restored {args.name!r} save point {args.label!r} as {new_name!r}")
