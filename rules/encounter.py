@@ -37,6 +37,12 @@ class Encounter:
     tuple but are named in ``delayed`` and skipped by ``next``).  ``turn`` is
     the index of the active combatant in ``combatants`` (None before
     ``start``); ``round`` is 0 before ``start``.
+
+    ``rewound`` counts the turns ``prev`` moved the pointer back without
+    undoing anything (``rules.turns``): the turn boundaries between the
+    pointer and the furthest turn reached were already processed, so the
+    next ``rewound`` end-of-turn / start-of-turn passes are not processed
+    again.  Stored only when not 0; older saves load with 0.
     """
 
     name: str
@@ -46,6 +52,7 @@ class Encounter:
     turn: int | None = None
     started: bool = False
     delayed: tuple[str, ...] = ()
+    rewound: int = 0
 
     @property
     def active(self) -> Combatant | None:
@@ -54,7 +61,7 @@ class Encounter:
         return self.combatants[self.turn]
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        out = {
             "name": self.name,
             "ruleset": self.ruleset.to_dict(),
             "combatants": [c.to_dict() for c in self.combatants],
@@ -63,6 +70,9 @@ class Encounter:
             "started": self.started,
             "delayed": list(self.delayed),
         }
+        if self.rewound:
+            out["rewound"] = self.rewound
+        return out
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Encounter:
@@ -75,4 +85,5 @@ class Encounter:
             turn=None if turn is None else int(turn),
             started=bool(data.get("started", False)),
             delayed=tuple(str(n) for n in data.get("delayed", ())),
+            rewound=int(data.get("rewound", 0)),
         )

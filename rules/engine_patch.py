@@ -10,8 +10,9 @@ A patch is a JSON-able dict holding only what an action changed:
   A rename is the old name going away and the new one appearing.
 - ``"order"``: the list of names in initiative order, only when the order or
   the set of names changed (add, remove, init, order, start, a rename).
-- ``"round"``, ``"turn"``, ``"started"``, ``"delayed"``, ``"name"``,
-  ``"ruleset"``: only when they changed.
+- ``"round"``, ``"turn"``, ``"started"``, ``"rewound"``, ``"delayed"``,
+  ``"name"``, ``"ruleset"``: only when they changed (patches journaled
+  before ``rewound`` existed never name it, and apply unchanged).
 
 So a damage roll on one goblin in a 50-combatant fight journals one field of
 one goblin twice (before and after), never the other 49.  Applying the
@@ -31,7 +32,7 @@ from rules.rulesets import Ruleset
 
 Patch = dict[str, Any]
 
-_SCALARS = ("name", "round", "turn", "started")
+_SCALARS = ("name", "round", "turn", "started", "rewound")
 
 
 def diff(old: Encounter, new: Encounter) -> tuple[Patch, Patch]:

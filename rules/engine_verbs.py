@@ -15,8 +15,13 @@ Decisions documented here (the rules leave them to the tracker):
   ties); everyone else keeps the GM's order.  Only ``start`` sorts everyone.
   A combatant added mid-combat without an initiative rolls one, and makes
   the entering-combat Dash check (§8) if it has CON and Athletics.
-- ``remove`` of the active combatant passes the turn on (the next turn
-  starts; no end-of-turn processing for the removed one).
+- ``remove`` of the active combatant logs the removal, then ends its turn
+  and passes the turn on: durations counted at the end of its turn tick now
+  (a frighten "until the end of the Bard's turn" ends when the Bard leaves
+  on its turn, as it would have at ``next``); the removed combatant's own
+  persistent damage is not rolled (it has left the fight).  Durations still
+  counted on a removed combatant's turns are then re-homed to the bearer's
+  own turns (``_orphan_durations``).
 - ``delay`` of the active combatant runs its end-of-turn processing first
   (persistent damage, end-of-turn durations: delaying does not dodge them)
   and passes the turn on.  ``return`` puts it right after the active
@@ -57,6 +62,7 @@ from rules.turns import (
     begin_turn,
     dash_check,
     end_turn,
+    end_turn_leaving,
     next_turn,
     start_combat,
     step_back,
@@ -229,33 +235,35 @@ def add(work: Work, a: Mapping[str, Any]) -> None:
 
 
 def remove(work: Work, a: Mapping[str, Any]) -> None:
-    """``remove``: take combatants out of the encounter; if the active one
-    goes, the next combatant's turn starts."""
+    """``remove``: take combatants out of the encounter.  The removal is
+    logged first; if the active one goes, its turn ends (durations counted at
+    the end of its turn tick, its own persistent damage is not rolled) and
+    the next combatant's turn starts."""
     names = work.resolve_all(a["targets"])
     gone = frozenset(names)
-    _orphan_durations(work, gone)
     active = work.active_name
-    if active in gone and work.enc.started:
-        remaining = [c for c in work.enc.combatants if c.name not in gone]
-        if any(c.name not in work.enc.delayed for c in remaining):
-            nxt, wrapped = _following_name(work, gone)
-            cs = remaining
-            work.set_combatants(cs, nxt)
-            if wrapped:
-                work.enc = replace(work.enc, round=work.enc.round + 1)
-                work.log("", f"Round {work.enc.round}")
-            _drop_delayed(work, gone)
-            for name in names:
-                work.log(name, f"{name} is removed")
-            begin_turn(work)
-            return
+    passing = work.enc.started and active in gone
+    for name in names:
+        work.log(name, f"{name} is removed")
+    if passing:
+        end_turn_leaving(work, active, gone)
+    _orphan_durations(work, gone)
+    remaining = [c for c in work.enc.combatants if c.name not in gone]
+    if passing and any(c.name not in work.enc.delayed for c in remaining):
+        nxt, wrapped = _following_name(work, gone)
+        work.set_combatants(remaining, nxt)
+        if wrapped:
+            work.enc = replace(work.enc, round=work.enc.round + 1)
+            work.log("", f"Round {work.enc.round}")
+        _drop_delayed(work, gone)
+        begin_turn(work)
+        return
+    if passing:
         work.set_combatants(remaining, None)
         work.enc = replace(work.enc, turn=None)
     else:
-        work.set_combatants([c for c in work.enc.combatants if c.name not in gone], active or None)
+        work.set_combatants(remaining, active or None)
     _drop_delayed(work, gone)
-    for name in names:
-        work.log(name, f"{name} is removed")
 
 
 def _orphan_durations(work: Work, gone: frozenset[str]) -> None:

@@ -31,6 +31,21 @@ combatant not delaying, and to the previous round if it wraps: nothing is
 undone, no duration or persistent damage is reverted — it is the GM saying
 "that was still Mira's turn".  Before the first turn of round 1 it is an
 error.
+
+Decision — boundaries are processed once.  The turn boundaries ``prev``
+stepped back over were already processed (persistent damage rolled,
+durations and endurance counted).  The encounter remembers how many turns
+the pointer is behind the furthest turn reached (``Encounter.rewound``, +1
+per pointer-only ``prev``); while it is above 0, passing a turn boundary
+(``next``, ``delay`` or ``remove`` of the active combatant) moves the
+pointer without end-of-turn or start-of-turn processing, logs ``End of
+Mira's turn (already processed)`` / ``Goblin's turn (already processed)``,
+and counts one off.  So ``prev`` then ``next`` returns to where the fight was
+without a second bleed tick.  A counter of turns, not a remembered
+(round, index), so adding, removing or re-ordering combatants meanwhile
+cannot make a boundary that was never processed look processed.  The
+consequence: nothing counts down at a skipped boundary, including a
+duration granted while the pointer was back (the GM may ``uncond`` it).
 """
 
 from __future__ import annotations
@@ -129,11 +144,17 @@ def start_combat(work: Work) -> None:
 
 
 def begin_turn(work: Work) -> None:
-    """Start-of-turn processing for the active combatant (§6/§9/§10, §8)."""
+    """Start-of-turn processing for the active combatant (§6/§9/§10, §8);
+    none when the pointer is only catching up after ``prev`` (one turn of
+    ``Encounter.rewound`` is counted off instead)."""
     active = work.enc.active
     if active is None:
         return
     name = active.name
+    if work.enc.rewound > 0:
+        work.enc = replace(work.enc, rewound=work.enc.rewound - 1)
+        work.log(name, f"{name}'s turn (already processed)")
+        return
     work.log(name, f"{name}'s turn")
     tick = rules_function("durations", "tick_durations")
     combatants, lines = work.roll("", tick, work.enc.combatants, name, "start")
@@ -156,6 +177,9 @@ def end_turn(work: Work) -> None:
     if active is None:
         return
     name = active.name
+    if work.enc.rewound > 0:
+        work.log(name, f"End of {name}'s turn (already processed)")
+        return
     if active.persistent:
         roll = rules_function("dice", "roll")
         tick_persistent = rules_function("persistent", "tick_persistent")
@@ -172,11 +196,30 @@ def end_turn(work: Work) -> None:
                 f"{name} persistent {tags} {dmg.render()}: {tick.damage.text}; "
                 f"flat check {tick.face} vs DC {tick.dc}: {verdict}",
             )
+    end_durations(work, name)
+
+
+def end_durations(work: Work, name: str, exclude: frozenset[str] = frozenset()) -> None:
+    """Count down every duration tied to the end of *name*'s turn (§6, §9,
+    §10) on every combatant not in *exclude*."""
     tick = rules_function("durations", "tick_durations")
-    combatants, lines = work.roll("", tick, work.enc.combatants, name, "end")
-    work.enc = replace(work.enc, combatants=combatants)
+    cs = work.enc.combatants
+    ticking = tuple(c for c in cs if c.name not in exclude)
+    ticked, lines = work.roll("", tick, ticking, name, "end")
+    by_name = {c.name: c for c in ticked}
+    work.enc = replace(work.enc, combatants=tuple(by_name.get(c.name, c) for c in cs))
     for line in lines:
         work.log(name, line)
+
+
+def end_turn_leaving(work: Work, name: str, leaving: frozenset[str]) -> None:
+    """The active combatant *name* leaves the fight (``remove``): its turn
+    ends now, so durations counted at the end of its turn tick on everyone
+    staying; its own persistent damage is not rolled (it is gone)."""
+    if work.enc.rewound > 0:
+        work.log(name, f"End of {name}'s turn (already processed)")
+        return
+    end_durations(work, name, leaving)
 
 
 def advance(work: Work, exclude: frozenset[str] = frozenset()) -> None:
@@ -205,7 +248,8 @@ def next_turn(work: Work) -> None:
 
 def step_back(work: Work) -> None:
     """``prev`` when the last action was not a ``next``: move the turn
-    pointer back one combatant (and round), undoing nothing."""
+    pointer back one combatant (and round), undoing nothing; the boundary
+    stepped back over will not be processed again (``Encounter.rewound``)."""
     enc = work.enc
     if not enc.started or enc.turn is None:
         raise ActionError("prev: combat has not started")
@@ -215,6 +259,6 @@ def step_back(work: Work) -> None:
     if wrapped and enc.round <= 1:
         raise ActionError("prev: already at the first turn of round 1")
     new_round = enc.round - 1 if wrapped else enc.round
-    work.enc = replace(enc, turn=prev, round=new_round)
+    work.enc = replace(enc, turn=prev, round=new_round, rewound=enc.rewound + 1)
     name = work.enc.combatants[prev].name
     work.log(name, f"Turn moved back to {name} (round {new_round}); nothing was undone")

@@ -245,9 +245,9 @@ def test_a_duration_counted_on_a_removed_combatants_turns_still_runs_out() -> No
 
     s = Session(rng=random.Random(5))
     for line in (
-        "add Bard hp 20 init 15",
-        "add Goblin hp 10 init 10",
-        "start",
+        "add Bard hp 20 init 10",
+        "add Goblin hp 10 init 15",
+        "start",  # the Goblin's turn: the Bard leaves before its own
         "cond Goblin frightened rounds 1 of Bard",
         "remove Bard",
     ):
@@ -257,3 +257,102 @@ def test_a_duration_counted_on_a_removed_combatants_turns_still_runs_out() -> No
     s.apply("next")  # end of the Goblin's turn: the frighten runs out
     assert s.encounter.combatants[0].conditions == ()
     assert any("no longer frightened" in entry.text for entry in s.log)
+
+
+def test_removing_the_active_combatant_logs_it_then_ends_its_turn() -> None:
+    # The Bard leaves on its own turn: the removal is logged first, its turn
+    # ends (a frighten until the end of its turn ends with it, a longer one
+    # counts one round and moves to the bearer's turns), then the turn passes.
+    s = fight(
+        "add Goblin hp 10 init 5",
+        "add Bard hp 20 init 15",
+        "add Ogre hp 30 init 10",
+        "start",
+        "next",
+        "next",  # the Goblin's turn (round 1)
+        "cond Ogre frightened rounds 1 of Goblin",
+        "cond Bard prone rounds 2 of Goblin",
+        "persist Goblin 1d6 bleed",
+    )
+    step = s.apply("remove Goblin")
+    texts = [e.text for e in step.log]
+    assert texts == [
+        "Goblin is removed",
+        "Ogre is no longer frightened",
+        "Round 2",
+        "Bard's turn",
+    ]
+    assert step.log[0].round == 1 and step.log[-1].round == 2
+    assert c(s, "Ogre").conditions == ()
+    prone = c(s, "Bard").conditions[0].duration
+    assert (prone.rounds_left, prone.of) == (1, "Bard")  # re-homed after one tick
+    assert not step.action.get("faces")  # the leaving Goblin's bleed is not rolled
+
+
+def bleed_ticks(s: Session) -> list[Any]:
+    return [e for e in s.log if "persistent bleed" in e.text and "flat check" in e.text]
+
+
+def test_prev_then_next_does_not_process_a_turn_boundary_twice() -> None:
+    s = fight(
+        "add A hp 50 init 20",
+        "add B hp 50 init 10 con 14 athletics 2",
+        "start faces 10",  # B's start-of-combat Dash d20
+        "persist A 1d6 bleed dc 21",
+        "cond A frightened rounds 2",
+        "next",  # end of A's turn: the bleed ticks once, frightened 2 → 1
+        "heal A 1",
+    )
+    hp, dash = c(s, "A").hp, c(s, "B").endurance.active["dash"]
+    step = s.apply("prev")  # not an undo: the heal came after the next
+    assert step.kind == "do" and s.encounter.active.name == "A"
+    assert s.encounter.rewound == 1
+    step = s.apply("next")
+    assert [e.text for e in step.log] == [
+        "End of A's turn (already processed)",
+        "B's turn (already processed)",
+    ]
+    assert len(bleed_ticks(s)) == 1 and c(s, "A").hp == hp
+    assert c(s, "A").conditions[0].duration.rounds_left == 1
+    assert c(s, "B").endurance.active["dash"] == dash  # B's own turn counted once
+    assert s.encounter.rewound == 0
+    s.apply("next")  # B → A, round 2: processed as usual
+    s.apply("next")  # end of A's turn in round 2: the second tick
+    assert len(bleed_ticks(s)) == 2
+    assert c(s, "A").conditions == ()
+
+
+def test_two_prevs_skip_two_boundaries_then_processing_resumes() -> None:
+    s = trio()
+    s.apply("start faces 10")
+    s.apply("persist Zalek 1d4 fire")
+    s.apply("next")  # Zalek's bleed ticks
+    s.apply("next")  # → Ogre
+    s.apply("damage Ogre 1")
+    s.apply("prev")
+    s.apply("prev")  # back at Zalek, round 1
+    assert (s.encounter.rewound, s.encounter.active.name) == (2, "Zalek")
+    s.apply("next")
+    s.apply("next")
+    assert len([e for e in s.log if "persistent fire" in e.text]) == 1
+    assert s.encounter.active.name == "Ogre" and s.encounter.rewound == 0
+    step = s.apply("next")  # Ogre's end and Zalek's start (round 2) are new
+    assert "(already processed)" not in " ".join(e.text for e in step.log)
+    assert (s.encounter.round, s.encounter.active.name) == (2, "Zalek")
+
+
+def test_rewound_survives_undo_snapshots_and_old_saves() -> None:
+    s = trio()
+    s.apply("start faces 10")
+    s.apply("next")
+    s.apply("damage Ogre 1")
+    s.apply("prev")
+    snap = s.to_dict()
+    assert snap["encounter"]["rewound"] == 1
+    again = Session.from_dict(snap, rng=random.Random(1))
+    assert again.encounter.rewound == 1
+    s.apply("undo")  # the prev is undone: nothing to skip any more
+    assert s.encounter.rewound == 0 and "rewound" not in s.to_dict()["encounter"]
+    old = dict(snap["encounter"])
+    del old["rewound"]  # a save written before the field existed
+    assert Encounter.from_dict(old).rewound == 0
