@@ -28,6 +28,17 @@ flags (``crit``, ``player``, ``avg``, ``nospend``) appear only when set, and
 tag lists only when not empty.  ``parse_action(format_action(a)) == a`` for
 every canonical record (property-tested).
 
+Several actions as one step: actions separated by ``;`` on one line
+(outside quotes), ``set Goblin max_hp 30; set Goblin hp 20; set Goblin al 14``,
+parse into ``{"verb": "batch", "actions": [record, …]}``.  The engine applies
+them in order, all or nothing, as ONE step (one undo); an error names the
+part that failed (``part 2 of 3 (set Goblin hp x): …``).  ``undo``, ``redo``
+and ``prev`` cannot be part of a batch (their meaning depends on the history,
+which a batch is about to change); every other verb can, ``start`` and
+``next`` included.  Empty parts (``a; ; b;``) are ignored, and a line with
+one action left is that action, not a batch.  ``format_action`` writes a
+batch back joined with ``"; "``.
+
 Every problem raises :class:`ActionError` with one message naming it; nothing
 else ever escapes :func:`parse_action`, whatever the text.
 """
@@ -411,8 +422,75 @@ def _faces(token: str) -> list[int]:
     return faces
 
 
+#: the record verb of several actions applied as one step (not typed).
+BATCH = "batch"
+#: verbs that cannot be part of a batch (they act on the history).
+NOT_IN_BATCH = frozenset({"undo", "redo", "prev"})
+MAX_BATCH = 100
+
+
+def split_batch(line: str) -> list[str]:
+    """*line* split at each ``;`` outside quotes (shell quoting rules, as
+    :func:`parse_action` reads words); the parts are not stripped."""
+    if ";" not in line:
+        return [line]
+    parts: list[str] = []
+    buf: list[str] = []
+    quote = ""
+    i, n = 0, len(line)
+    while i < n:
+        ch = line[i]
+        if quote:
+            if ch == quote:
+                quote = ""
+            elif ch == "\\" and quote == '"' and i + 1 < n:
+                buf.append(ch)
+                i += 1
+                ch = line[i]
+        elif ch in "'\"":
+            quote = ch
+        elif ch == "\\" and i + 1 < n:
+            buf.append(ch)
+            i += 1
+            ch = line[i]
+        elif ch == ";":
+            parts.append("".join(buf))
+            buf = []
+            i += 1
+            continue
+        buf.append(ch)
+        i += 1
+    parts.append("".join(buf))
+    return parts
+
+
+def _batch_part(record: dict[str, Any], n: int, total: int, shown: str) -> dict[str, Any]:
+    if record["verb"] in NOT_IN_BATCH:
+        raise ActionError(
+            f"part {n} of {total} ({shown}): {record['verb']} cannot be part of a batch "
+            "(send it on its own line)"
+        )
+    return record
+
+
+def _parse_batch(parts: list[str]) -> dict[str, Any]:
+    if len(parts) > MAX_BATCH:
+        raise ActionError(f"too many actions on one line ({len(parts)}; at most {MAX_BATCH})")
+    actions = []
+    for n, part in enumerate(parts, 1):
+        shown = part.strip()
+        try:
+            record = _parse_one(part)
+        except ActionError as exc:
+            raise ActionError(f"part {n} of {len(parts)} ({shown}): {exc}") from None
+        actions.append(_batch_part(record, n, len(parts), shown))
+    return {"verb": BATCH, "actions": actions}
+
+
 def parse_action(line: str) -> dict[str, Any]:
-    """Parse one line of the action language into its canonical record.
+    """Parse one line of the action language into its canonical record
+    (several actions separated by ``;``: a batch record, see the module
+    docstring).
 
     Raises :class:`ActionError` (and nothing else) with one message naming
     the problem, for any text at all.
@@ -421,6 +499,13 @@ def parse_action(line: str) -> dict[str, Any]:
         raise ActionError(f"an action line is text, not {type(line).__name__}")
     if len(line) > 2000:
         raise ActionError(f"the line is too long ({len(line)} characters; at most 2000)")
+    parts = [p for p in split_batch(line) if p.strip()]
+    if len(parts) > 1:
+        return _parse_batch(parts)
+    return _parse_one(parts[0] if parts else "")
+
+
+def _parse_one(line: str) -> dict[str, Any]:
     tokens = _split(line)
     if not tokens:
         raise ActionError("empty line: type a verb (" + ", ".join(VERBS) + ")")
@@ -562,7 +647,7 @@ def set_value(field: str, value: str) -> int | None:
             return n
         return bounded(field, text, 0 if field == "hp" else None)  # set hp 0: down
     except ActionError as exc:
-        raise ActionError(f"set {field}: {exc}") from None
+        raise ActionError(f"set: {exc}") from None
 
 
 SET_NUMERIC = frozenset(
@@ -626,6 +711,8 @@ def format_action(action: Mapping[str, Any]) -> str:
     if not isinstance(action, Mapping):
         raise ActionError(f"an action is a table of fields, not {type(action).__name__}")
     verb = action.get("verb")
+    if verb == BATCH:
+        return "; ".join(format_action(part) for part in _batch_actions(action))
     if not isinstance(verb, str) or verb.lower() not in SPECS:
         raise ActionError(f"unknown verb {verb!r}; verbs: {', '.join(VERBS)}")
     verb = verb.lower()
@@ -697,14 +784,44 @@ def _fmt_dice(value: Any, key: str) -> str:
 RESOLVED_KEYS = frozenset({"undone", "redone", "unused_faces"})
 
 
+def _batch_actions(action: Mapping[str, Any]) -> list[Mapping[str, Any]]:
+    """The parts of a batch record, checked for shape."""
+    unknown = sorted(k for k in action if k not in ("verb", "actions"))
+    if unknown:
+        raise ActionError(f"batch: unknown field {unknown[0]!r}")
+    parts = action.get("actions")
+    if not isinstance(parts, list | tuple) or not parts:
+        raise ActionError("batch: actions must be a non-empty list of actions")
+    if len(parts) > MAX_BATCH:
+        raise ActionError(f"batch: at most {MAX_BATCH} actions, not {len(parts)}")
+    for n, part in enumerate(parts, 1):
+        if not isinstance(part, Mapping):
+            raise ActionError(f"batch: part {n} is not an action ({part!r})")
+        if part.get("verb") == BATCH:
+            raise ActionError(f"batch: part {n} is a batch (batches do not nest)")
+        if part.get("verb") in NOT_IN_BATCH:
+            raise ActionError(f"batch: part {n}: {part['verb']} cannot be part of a batch")
+    return list(parts)
+
+
 def normalize_action(action: Mapping[str, Any] | str) -> dict[str, Any]:
     """A canonical record from a line or a dict built by code.
 
     A dict is checked exactly as if its line had been typed (it is formatted
     and parsed again), so code cannot slip past a check the GM would hit.
+    A batch record is checked part by part; with one part it is that part.
     """
     if isinstance(action, str):
         return parse_action(action)
+    if isinstance(action, Mapping) and action.get("verb") == BATCH:
+        parts = _batch_actions(action)
+        out = []
+        for n, part in enumerate(parts, 1):
+            try:
+                out.append(normalize_action(part))
+            except ActionError as exc:
+                raise ActionError(f"part {n} of {len(parts)}: {exc}") from None
+        return out[0] if len(out) == 1 else {"verb": BATCH, "actions": out}
     if isinstance(action, Mapping) and RESOLVED_KEYS.intersection(action):
         action = {k: v for k, v in action.items() if k not in RESOLVED_KEYS}
     try:
@@ -743,6 +860,7 @@ def completions(prefix: str, names: Sequence[str] = ()) -> list[str]:
 
 
 __all__ = [
+    "BATCH",
     "ActionError",
     "HELP",
     "SET_FIELDS",
@@ -752,4 +870,5 @@ __all__ = [
     "format_action",
     "normalize_action",
     "parse_action",
+    "split_batch",
 ]

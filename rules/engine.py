@@ -44,7 +44,25 @@ Undo, redo, prev
   undo of it (its rolls and log entries go too; ``redo`` brings them back).
   Otherwise ``prev`` only moves the turn pointer back (``rules.turns``):
   the actions since the last ``next`` stay — the GM corrected something
-  and then wants the previous combatant's turn shown again.
+  and then wants the previous combatant's turn shown again.  The turn
+  boundaries it steps back over are not processed again by the following
+  ``next`` (``Encounter.rewound``; logged ``(already processed)``).
+
+Batches
+-------
+A line ``a; b; c`` (``{"verb": "batch", "actions": [...]}``, see
+``rules.actions``) is applied in order to one working copy and committed as
+ONE Step: one journal record (replayed by its patches like any other), one
+``undo``, one ``redo``.  If any part fails, nothing changes (encounter, log,
+history, random source) and the message names the part: ``part 2 of 3 (set
+Goblin hp 40): … — nothing was changed``.  Each part keeps its own ``faces``
+(and ``roll``), and its resolved record carries the faces it dealt.
+``undo``/``redo``/``prev`` are refused inside a batch (by the parser).
+Within a batch ``set T hp N`` may exceed T's current ``max_hp``; every
+combatant's ``hp <= max_hp`` is checked once at the end instead, so ``set T
+hp 40; set T max_hp 50`` and ``set T max_hp 50; set T hp 40`` both work.
+``prev`` right after a batch is never an undo of it (even if it ended with
+``next``): it moves the pointer.
 
 Physical dice
 -------------
@@ -65,7 +83,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from rules.actions import ActionError, format_action, normalize_action
+from rules.actions import BATCH, ActionError, format_action, normalize_action
 from rules.encounter import Encounter, LogEntry
 from rules.engine_patch import Patch, apply_patch, diff, mismatch
 from rules.engine_work import Roller, Work
@@ -172,7 +190,8 @@ class Session:
     # -- applying actions ----------------------------------------------------
 
     def apply(self, line_or_action: str | Mapping[str, Any]) -> Step:
-        """Validate and apply one action; return its Step.
+        """Validate and apply one action (or a batch, ``a; b; c``); return
+        its Step.
 
         Raises :class:`ActionError` (one message naming the problem) and
         leaves everything unchanged — encounter, log, history and the random
@@ -188,39 +207,66 @@ class Session:
             return self._undo_last("prev")
         state = self.rng.getstate()
         try:
-            work = self._run(action, self.rng)
+            work, resolved = self._run(action, self.rng)
         except BaseException:
             self.rng.setstate(state)
             raise
-        return self._commit(action, work)
+        return self._commit(resolved, work)
 
-    def _run(self, action: Mapping[str, Any], rng: random.Random) -> Work:
+    def _run(self, action: Mapping[str, Any], rng: random.Random) -> tuple[Work, dict[str, Any]]:
+        """Apply *action* to a working copy; (the work, the resolved record)."""
+        work = Work(self.encounter, Roller(rng))
+        if action["verb"] != BATCH:
+            return work, self._run_one(work, action, rng)
+        parts = action["actions"]
+        work.batch = True
+        resolved = []
+        for n, part in enumerate(parts, 1):
+            try:
+                resolved.append(self._run_one(work, part, rng))
+            except ActionError as exc:
+                raise ActionError(
+                    f"part {n} of {len(parts)} ({_line(part)}): {exc} — nothing was changed"
+                ) from None
+        from rules.engine_verbs import check_batch_end
+
+        try:
+            check_batch_end(work)
+        except ActionError as exc:
+            raise ActionError(f"{exc} — nothing was changed") from None
+        return work, {"verb": BATCH, "actions": resolved}
+
+    def _run_one(self, work: Work, action: Mapping[str, Any], rng: random.Random) -> dict[str, Any]:
+        """Run one (non-batch) action on *work* with its own faces; return
+        its resolved record (targets as resolved, every face dealt)."""
         from rules.engine_verbs import HANDLERS
 
         roller = Roller(rng, action.get("faces", ()))
         if "roll" in action:
             roller.push_front(int(action["roll"]))
-        work = Work(self.encounter, roller)
+        work.roller = roller
+        work.resolved = {}
         try:
             HANDLERS[action["verb"]](work, action)
         except ActionError:
             raise
         except ValueError as exc:  # a rules function's message for the GM
             raise ActionError(f"{action['verb']}: {exc}") from None
-        return work
-
-    def _commit(self, action: Mapping[str, Any], work: Work) -> Step:
-        seq = self.seq + 1
+        work.asked.extend(roller.asked)
         resolved = {k: v for k, v in action.items() if k not in ("faces", "roll")}
         resolved.update(work.resolved)
-        if work.roller.rolled:
-            resolved["faces"] = list(work.roller.rolled)
-        unused = work.roller.unused
+        if roller.rolled:
+            resolved["faces"] = list(roller.rolled)
+        unused = roller.unused
         if unused:
             resolved["unused_faces"] = unused
             work.log(
                 "GM", f"unused faces: {', '.join(map(str, unused))} (no more dice were rolled)"
             )
+        return resolved
+
+    def _commit(self, resolved: dict[str, Any], work: Work) -> Step:
+        seq = self.seq + 1
         before, after = diff(self.encounter, work.enc)
         log = tuple(LogEntry(seq, r, actor, text) for r, actor, text in work.entries)
         step = Step(seq, "do", resolved, before, after, log)
@@ -372,8 +418,8 @@ class Session:
             verb == "prev" and self._undo and self._undo[-1].action.get("verb") == "next"
         ):
             return []
-        work = self._run(record, random.Random(0))
-        return list(work.roller.asked)
+        work, _ = self._run(record, random.Random(0))
+        return list(work.asked)
 
     def preview_move(self, target: str, movement: str, face: int | None = None) -> Any:
         """The endurance check ``move target movement`` would make
@@ -390,6 +436,13 @@ class Session:
             raise ActionError(f"move: roll is the d20 face, 1 to 20, not {face}")
         work = Work(self.encounter, Roller(self.rng))
         return preview_move(work, target, key, face)
+
+
+def _line(action: Mapping[str, Any]) -> str:
+    try:
+        return format_action(action)
+    except ActionError:
+        return str(action.get("verb", ""))
 
 
 _KINDS = frozenset(("do", "undo", "redo"))

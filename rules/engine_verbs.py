@@ -40,12 +40,14 @@ Decisions documented here (the rules leave them to the tracker):
   turn unless ``at``/``of`` say otherwise (§10); ``at``/``of`` without
   ``rounds`` mean 1 round.
 - ``set`` is the GM's direct edit: ``hp`` stays within 0..max_hp, a lower
-  ``max_hp`` lowers ``hp``; changing CON or athletics rebuilds the
+  ``max_hp`` lowers ``hp`` (in a batch, ``hp`` is checked against
+  ``max_hp`` at the end, so the order of the two parts does not matter); changing CON or athletics rebuilds the
   endurance pool (§8) and changing LUCK the luck points (§11).
 """
 
 from __future__ import annotations
 
+import shlex
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
@@ -348,7 +350,7 @@ def _int_value(field: str, value: str, low: int | None = None, high: int | None 
     try:
         return bounded(field, value, low, high)
     except ActionError as exc:
-        raise ActionError(f"set {field}: {exc}") from None
+        raise ActionError(f"set: {exc}") from None
 
 
 def _none(value: str) -> bool:
@@ -375,16 +377,19 @@ def set_field(work: Work, a: Mapping[str, Any]) -> None:
         _reposition(work, replace(c, initiative=new_init))
         work.log(name, f"{name}'s initiative is now {'none' if new_init is None else new_init}")
         return
-    new, shown = _edit(c, field, value)
+    new, shown = _edit(c, field, value, work.batch)
     work.put(new)
     work.log(name, f"{name}: {field} set to {shown}")
 
 
-def _edit(c: Combatant, field: str, value: str) -> tuple[Combatant, str]:
+def _edit(c: Combatant, field: str, value: str, batch: bool = False) -> tuple[Combatant, str]:
     if field == "hp":
         n = _int_value(field, value, 0)
-        if n > c.max_hp:
-            raise ActionError(f"set hp: {n} is above max_hp {c.max_hp} (set max_hp first)")
+        if n > c.max_hp and not batch:  # in a batch: checked at its end
+            raise ActionError(
+                f"set hp: {n} is above max_hp {c.max_hp} (set max_hp first, or both "
+                f"on one line: set {_quoted(c.name)} max_hp {n}; set {_quoted(c.name)} hp {n})"
+            )
         return replace(c, hp=n), str(n)
     if field == "max_hp":
         n = _int_value(field, value)
@@ -438,6 +443,21 @@ def _edit(c: Combatant, field: str, value: str) -> tuple[Combatant, str]:
             )
         return new, shown
     return _edit_defenses(c, field, value)
+
+
+def _quoted(name: str) -> str:
+    return shlex.quote(name)
+
+
+def check_batch_end(work: Work) -> None:
+    """End of a batch: what its parts may leave pending must hold (``set
+    hp`` above the ``max_hp`` a later part raises)."""
+    for c in work.enc.combatants:
+        if c.hp > c.max_hp:
+            raise ActionError(
+                f"set hp: {c.name}'s hp {c.hp} is above its max_hp {c.max_hp} "
+                "at the end of the line"
+            )
 
 
 def _with_endurance(c: Combatant) -> Combatant:

@@ -143,6 +143,10 @@ class Work:
         self.entries: list[tuple[int, str, str]] = []
         #: fields of the journaled action rewritten with what was resolved
         self.resolved: dict[str, Any] = {}
+        #: ``(label, sides)`` of every die the random source rolled (all parts)
+        self.asked: list[tuple[str, int]] = []
+        #: applying a batch: checks that span parts wait for its end
+        self.batch = False
 
     @property
     def ruleset(self) -> Ruleset:

@@ -33,7 +33,12 @@ def test_arbitrary_text_gives_a_record_or_action_error(text: str) -> None:
     except ActionError as exc:
         assert str(exc)
     else:
-        assert action["verb"] in VERBS
+        if action["verb"] == "batch":  # text with ';' between actions
+            assert len(action["actions"]) >= 2
+            assert all(a["verb"] in VERBS for a in action["actions"])
+        else:
+            assert action["verb"] in VERBS
+        assert parse_action(format_action(action)) == action
 
 
 WORD = st.sampled_from(
@@ -53,6 +58,8 @@ WORD = st.sampled_from(
         "1,2",
         "=",
         "x=1",
+        ";",
+        "'a;b'",
     ]
 )
 
@@ -65,7 +72,8 @@ def test_verb_with_random_words_gives_a_record_or_action_error(verb: str, words:
     except ActionError as exc:
         assert str(exc)
     else:
-        assert action["verb"] == verb
+        first = action["actions"][0] if action["verb"] == "batch" else action
+        assert first["verb"] == verb
         # a parsed record is canonical: formatting and parsing again is stable
         assert parse_action(format_action(action)) == action
 
@@ -201,6 +209,18 @@ def test_generated_records_round_trip_through_a_line(action: dict[str, Any]) -> 
     line = format_action(action)
     assert parse_action(line) == action
     assert normalize_action(action) == action
+
+
+BATCHABLE = ACTIONS.filter(lambda a: a["verb"] not in ("undo", "redo", "prev"))
+
+
+@given(st.lists(BATCHABLE, min_size=2, max_size=4))
+@settings(max_examples=400)
+def test_batches_round_trip_through_one_line(actions: list[dict[str, Any]]) -> None:
+    batch = {"verb": "batch", "actions": actions}
+    line = format_action(batch)
+    assert parse_action(line) == batch
+    assert normalize_action(batch) == batch
 
 
 @given(ACTIONS, TAGS)

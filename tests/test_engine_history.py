@@ -270,6 +270,9 @@ POOL = [
     "luck Mira",
     "cinematic Zalek adv",
     "damage Nobody 3",
+    "set Ogre max_hp 50; set Ogre hp 45; set Ogre al 12",
+    "damage Ogre 1d6 fire; next",
+    "heal Zalek 2; damage Nobody 1",
 ]
 
 
@@ -345,3 +348,97 @@ def test_preview_move_shows_the_shortfall_without_spending() -> None:
         s.preview_move("Ogre", "dash")
     with pytest.raises(ActionError, match="dash, run or sprint"):
         s.preview_move("Zalek", "fly")
+
+
+# ---------------------------------------------------------------------------
+# batches: several actions on one line, one step
+
+
+def test_a_batch_is_one_step_one_undo_one_redo() -> None:
+    s = make()
+    before = view(s)
+    step = s.apply("set Ogre max_hp 50; set Ogre hp 45; set Ogre al 14")
+    assert step.kind == "do" and step.action["verb"] == "batch"
+    assert [a["field"] for a in step.action["actions"]] == ["max_hp", "hp", "al"]
+    ogre = c(s, "Ogre")
+    assert (ogre.max_hp, ogre.hp, ogre.al) == (50, 45, 14)
+    assert [e.text for e in step.log] == [
+        "Ogre: max_hp set to 50",
+        "Ogre: hp set to 45",
+        "Ogre: al set to 14",
+    ]
+    after = view(s)
+    s.apply("undo")
+    assert view(s) == before
+    s.apply("redo")
+    assert view(s) == after
+    assert step.line == "set Ogre max_hp 50; set Ogre hp 45; set Ogre al 14"
+
+
+def test_a_failing_part_changes_nothing_and_is_named() -> None:
+    s = make()
+    before = s.to_dict()
+    rng_state = s.rng.getstate()
+    with pytest.raises(ActionError) as info:
+        s.apply("damage Ogre 2d6; set Ogre al 14; set Dragon hp 3")
+    message = str(info.value)
+    assert message.startswith("part 3 of 3 (set Dragon hp 3): ")
+    assert 'no combatant named "Dragon"' in message and "nothing was changed" in message
+    assert s.to_dict() == before and s.rng.getstate() == rng_state
+    with pytest.raises(ActionError, match=r"part 2 of 2 \(al x\)"):
+        s.apply("heal Ogre 1; al x")  # a part that does not parse
+
+
+def test_hp_and_max_hp_in_one_batch_work_in_either_order() -> None:
+    s = make()  # the Ogre has 40 of 40
+    s.apply("set Ogre hp 55; set Ogre max_hp 60")
+    assert (c(s, "Ogre").hp, c(s, "Ogre").max_hp) == (55, 60)
+    s.apply("set Zalek max_hp 50; set Zalek hp 48")
+    assert (c(s, "Zalek").hp, c(s, "Zalek").max_hp) == (48, 50)
+    with pytest.raises(ActionError, match="hp 70 is above its max_hp 60 at the end of the line"):
+        s.apply("set Ogre hp 70; set Ogre al 12")
+    with pytest.raises(ActionError, match=r"set max_hp first, or both on one line"):
+        s.apply("set Ogre hp 70")  # alone: the message says how
+
+
+def test_history_verbs_are_refused_inside_a_batch() -> None:
+    s = make()
+    for line in ("damage Ogre 1; undo", "redo; heal Ogre 1", "damage Ogre 1; prev"):
+        with pytest.raises(ActionError, match="cannot be part of a batch"):
+            s.apply(line)
+    with pytest.raises(ActionError, match="cannot be part of a batch"):
+        s.apply({"verb": "batch", "actions": [{"verb": "next"}, {"verb": "undo"}]})
+
+
+def test_a_batch_keeps_each_parts_faces_and_replays_by_patch() -> None:
+    s = make()
+    snapshot = s.to_dict()
+    step = s.apply("damage Ogre 1d6 faces 4; damage Zalek 1d4 faces 3; next")
+    parts = step.action["actions"]
+    assert parts[0]["faces"] == [4] and parts[1]["faces"] == [3]
+    assert c(s, "Ogre").hp == 36 and c(s, "Zalek").hp == 35
+    assert s.dice_needed("damage Ogre 1d6; damage Zalek 2d4") == [
+        ("damage 1d6", 6),
+        ("damage 2d4", 4),
+        ("damage 2d4", 4),
+    ]
+    fresh = replay_all(snapshot, [step])
+    assert fresh.to_dict() == s.to_dict()
+    fresh.undo()
+    s.undo()
+    assert fresh.to_dict() == s.to_dict() and view(s)["encounter"] == snapshot["encounter"]
+
+
+def test_a_built_batch_dict_applies_like_the_line() -> None:
+    a, b = make(), make()
+    a.apply("set Ogre max_hp 30; set Ogre hp 20")
+    b.apply(
+        {
+            "verb": "batch",
+            "actions": [
+                {"verb": "set", "targets": ["Ogre"], "field": "max_hp", "value": "30"},
+                {"verb": "set", "targets": ["Ogre"], "field": "hp", "value": "20"},
+            ],
+        }
+    )
+    assert view(a) == view(b)
