@@ -47,9 +47,12 @@ def condition_label(cond: Condition) -> str:
     return cond.name if cond.value is None else f"{cond.name} {cond.value}"
 
 
-def add_condition(c: Combatant, cond: Condition) -> tuple[Combatant, str]:
+def add_condition(
+    c: Combatant, cond: Condition, *, ends_round: int | None = None
+) -> tuple[Combatant, str]:
     """Give *c* a condition; one of the same name (any case) is replaced
-    (RULES.md §10)."""
+    (RULES.md §10).  *ends_round*, when known, is put in the text
+    (``describe_duration``)."""
     name = cond.name.strip()
     if not name:
         raise ValueError("a condition needs a name")
@@ -60,11 +63,11 @@ def add_condition(c: Combatant, cond: Condition) -> tuple[Combatant, str]:
     old = next((x for x in c.conditions if x.name.lower() == key), None)
     if old is None:
         conditions = (*c.conditions, cond)
-        text = f"{c.name} is {condition_label(cond)}{describe_duration(cond.duration)}"
+        text = f"{c.name} is {condition_label(cond)}{describe_duration(cond.duration, ends_round)}"
     else:
         conditions = tuple(cond if x is old else x for x in c.conditions)
         text = (
-            f"{c.name} is {condition_label(cond)}{describe_duration(cond.duration)}"
+            f"{c.name} is {condition_label(cond)}{describe_duration(cond.duration, ends_round)}"
             f" (replaces {condition_label(old)})"
         )
     return replace(c, conditions=conditions), text

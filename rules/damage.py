@@ -185,7 +185,12 @@ def heal(c: Combatant, amount: int) -> tuple[Combatant, HealResult]:
 
 
 def grant_temp_hp(
-    c: Combatant, amount: int, ruleset: Ruleset, duration: Duration | None = None
+    c: Combatant,
+    amount: int,
+    ruleset: Ruleset,
+    duration: Duration | None = None,
+    *,
+    ends_round: int | None = None,
 ) -> tuple[Combatant, str]:
     """Grant temporary HP per option ``temp_hp`` (RULES.md §6).
 
@@ -193,6 +198,8 @@ def grant_temp_hp(
     only when larger, otherwise nothing changes.  ``add``: the amounts add up;
     the grant's duration, when given, becomes the pool's duration, otherwise
     the current one is kept.  Temp HP may exceed the maximum HP.
+    *ends_round* (when the grant's duration runs out, if known) goes in the
+    text.
     """
     amount = _amount(amount, "temporary HP")
     if ruleset["temp_hp"] == "add":
@@ -201,12 +208,15 @@ def grant_temp_hp(
         new = replace(c, temp_hp=total, temp_hp_duration=dur if total > 0 else None)
         return (
             new,
-            f"{c.name} gains {amount} temp HP ({total} temp){describe_duration(new.temp_hp_duration)}",
+            f"{c.name} gains {amount} temp HP ({total} temp)"
+            f"{describe_duration(new.temp_hp_duration, ends_round if duration else None)}",
         )
     if amount > c.temp_hp:
         new = replace(c, temp_hp=amount, temp_hp_duration=duration)
         was = f", replacing {c.temp_hp}" if c.temp_hp else ""
-        return new, f"{c.name} gains {amount} temp HP{was}{describe_duration(duration)}"
+        return new, (
+            f"{c.name} gains {amount} temp HP{was}{describe_duration(duration, ends_round)}"
+        )
     return c, (
         f"{c.name} keeps {c.temp_hp} temp HP (the new {amount} is not higher; "
         "temp HP from two sources do not add)"

@@ -35,14 +35,19 @@ class Duration:
         )
 
 
-def describe_duration(duration: Duration | None) -> str:
-    """`` for 2 rounds (ends at the end of Ogre's turn)`` — or ``""`` without
-    a duration; used in log texts (RULES.md §10)."""
+def describe_duration(duration: Duration | None, ends_round: int | None = None) -> str:
+    """`` for 2 rounds (counts down at the end of Ogre's turn)`` — or ``""``
+    without a duration; used in log texts (RULES.md §10).  With *ends_round*
+    (the round of the turn it runs out on, as the engine foresees it) it says
+    when it ends: `` for 1 round (until the end of Goblin 3's turn, round 1)``.
+    """
     if duration is None:
         return ""
     n = duration.rounds_left
     text = f" for {n} round{'' if n == 1 else 's'}"
-    if duration.of:
+    if duration.of and ends_round is not None:
+        text += f" (until the {duration.tick} of {duration.of}'s turn, round {ends_round})"
+    elif duration.of:
         text += f" (counts down at the {duration.tick} of {duration.of}'s turn)"
     return text
 

@@ -38,7 +38,12 @@ Decisions documented here (the rules leave them to the tracker):
   the target's own turn; ``of C`` makes it the end of C's turn (§6).
   ``cond`` and ``bonus`` durations count down at the end of the target's own
   turn unless ``at``/``of`` say otherwise (§10); ``at``/``of`` without
-  ``rounds`` mean 1 round.
+  ``rounds`` mean 1 round.  §10 does not say whether the round a duration
+  is granted in counts: it does when the counting turn is still to come
+  (a 1-round frighten given during Goblin 1's turn, counted at the end of
+  Goblin 3's, ends at the end of Goblin 3's turn that same round), and the
+  log line that grants it says when it ends (``… for 1 round (until the end
+  of Goblin 3's turn, round 1)``; ``rules.turns.ending_round``).
 - ``set`` is the GM's direct edit: ``hp`` stays within 0..max_hp, a lower
   ``max_hp`` lowers ``hp`` (in a batch, ``hp`` is checked against
   ``max_hp`` at the end, so the order of the two parts does not matter); changing CON or athletics rebuilds the
@@ -65,6 +70,7 @@ from rules.turns import (
     dash_check,
     end_turn,
     end_turn_leaving,
+    ending_round,
     next_turn,
     start_combat,
     step_back,
@@ -585,7 +591,8 @@ def temp(work: Work, a: Mapping[str, Any]) -> None:
     default_tick = "end" if a.get("of") is not None else "start"
     for name in names:
         dur = _duration(work, a, name, default_tick)
-        c, text = work.roll("", grant, work.get(name), amount, work.ruleset, dur)
+        ends = ending_round(work.enc, dur)
+        c, text = work.roll("", grant, work.get(name), amount, work.ruleset, dur, ends_round=ends)
         work.put(c)
         work.log(name, text)
 
@@ -629,7 +636,8 @@ def cond(work: Work, a: Mapping[str, Any]) -> None:
     add_condition = rules_function("conditions", "add_condition")
     for name in names:
         condition = Condition(a["name"], a.get("value"), _duration(work, a, name, "end"))
-        c, text = call(add_condition, work.get(name), condition)
+        ends = ending_round(work.enc, condition.duration)
+        c, text = call(add_condition, work.get(name), condition, ends_round=ends)
         work.put(c)
         work.log(name, text)
 
@@ -667,9 +675,8 @@ def bonus(work: Work, a: Mapping[str, Any]) -> None:
         c = work.get(name)
         work.put(replace(c, bonuses=(*c.bonuses, b)))
         source = f" from {b.source}" if b.source else ""
-        work.log(
-            name, f"{name} gets {b.value:+d} {kind} to {applies}{source}{describe(b.duration)}"
-        )
+        until = describe(b.duration, ending_round(work.enc, b.duration))
+        work.log(name, f"{name} gets {b.value:+d} {kind} to {applies}{source}{until}")
 
 
 def unbonus(work: Work, a: Mapping[str, Any]) -> None:

@@ -54,6 +54,8 @@ from dataclasses import replace
 
 from rules.actions import ActionError
 from rules.combatant import Combatant
+from rules.durations import Duration
+from rules.encounter import Encounter
 from rules.engine_work import Work, rules_function
 
 
@@ -88,6 +90,46 @@ def preceding(work: Work, index: int) -> tuple[int | None, bool]:
         if cs[i].name not in skip:
             return i, wrapped
     return None, False
+
+
+def ending_round(enc: Encounter, duration: Duration | None) -> int | None:
+    """The round in which *duration* runs out if the fight goes on as it
+    stands (nobody added, removed, delayed or re-ordered), for the log line
+    that grants it (RULES.md §10); None when it cannot be foreseen (no
+    duration, its combatant is delaying or absent, no active turn).
+
+    It counts down at every processed ``tick`` of ``of``'s turn from now on:
+    at the end of the active combatant's own turn, at both ticks of anyone
+    still to act this round, from next round for anyone who has acted — so
+    a 1-round frighten given during Goblin 1's turn and counted on Goblin 3
+    (later in the order) ends at the end of Goblin 3's turn in this round.
+    Boundaries ``prev`` stepped back over (``Encounter.rewound``) are not
+    processed again, so they do not count.
+    """
+    if duration is None or not duration.of:
+        return None
+    names = [c.name for c in enc.combatants]
+    if duration.of not in names or duration.of in enc.delayed:
+        return None
+    if not enc.started:
+        return duration.rounds_left  # every turn of round 1 is still to come
+    if enc.turn is None or not 0 <= enc.turn < len(names):
+        return None
+    acting = [i for i, n in enumerate(names) if n not in enc.delayed]
+    if not acting:
+        return None
+    rnd, index, skip = enc.round, enc.turn, enc.rewound
+    for _ in range((skip + 2) * (len(acting) + 1)):
+        if skip == 0 and names[index] == duration.of and duration.tick == "end":
+            return rnd + duration.rounds_left - 1
+        later = [i for i in acting if i > index]
+        index = later[0] if later else acting[0]
+        rnd += 0 if later else 1
+        if skip > 0:
+            skip -= 1
+        elif names[index] == duration.of and duration.tick == "start":
+            return rnd + duration.rounds_left - 1
+    return None  # pragma: no cover - the loop always reaches the combatant
 
 
 def dash_check(work: Work, c: Combatant, when: str) -> Combatant | None:

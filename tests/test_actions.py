@@ -272,3 +272,35 @@ def test_bounds_hold_for_built_dicts_too() -> None:
     assert parse_action("set Ogre hp 0")["value"] == "0"
     assert parse_action("set Ogre init none")["value"] == "none"
     assert parse_action("init Ogre -1000")["value"] == -1000
+
+
+def test_semicolons_outside_quotes_make_one_batch_record() -> None:
+    line = "set Goblin max_hp 30; set Goblin hp 20;set Goblin al 14"
+    action = parse_action(line)
+    assert action["verb"] == "batch"
+    assert [(a["field"], a["value"]) for a in action["actions"]] == [
+        ("max_hp", "30"),
+        ("hp", "20"),
+        ("al", "14"),
+    ]
+    assert format_action(action) == "set Goblin max_hp 30; set Goblin hp 20; set Goblin al 14"
+    assert parse_action(format_action(action)) == action
+    # a ';' inside quotes is text; empty parts are ignored; one part is no batch
+    assert parse_action("set Ogre notes 'flees; at 3 HP'")["value"] == "flees; at 3 HP"
+    assert parse_action("damage Ogre 5;")["verb"] == "damage"
+    assert parse_action('set Ogre notes "a \\" ; b"; heal Ogre 1')["actions"][0]["value"] == (
+        'a " ; b'
+    )
+
+
+def test_a_bad_part_of_a_batch_is_named() -> None:
+    with pytest.raises(ActionError, match=r"^part 2 of 3 \(heal Ogre\): heal: missing amount"):
+        parse_action("damage Ogre 5; heal Ogre; next")
+    with pytest.raises(ActionError, match="undo cannot be part of a batch"):
+        parse_action("damage Ogre 5; undo")
+    with pytest.raises(ActionError, match="do not nest"):
+        normalize_action({"verb": "batch", "actions": [{"verb": "batch", "actions": []}, {}]})
+    with pytest.raises(ActionError, match="non-empty list"):
+        normalize_action({"verb": "batch", "actions": []})
+    one = normalize_action({"verb": "batch", "actions": [{"verb": "next"}]})
+    assert one == {"verb": "next"}

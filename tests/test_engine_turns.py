@@ -356,3 +356,77 @@ def test_rewound_survives_undo_snapshots_and_old_saves() -> None:
     old = dict(snap["encounter"])
     del old["rewound"]  # a save written before the field existed
     assert Encounter.from_dict(old).rewound == 0
+
+
+def goblins() -> Session:
+    s = fight(
+        "add 'Goblin 1' hp 7 init 18",
+        "add 'Goblin 2' hp 7 init 15",
+        "add 'Goblin 3' hp 7 init 12",
+    )
+    s.apply("start")
+    return s
+
+
+def test_a_duration_counted_on_a_later_turn_runs_out_this_round_and_says_so() -> None:
+    # RULES.md §10 is silent on whether the current round counts: it does when
+    # the counting turn is still to come, and the grant says when it ends.
+    s = goblins()  # Goblin 1's turn, round 1
+    step = s.apply("cond 'Goblin 3' frightened rounds 1")
+    assert step.log[0].text == (
+        "Goblin 3 is frightened for 1 round (until the end of Goblin 3's turn, round 1)"
+    )
+    s.apply("next")
+    s.apply("next")  # Goblin 3's turn
+    assert c(s, "Goblin 3").conditions
+    step = s.apply("next")
+    ended = next(e for e in step.log if e.text == "Goblin 3 is no longer frightened")
+    assert ended.round == 1
+
+
+@pytest.mark.parametrize(
+    ("line", "expected"),
+    [
+        # the active combatant's own end of turn: this round
+        (
+            "cond 'Goblin 2' prone rounds 1 of 'Goblin 1'",
+            "(until the end of Goblin 1's turn, round 1)",
+        ),
+        # the active's start has passed: next round
+        (
+            "bonus 'Goblin 2' dodge 2 rounds 1 at start of 'Goblin 1'",
+            "(until the start of Goblin 1's turn, round 2)",
+        ),
+        # temp HP: by default at the start of the target's own turn (§6)
+        ("temp 'Goblin 3' 5 rounds 1", "(until the start of Goblin 3's turn, round 1)"),
+        ("temp 'Goblin 1' 5 rounds 2", "(until the start of Goblin 1's turn, round 3)"),
+    ],
+)
+def test_grant_lines_say_when_the_duration_ends(line: str, expected: str) -> None:
+    s = goblins()
+    step = s.apply(line)
+    assert step.log[0].text.endswith(expected), step.log[0].text
+
+
+def test_the_foreseen_end_matches_the_fight_as_it_runs() -> None:
+    s = goblins()
+    s.apply("next")  # Goblin 2's turn: Goblin 1 has acted
+    step = s.apply("cond 'Goblin 1' slowed rounds 2")
+    assert step.log[0].text.endswith("(until the end of Goblin 1's turn, round 3)")
+    for _ in range(6):
+        s.apply("next")  # … to the end of Goblin 1's turn in round 3
+    assert c(s, "Goblin 1").conditions == ()
+    ended = next(e for e in s.log if e.text == "Goblin 1 is no longer slowed")
+    assert ended.round == 3
+
+
+def test_before_start_and_after_prev_the_end_is_still_foreseen() -> None:
+    s = fight("add A hp 5 init 10", "add B hp 5 init 5")
+    step = s.apply("cond B prone rounds 2")  # not started: round 1 is all ahead
+    assert step.log[0].text.endswith("(until the end of B's turn, round 2)")
+    s.apply("start")
+    s.apply("next")  # B's turn
+    s.apply("heal A 1")
+    s.apply("prev")  # back at A; A's end of turn will not be processed again
+    step = s.apply("cond A dazed rounds 1")
+    assert step.log[0].text.endswith("(until the end of A's turn, round 2)")
