@@ -454,27 +454,19 @@ def _save(args: argparse.Namespace, store: Store) -> int:
 
 def _restore(args: argparse.Namespace, store: Store) -> int:
     """A save point becomes a new encounter (undo history included); the
-    original fight is untouched."""
-    from dataclasses import replace
+    original fight is untouched (shared with the app: tracker/restore.py)."""
+    from saves.store import EncounterExists, EncounterNotFound, SaveError
+    from tracker.restore import default_name, restore_save_point
 
-    from rules.engine import Session
-    from saves.live import LiveEncounter, summary_of
-    from saves.store import EncounterNotFound, SaveError
-
-    new_name = (args.new_name or f"{args.name} ({args.label})").strip()
-    if store.exists(new_name):
-        raise CommandError(f"an encounter named {new_name!r} already exists (use --as NEW)")
+    new_name = (args.new_name or default_name(args.name, args.label)).strip()
     try:
-        snapshot = store.load_save_point(args.name, args.label)
+        restore_save_point(store, args.name, args.label, new_name, rng=rng_from(args))
+    except EncounterExists:
+        raise CommandError(
+            f"an encounter named {new_name!r} already exists (use --as NEW)"
+        ) from None
     except EncounterNotFound:
         raise CommandError(f"no encounter named {args.name!r}") from None
-    except SaveError as exc:
-        raise CommandError(str(exc)) from None
-    session = Session.from_dict(snapshot["session"], rng=rng_from(args))
-    session.encounter = replace(session.encounter, name=new_name)
-    live = LiveEncounter(new_name, session, store, snapshot.get("ui"))
-    try:
-        store.create(new_name, live.snapshot(), summary_of(session))
     except SaveError as exc:
         raise CommandError(str(exc)) from None
     print(f"restored {args.name!r} save point {args.label!r} as {new_name!r}")

@@ -1,0 +1,46 @@
+"""Restore a named save point as a NEW encounter (the original is untouched).
+
+Shared by ``combat-tracker restore NAME LABEL [--as NEW]`` and the resume
+picker's ``r``: load the save point's snapshot, rebuild the session (undo
+history included), rename it and save it under the new name.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+from typing import Any
+
+
+def default_name(name: str, label: str) -> str:
+    """``Goblin ambush (before the ogre)``: the new encounter's default name."""
+    return f"{name} ({label})"
+
+
+def restore_save_point(
+    store: Any,
+    name: str,
+    label: str,
+    new_name: str | None = None,
+    rng: random.Random | None = None,
+) -> str:
+    """Create the encounter *new_name* (default: ``NAME (LABEL)``) from the
+    save point *label* of *name*; return the new name.
+
+    Raises ``saves.store.EncounterExists`` when the new name is taken,
+    ``EncounterNotFound`` when *name* is not saved, and ``SaveError`` for
+    a missing or damaged save point or a failed write (nothing created).
+    """
+    from rules.engine import Session
+    from saves.errors import EncounterExists
+    from saves.live import LiveEncounter, summary_of
+
+    new_name = (new_name or default_name(name, label)).strip()
+    if store.exists(new_name):
+        raise EncounterExists(new_name, new_name)
+    snapshot = store.load_save_point(name, label)
+    session = Session.from_dict(snapshot["session"], rng=rng)
+    session.encounter = replace(session.encounter, name=new_name)
+    live = LiveEncounter(new_name, session, store, snapshot.get("ui"))
+    store.create(new_name, live.snapshot(), summary_of(session))
+    return new_name
