@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 
+from rich.color import ColorSystem
 from textual.pilot import Pilot
 from textual.widgets import Input, Static
 
@@ -167,8 +168,61 @@ async def test_space_marks_and_damage_hits_every_marked_combatant() -> None:
         await type_text(pilot, "3 fire")
         await pilot.press("enter")
         assert hp(app, "Goblin 1") == 4 and hp(app, "Goblin 3") == 4 and hp(app, "Goblin 2") == 7
-        await pilot.press("space")  # unmark Goblin 3
-        assert app.live.ui_state["marked"] == ["Goblin 1"]
+        # the marks were for that one area effect: they clear once it is applied
+        assert app.live.ui_state["marked"] == []
+        assert all("●" not in row_text(app, i) for i in range(len(names(app))))
+        await pilot.press("space")  # mark Goblin 3 again, then unmark it
+        assert app.live.ui_state["marked"] == ["Goblin 3"]
+        await pilot.press("space")
+        assert app.live.ui_state["marked"] == []
+
+
+async def test_a_failed_action_keeps_the_marks_and_escape_clears_them() -> None:
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await select(pilot, app, "Goblin 1")
+        await pilot.press("space", "j", "space")
+        subtitle = str(app.screen.query_one("#order").border_subtitle)
+        assert "2 marked" in subtitle and "Esc" in subtitle
+        await pilot.press("d")
+        await type_text(pilot, "banana")
+        await pilot.press("enter", "escape")  # a bad entry, then cancel the prompt
+        assert app.live.ui_state["marked"] == ["Goblin 1", "Goblin 2"]
+        await pilot.press("escape")
+        assert app.live.ui_state["marked"] == []
+        assert "marked" not in str(app.screen.query_one("#order").border_subtitle)
+        await pilot.press("d")  # now the selection only
+        assert str(app.screen.query_one(".dialog-title").render()) == "Damage: Goblin 2"
+
+
+async def test_the_active_turn_and_the_marks_look_different() -> None:
+    app = make_app(fight(started=True))
+    async with app.run_test(size=(80, 24)) as pilot:
+        table = app.screen.query_one(InitiativePane)
+        active = app.live.session.encounter.turn
+        await select(pilot, app, names(app)[active])
+        await pilot.press("space", "j")  # the active combatant is also marked
+        await pilot.press("space")  # and the next one
+        gutter_active = table.get_row_at(active)[0]
+        gutter_marked = table.get_row_at(active + 1)[0]
+        assert str(gutter_active) == "▶●" and str(gutter_marked) == " ●"
+        name_active = table.get_row_at(active)[2]
+        name_marked = table.get_row_at(active + 1)[2]
+        assert name_active.style != name_marked.style
+        active_bg = table.get_component_rich_style("initiative--active").bgcolor
+        marked_bg = table.get_component_rich_style("initiative--marked").bgcolor
+        cursor_bg = table.get_component_rich_style("initiative--cursor").bgcolor
+        assert len({active_bg, marked_bg, cursor_bg}) == 3
+        for theme in ("textual-dark", "textual-light"):
+            app.theme = theme
+            await pilot.pause()
+            active_bg = table.get_component_rich_style("initiative--active").bgcolor
+            marked_bg = table.get_component_rich_style("initiative--marked").bgcolor
+            assert active_bg != marked_bg
+            # in 256 colours (tmux) too
+            assert active_bg.downgrade(ColorSystem.EIGHT_BIT) != marked_bg.downgrade(
+                ColorSystem.EIGHT_BIT
+            )
 
 
 # -- prompts --------------------------------------------------------------------

@@ -27,6 +27,8 @@ class Key:
     help: str
     show: bool = True
     priority: bool = False
+    #: shown in the footer too when the terminal is wide enough
+    wide: bool = False
 
     def binding(self) -> Binding:
         """The Textual binding (the keymap swaps ``key`` by ``id``)."""
@@ -110,7 +112,17 @@ ENCOUNTER_KEYS: tuple[Key, ...] = (
         "Mark",
         "selection: mark / unmark",
         "mark or unmark the selection; damage, heal, temp, persistent and conditions "
-        "apply to every marked combatant",
+        "apply to every marked combatant, and the marks clear once that action is applied",
+        show=False,
+        wide=True,
+    ),
+    Key(
+        "select.clear_marks",
+        "escape",
+        "clear_marks",
+        "Unmark",
+        "selection: clear the marks",
+        "clear every mark (they also clear by themselves once an action used them)",
         show=False,
     ),
     Key(
@@ -138,6 +150,7 @@ ENCOUNTER_KEYS: tuple[Key, ...] = (
         "combatant: temporary HP…",
         "temporary HP: AMOUNT [rounds N]",
         show=False,
+        wide=True,
     ),
     Key(
         "combatant.persistent",
@@ -147,6 +160,7 @@ ENCOUNTER_KEYS: tuple[Key, ...] = (
         "combatant: persistent damage…",
         "persistent damage: DICE [TAG…] [dc N]",
         show=False,
+        wide=True,
     ),
     Key(
         "combatant.condition",
@@ -156,6 +170,7 @@ ENCOUNTER_KEYS: tuple[Key, ...] = (
         "combatant: add condition…",
         "condition: NAME [value V] [rounds N]",
         show=False,
+        wide=True,
     ),
     Key(
         "combatant.uncondition",
@@ -163,8 +178,9 @@ ENCOUNTER_KEYS: tuple[Key, ...] = (
         "uncondition",
         "Uncond",
         "combatant: remove condition…",
-        "remove one condition",
+        "remove a condition: pick one of the combatant's conditions",
         show=False,
+        wide=True,
     ),
     Key(
         "combatant.move",
@@ -172,8 +188,10 @@ ENCOUNTER_KEYS: tuple[Key, ...] = (
         "move",
         "Move",
         "combatant: movement (dash / run / sprint)…",
-        "endurance check for dash, run or sprint; shortfall shown, spend confirmed",
+        "endurance check for dash, run or sprint; shortfall shown, spend confirmed "
+        "(needs an endurance pool: CON and Athletics)",
         show=False,
+        wide=True,
     ),
     Key(
         "combatant.initiative",
@@ -183,6 +201,7 @@ ENCOUNTER_KEYS: tuple[Key, ...] = (
         "combatant: set initiative…",
         "set the selected combatant's initiative",
         show=False,
+        wide=True,
     ),
     Key(
         "dice.roll",
@@ -190,8 +209,9 @@ ENCOUNTER_KEYS: tuple[Key, ...] = (
         "roll",
         "Roll",
         "dice: roll…",
-        "dice roller: EXPR [adv N] [dis N] [dc N], result into the log",
+        "dice roller: EXPR [adv N] [dis N] [dc N]; the result goes into the log",
         show=False,
+        wide=True,
     ),
     Key(
         "combatant.edit",
@@ -199,8 +219,9 @@ ENCOUNTER_KEYS: tuple[Key, ...] = (
         "edit",
         "Edit",
         "combatant: edit…",
-        "edit the selected combatant (HP, AL, name, notes…)",
+        "edit the selected combatant (name, HP, AL, abilities, notes…): one undoable step",
         show=False,
+        wide=True,
     ),
     Key(
         "combatant.remove",
@@ -209,6 +230,25 @@ ENCOUNTER_KEYS: tuple[Key, ...] = (
         "Remove",
         "combatant: remove…",
         "remove the selected combatant (asks first)",
+        show=False,
+        wide=True,
+    ),
+    Key(
+        "details.down",
+        "right_square_bracket",
+        "details_down",
+        "Details ↓",
+        "combatant: scroll the details down",
+        "scroll the combatant pane down (endurance, notes on a small terminal)",
+        show=False,
+    ),
+    Key(
+        "details.up",
+        "left_square_bracket",
+        "details_up",
+        "Details ↑",
+        "combatant: scroll the details up",
+        "scroll the combatant pane up",
         show=False,
     ),
     Key(
@@ -235,6 +275,7 @@ ENCOUNTER_KEYS: tuple[Key, ...] = (
         "history: redo",
         "redo what was undone",
         show=False,
+        wide=True,
     ),
     Key(
         "encounter.save_point",
@@ -244,6 +285,7 @@ ENCOUNTER_KEYS: tuple[Key, ...] = (
         "encounter: named save point…",
         "store a named save point beside the autosave",
         show=False,
+        wide=True,
     ),
     Key(
         "settings.physical_rolls",
@@ -268,7 +310,23 @@ PICKER_KEYS: tuple[Key, ...] = (
         "picker: resume",
         "resume the highlighted encounter",
     ),
-    Key("picker.new", "n", "new", "New", "picker: new encounter…", "start a new encounter"),
+    Key(
+        "picker.new",
+        "n",
+        "new",
+        "New",
+        "picker: new encounter…",
+        "start a new encounter (name and ruleset: core, forge or cinematic)",
+    ),
+    Key(
+        "picker.restore",
+        "r",
+        "restore",
+        "Restore",
+        "picker: restore a save point…",
+        "a save point of the highlighted encounter becomes a new encounter "
+        "(the original is untouched)",
+    ),
     Key(
         "picker.delete",
         "delete",
@@ -284,6 +342,11 @@ PICKER_KEYS: tuple[Key, ...] = (
 def bindings(keys: tuple[Key, ...]) -> list[Binding]:
     """Textual bindings for a table of keys (for a class's ``BINDINGS``)."""
     return [k.binding() for k in keys]
+
+
+def wide_ids() -> set[str]:
+    """Ids of keys the footer also shows when there is room."""
+    return {k.id for k in ENCOUNTER_KEYS + PICKER_KEYS if k.wide}
 
 
 def key_ids() -> set[str]:

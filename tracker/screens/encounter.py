@@ -5,15 +5,20 @@ and durably saved, or an ``ActionError`` that changed nothing); the panes
 then redraw only what changed.  The selection (row cursor) and the marked
 combatants are UI state, saved with the encounter so a relaunch resumes them.
 Damage, heal, temp HP, persistent damage and conditions go to every marked
-combatant, else to the selection.
+combatant, else to the selection; the marks clear once such an action was
+applied (a GM marks for one area effect), and Escape clears them any time.
+A key that does not apply now is greyed in the footer (``check_action``)
+and, pressed anyway, says why.
 """
 
 from __future__ import annotations
 
+import shlex
 from collections.abc import Callable, Mapping
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
+from textual import events
 from textual.containers import Grid, Vertical
 from textual.screen import Screen
 from textual.widgets import Static
@@ -84,13 +89,14 @@ class EncounterScreen(Screen[None]):
         self._selected: str | None = ui.get("selected")
         self._marked: list[str] = [str(n) for n in ui.get("marked", [])]
         self._available: tuple[bool, ...] = ()
+        self._table = InitiativePane(id="initiative")  # composed in compose
 
     # -- layout ---------------------------------------------------------------
 
     def compose(self):  # type: ignore[no-untyped-def]
         with Grid(id="panes"):
             with Vertical(id="order"):
-                yield InitiativePane(id="initiative")
+                yield self._table
                 yield Static(EMPTY_HINT, id="empty-hint", markup=False)
             yield CombatantPane(id="combatant")
             yield LogPane(id="log")
@@ -98,7 +104,7 @@ class EncounterScreen(Screen[None]):
 
     @property
     def table(self) -> InitiativePane:
-        return self.query_one(InitiativePane)
+        return self._table
 
     def on_resize(self) -> None:
         self.table.set_compact(self.size.width < 120)
@@ -132,6 +138,27 @@ class EncounterScreen(Screen[None]):
         current = self.selected()
         return [] if current is None else [current.name]
 
+    def _marks_used(self) -> bool:
+        """Whether the next targeted action goes to the marked combatants."""
+        names = set(self._names())
+        return any(n in names for n in self._marked)
+
+    def clear_marks(self) -> None:
+        """Forget every mark (after the action that used them, or Escape)."""
+        if self._marked:
+            self._marked = []
+            self.live.set_ui_state(marked=[])
+            self.table.show(self.encounter, self._marked)
+            self._show_marks()
+
+    def _show_marks(self) -> None:
+        order = self.query_one("#order")
+        count = len(self._marked)
+        name = self.encounter.name
+        subtitle = f"{count} marked · Esc clears · {name}" if count else name
+        if order.border_subtitle != subtitle:
+            order.border_subtitle = subtitle
+
     def refresh_panes(self) -> None:
         """Redraw what changed: rows, new log lines, the selected combatant."""
         enc = self.encounter
@@ -162,7 +189,7 @@ class EncounterScreen(Screen[None]):
             title = "Not started · s starts the fight"
         order = self.query_one("#order")
         order.border_title = title
-        order.border_subtitle = enc.name
+        self._show_marks()
         self.sub_title = f"{enc.name} · {title}"
         self.query_one("#empty-hint").display = not enc.combatants
         # the footer rebuilds itself on refresh_bindings: only when availability changed
@@ -195,11 +222,13 @@ class EncounterScreen(Screen[None]):
 
     # -- applying actions -------------------------------------------------------
 
-    def apply(self, line: str) -> str | None:
+    def apply(self, line: str, then: Callable[[], None] | None = None) -> str | None:
         """Send one action line; None when done, else the message to show.
 
         With physical rolls on, the dice the action will roll are asked for
         first (``Session.dice_needed``); the action is applied after.
+        *then* runs once the action was applied (not when it failed or the
+        GM cancelled the dice).
         """
         if self.config.physical_rolls:
             try:
@@ -213,20 +242,27 @@ class EncounterScreen(Screen[None]):
                 self.call_later(
                     self.app.push_screen,
                     FacesScreen(f"Dice for: {line}", needed),
-                    partial(self._apply_with_faces, action),
+                    partial(self._apply_with_faces, action, then),
                 )
                 return None
-        return self._do(line)
+        return self._do(line, then)
 
-    def _apply_with_faces(self, action: dict[str, Any], faces: list[int] | None) -> None:
+    def _apply_with_faces(
+        self,
+        action: dict[str, Any],
+        then: Callable[[], None] | None,
+        faces: list[int] | None,
+    ) -> None:
         if faces is None:
             self.notify("Cancelled: nothing changed.")
             return
         if faces:
             action = {**action, "faces": faces}
-        self.report(self._do(action))
+        self.report(self._do(action, then))
 
-    def _do(self, line_or_action: str | dict[str, Any]) -> str | None:
+    def _do(
+        self, line_or_action: str | dict[str, Any], then: Callable[[], None] | None = None
+    ) -> str | None:
         from saves.store import SaveError
 
         try:
@@ -235,6 +271,8 @@ class EncounterScreen(Screen[None]):
             return str(exc)
         except SaveError as exc:
             return f"not saved, nothing changed: {exc}"
+        if then is not None:
+            then()
         self.refresh_panes()
         return None
 
@@ -243,38 +281,89 @@ class EncounterScreen(Screen[None]):
         if error:
             self.notify(error, severity="error", timeout=6)
 
-    def prompt(self, title: str, usage: str, build: Callable[[str], str], **kw: Any) -> None:
-        """Ask for one line; *build* turns it into an action line."""
+    def prompt(
+        self,
+        title: str,
+        usage: str,
+        build: Callable[[str], str],
+        then: Callable[[], None] | None = None,
+        **kw: Any,
+    ) -> None:
+        """Ask for one line; *build* turns it into an action line; *then*
+        runs once it was applied."""
         from tracker.screens.prompt import PromptScreen
 
         def submit(text: str) -> str | None:
             if not text:
                 return f"type {usage} — or Esc to cancel"
-            return self.apply(build(text))
+            return self.apply(build(text), then)
 
         self.app.push_screen(PromptScreen(title, usage, submit, **kw))
+
+    def _after_targets(self) -> Callable[[], None] | None:
+        """What runs after an action on the targets: the marks it used clear."""
+        return self.clear_marks if self._marks_used() else None
 
     def _on_targets(self, verb: str, title: str, usage: str, **kw: Any) -> None:
         names = self.targets()
         if names:
             who = ", ".join(names)
-            self.prompt(f"{title}: {who}", usage, lambda t: lines.on_targets(verb, names, t), **kw)
+            self.prompt(
+                f"{title}: {who}",
+                usage,
+                lambda t: lines.on_targets(verb, names, t),
+                self._after_targets(),
+                **kw,
+            )
 
     # -- key actions -------------------------------------------------------------
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        return True if self.unavailable(action) is None else None
+
+    def unavailable(self, action: str) -> str | None:
+        """Why *action* does not apply now (None: it does); the footer greys
+        it and the key, pressed anyway, shows this reason."""
         enc = self.encounter
         if action in ("next_turn", "previous_turn"):
-            return True if enc.started else None
+            return None if enc.started else "the fight has not started: s starts it"
         if action == "start":
-            return None if enc.started or not enc.combatants else True
+            if enc.started:
+                return "the fight has started already"
+            return None if enc.combatants else "add combatants first (a)"
         if action == "undo":
-            return True if self.live.session.can_undo else None
+            return None if self.live.session.can_undo else "nothing to undo"
         if action == "redo":
-            return True if self.live.session.can_redo else None
-        if action in NEED_COMBATANT:
-            return True if enc.combatants else None
-        return True
+            return None if self.live.session.can_redo else "nothing to redo"
+        if action == "clear_marks":
+            return None if self._marked else "no marks to clear"
+        if action in NEED_COMBATANT and not enc.combatants:
+            return "no combatants yet: a adds some"
+        if action == "move":
+            current = self.selected()
+            if current is not None and current.endurance is None:
+                return (
+                    f"{current.name} has no endurance pool (needs CON and Athletics: e edits them)"
+                )
+        if action == "uncondition" and not self._present_conditions(self.targets()):
+            return f"{', '.join(self.targets())}: no conditions to remove"
+        return None
+
+    #: greyed keys that stay quiet when pressed (Escape with nothing marked)
+    QUIET = frozenset({"clear_marks"})
+
+    def on_key(self, event: events.Key) -> None:
+        """A greyed key pressed anyway says why it does not apply now (keys
+        bubble here before the bindings run)."""
+        active = self.active_bindings.get(event.key)
+        if active is None or active.enabled or active.node is not self:
+            return
+        action = active.binding.action
+        reason = None if action in self.QUIET else self.unavailable(action)
+        if reason:
+            event.stop()
+            event.prevent_default()
+            self.notify(reason, severity="warning", timeout=4)
 
     def action_start(self) -> None:
         self.report(self.apply("start"))
@@ -314,6 +403,16 @@ class EncounterScreen(Screen[None]):
             self._marked.append(current.name)
         self.live.set_ui_state(marked=list(self._marked))
         self.table.show(self.encounter, self._marked)
+        self._show_marks()
+
+    def action_clear_marks(self) -> None:
+        self.clear_marks()
+
+    def action_details_down(self) -> None:
+        self.query_one(CombatantPane).scroll_relative(y=3, animate=False)
+
+    def action_details_up(self) -> None:
+        self.query_one(CombatantPane).scroll_relative(y=-3, animate=False)
 
     def action_add(self) -> None:
         from tracker.screens.form import Field, FormScreen
@@ -349,11 +448,12 @@ class EncounterScreen(Screen[None]):
                 f"Condition: {', '.join(names)}",
                 "NAME [VALUE] [rounds N] [at start|end] [of C]",
                 lambda t: lines.on_targets("cond", names, _with_value(t)),
+                self._after_targets(),
             )
 
-    def action_uncondition(self) -> None:
-        names = self.targets()
-        present = sorted(
+    def _present_conditions(self, names: list[str]) -> list[str]:
+        """The conditions any of *names* has, sorted."""
+        return sorted(
             {
                 cond.name
                 for c in self.encounter.combatants
@@ -361,14 +461,31 @@ class EncounterScreen(Screen[None]):
                 for cond in c.conditions
             }
         )
-        if names:
-            usage = "NAME" + (f"  (has: {', '.join(present)})" if present else "")
-            self.prompt(
-                f"Remove condition: {', '.join(names)}",
-                usage,
-                lambda t: lines.on_targets("uncond", names, t),
-                suggestions=present,
-            )
+
+    def action_uncondition(self) -> None:
+        """Pick one of the targets' conditions; it is removed from each
+        target that has it, as one step."""
+        names = self.targets()
+        present = self._present_conditions(names)
+        if not names or not present:
+            return
+        from tracker.screens.prompt import ChoiceScreen
+
+        having = {
+            c.name: {cond.name for cond in c.conditions}
+            for c in self.encounter.combatants
+            if c.name in names
+        }
+        then = self._after_targets()
+
+        def chosen(condition: str | None) -> None:
+            if condition is None:
+                return
+            who = [n for n in names if condition in having.get(n, ())]
+            line = "; ".join(f"uncond {lines.targets([n])} {shlex.quote(condition)}" for n in who)
+            self.report(self.apply(line, then))
+
+        self.app.push_screen(ChoiceScreen(f"Remove condition: {', '.join(names)}", present), chosen)
 
     def action_move(self) -> None:
         current = self.selected()
@@ -402,6 +519,8 @@ class EncounterScreen(Screen[None]):
         self.prompt("Roll dice", "EXPR [adv N] [dis N] [dc N]", lambda t: f"roll {t}")
 
     def action_edit(self) -> None:
+        """The edit form: every changed field is sent as ONE batched action
+        (``set … max_hp 30; set … hp 20``), one undoable step, all or nothing."""
         current = self.selected()
         if current is None:
             return
@@ -409,19 +528,20 @@ class EncounterScreen(Screen[None]):
 
         values = lines.edit_values(current)
         fields = [Field(key, label, values[key]) for key, label in lines.EDIT_FIELDS]
+        checks = [("player", "player", current.player)]
 
-        def submit(new: dict[str, str], _: dict[str, bool]) -> str | None:
-            changes = lines.edit_lines(current, new)
-            for line in changes:
-                error = self.apply(line)
-                if error:
-                    return error
-            if changes:
-                self._selected = new.get("name") or self._selected
-                self.refresh_panes()
+        def submit(new: dict[str, str], flags: dict[str, bool]) -> str | None:
+            line = lines.edit_line(current, new, flags.get("player"))
+            if not line:
+                return None
+            error = self.apply(line)
+            if error:
+                return error
+            self._selected = new.get("name") or self._selected
+            self.refresh_panes()
             return None
 
-        self.app.push_screen(FormScreen(f"Edit {current.name}", fields, submit))
+        self.app.push_screen(FormScreen(f"Edit {current.name}", fields, submit, checks))
 
     def action_remove(self) -> None:
         current = self.selected()
@@ -432,7 +552,7 @@ class EncounterScreen(Screen[None]):
         line = f"remove {lines.targets([current.name])}"
         question = f"Remove {current.name} from the fight?"
         self.app.push_screen(
-            ConfirmScreen(question, "ctrl+z brings it back."),
+            ConfirmScreen(question, "ctrl+z brings it back.", destructive=True),
             lambda yes: self.report(self.apply(line)) if yes else None,
         )
 

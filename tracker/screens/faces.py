@@ -28,6 +28,12 @@ def check_face(text: str, sides: int) -> int | str:
     return face
 
 
+def die_label(label: str, sides: int) -> str:
+    """``flat check DC 20 (d20)``: the engine's label, with the die named
+    once (the engine's labels often name it already)."""
+    return label if f"(d{sides})" in label else f"{label} (d{sides})"
+
+
 class FacesScreen(ModalScreen[list[int] | None]):
     """One die at a time; dismisses with the faces typed (maybe fewer)."""
 
@@ -57,7 +63,9 @@ class FacesScreen(ModalScreen[list[int] | None]):
     def _ask(self) -> None:
         label, sides = self._needed[len(self._faces)]
         which = self.query_one("#faces-which", Static)
-        which.update(f"Die {len(self._faces) + 1} of {len(self._needed)}: {label} (d{sides})")
+        which.update(
+            f"Die {len(self._faces) + 1} of {len(self._needed)}: {die_label(label, sides)}"
+        )
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()

@@ -1,7 +1,10 @@
 """A small modal form: labelled one-line fields and check boxes.
 
 The add-combatant (``a``) and edit (``e``) dialogs are forms.  Enter in any
-field submits the whole form, Tab moves between fields, Escape cancels.  The
+field (a check box too) submits the whole form, space toggles a check box,
+Tab moves between fields, Escape cancels.  The fields scroll when the
+terminal is too short for them; the error line under them always shows,
+wrapped.  The
 caller's ``submit`` turns the values into engine actions and returns an
 error message (shown inline; nothing changed) or None (the form closes).
 """
@@ -12,7 +15,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from textual.binding import Binding
-from textual.containers import Grid, Horizontal, Vertical
+from textual.containers import Grid, Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Checkbox, Input, Label, Static
 
@@ -27,6 +30,16 @@ class Field:
     placeholder: str = ""
 
 
+class FormCheckbox(Checkbox, inherit_bindings=False):
+    """A check box that space toggles; Enter is left to the form (submit)."""
+
+    BINDINGS = [Binding("space", "toggle_button", "Toggle", show=False)]
+
+
+class FormBody(VerticalScroll, can_focus=False):
+    """The fields; scrolls (to the focused field) when the terminal is short."""
+
+
 #: (text values by key, check box values by key) → error message or None.
 FormSubmit = Callable[[dict[str, str], dict[str, bool]], str | None]
 
@@ -34,7 +47,10 @@ FormSubmit = Callable[[dict[str, str], dict[str, bool]], str | None]
 class FormScreen(ModalScreen[None]):
     """Fields in a two-column grid, check boxes below, an inline error line."""
 
-    BINDINGS = [Binding("escape", "cancel", "Cancel")]
+    BINDINGS = [
+        Binding("escape", "cancel", "Cancel"),
+        Binding("enter", "submit", "Apply", show=False),
+    ]
 
     def __init__(
         self,
@@ -52,17 +68,20 @@ class FormScreen(ModalScreen[None]):
     def compose(self):  # type: ignore[no-untyped-def]
         with Vertical(classes="dialog form"):
             yield Label(self._title, classes="dialog-title", markup=False)
-            with Grid(classes="form-grid"):
-                for f in self._fields:
-                    yield Label(f.label, classes="form-label", markup=False)
-                    yield Input(f.value, placeholder=f.placeholder, id=f"field-{f.key}")
-            if self._checks:
-                with Horizontal(classes="form-checks"):
-                    for key, label, value in self._checks:
-                        yield Checkbox(label, value, id=f"check-{key}")
-            yield Static("", id="form-message", classes="dialog-hint", markup=False)
+            with FormBody(classes="form-body"):
+                with Grid(classes="form-grid"):
+                    for f in self._fields:
+                        yield Label(f.label, classes="form-label", markup=False)
+                        yield Input(f.value, placeholder=f.placeholder, id=f"field-{f.key}")
+                if self._checks:
+                    with Horizontal(classes="form-checks"):
+                        for key, label, value in self._checks:
+                            yield FormCheckbox(label, value, id=f"check-{key}")
+            yield Static("", id="form-message", classes="dialog-hint form-message", markup=False)
             yield Static(
-                "Enter: apply · Tab: next field · Esc: cancel", classes="dialog-keys", markup=False
+                "Enter: apply · Tab: next field · space: tick · Esc: cancel",
+                classes="dialog-keys",
+                markup=False,
             )
 
     def values(self) -> tuple[dict[str, str], dict[str, bool]]:
@@ -76,6 +95,9 @@ class FormScreen(ModalScreen[None]):
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()
+        self.submit()
+
+    def action_submit(self) -> None:
         self.submit()
 
     def submit(self) -> None:

@@ -28,17 +28,42 @@ ADD_FIELDS = (
     ("athletics", "Athletics", "bonus (endurance)"),
 )
 
-#: Edit form: (set FIELD, label).
+#: Edit form: (set FIELD, label), in the form's order (name first).
 EDIT_FIELDS = (
+    ("name", "Name"),
+    ("al", "AL"),
     ("hp", "HP"),
     ("max_hp", "Max HP"),
     ("temp", "Temp HP"),
-    ("al", "AL"),
     ("init_bonus", "Init bonus"),
+    ("dex", "DEX"),
+    ("per", "PER"),
+    ("wis", "WIS"),
     ("con", "CON"),
     ("athletics", "Athletics"),
     ("notes", "Notes"),
-    ("name", "Name"),
+)
+
+#: Fields an empty entry clears (``set T dex none``); the others keep their value.
+CLEARABLE = {"dex", "per", "wis", "con", "athletics", "notes"}
+
+#: The order the ``set`` parts are sent in: max_hp before hp (reads
+#: naturally, and hp is checked against the new maximum), the rename last so
+#: every other part still names the combatant by its old name.
+SEND_ORDER = (
+    "max_hp",
+    "hp",
+    "temp",
+    "al",
+    "init_bonus",
+    "dex",
+    "per",
+    "wis",
+    "con",
+    "athletics",
+    "notes",
+    "player",
+    "name",
 )
 
 
@@ -71,30 +96,51 @@ def add_line(values: Mapping[str, str], checks: Mapping[str, bool]) -> str:
 
 def edit_values(c: Combatant) -> dict[str, str]:
     """The edit form's starting values for *c*."""
-    con = c.abilities.get("con")
+
+    def score(name: str) -> str:
+        value = c.abilities.get(name)
+        return "" if value is None else str(value)
+
     return {
+        "name": c.name,
+        "al": str(c.al),
         "hp": str(c.hp),
         "max_hp": str(c.max_hp),
         "temp": str(c.temp_hp),
-        "al": str(c.al),
         "init_bonus": str(c.init_bonus),
-        "con": "" if con is None else str(con),
+        "dex": score("dex"),
+        "per": score("per"),
+        "wis": score("wis"),
+        "con": score("con"),
         "athletics": "" if c.athletics is None else str(c.athletics),
         "notes": c.notes,
-        "name": c.name,
     }
 
 
-def edit_lines(c: Combatant, values: Mapping[str, str]) -> list[str]:
-    """One ``set`` line per changed field (the rename last, so the others
-    still find the combatant by its old name)."""
+def edit_lines(c: Combatant, values: Mapping[str, str], player: bool | None = None) -> list[str]:
+    """One ``set`` line per changed field, in :data:`SEND_ORDER`.  An empty
+    score, Athletics or notes clears it; another empty field is left alone.
+    *player*: the player check box (None: not on the form)."""
     before = edit_values(c)
-    lines = []
+    name = shlex.quote(c.name)
+    changed: dict[str, str] = {}
     for key, _ in EDIT_FIELDS:
         value = values.get(key, "").strip()
-        if value != before[key] and (value or key == "notes"):
-            lines.append(f"set {shlex.quote(c.name)} {key} {shlex.quote(value)}")
-    return lines
+        if value == before[key] or (not value and key not in CLEARABLE):
+            continue
+        if not value and key != "notes":
+            value = "none"
+        changed[key] = value
+    if player is not None and player != c.player:
+        changed["player"] = "true" if player else "false"
+    return [f"set {name} {key} {shlex.quote(changed[key])}" for key in SEND_ORDER if key in changed]
+
+
+def edit_line(c: Combatant, values: Mapping[str, str], player: bool | None = None) -> str:
+    """Every change of the edit form as ONE action: the ``set`` lines joined
+    with ``;`` (the engine applies a batch as one undoable step, all or
+    nothing).  Empty when nothing changed."""
+    return "; ".join(edit_lines(c, values, player))
 
 
 def move_line(name: str, movement: str, face: int | None, spend: bool) -> str:

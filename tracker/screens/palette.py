@@ -2,7 +2,9 @@
 
 Every key of :data:`tracker.bindings.ENCOUNTER_KEYS` is offered under its
 namespaced title ("encounter: next turn", "dice: roll…"); entries the screen
-cannot run right now (``check_action``) are left out.
+cannot run right now (``check_action``) are left out.  The palette reads
+help text as Textual markup, so the usage lines (``[TAG…] [crit]``) are
+escaped and show as written.
 """
 
 from __future__ import annotations
@@ -10,6 +12,7 @@ from __future__ import annotations
 from functools import partial
 
 from textual.command import DiscoveryHit, Hit, Hits, Provider
+from textual.markup import escape
 
 from tracker.bindings import ENCOUNTER_KEYS, Key
 
@@ -26,7 +29,7 @@ class EncounterCommands(Provider):
 
     async def discover(self) -> Hits:
         for key in self._available():
-            yield DiscoveryHit(key.title, partial(self._run, key), help=key.help)
+            yield DiscoveryHit(key.title, partial(self._run, key), help=escape(key.help))
 
     async def search(self, query: str) -> Hits:
         matcher = self.matcher(query)
@@ -34,5 +37,8 @@ class EncounterCommands(Provider):
             score = matcher.match(key.title)
             if score > 0:
                 yield Hit(
-                    score, matcher.highlight(key.title), partial(self._run, key), help=key.help
+                    score,
+                    matcher.highlight(key.title),
+                    partial(self._run, key),
+                    help=escape(key.help),
                 )

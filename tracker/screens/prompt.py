@@ -10,6 +10,7 @@ None.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import Any
 
 from textual.binding import Binding
 from textual.containers import Vertical
@@ -71,24 +72,125 @@ class PromptScreen(ModalScreen[None]):
 
 
 class ConfirmScreen(ModalScreen[bool]):
-    """A yes/no question: y or Enter = yes; n or Escape = no."""
+    """A yes/no question.  y = yes; n or Escape = no.  Enter answers with
+    the default: yes, or no for a *destructive* question (deleting,
+    removing), so a reflexive Enter never destroys anything."""
 
     BINDINGS = [
-        Binding("y,enter", "answer(True)", "Yes"),
+        Binding("y", "answer(True)", "Yes"),
         Binding("n,escape", "answer(False)", "No"),
+        Binding("enter", "default", "Default", show=False),
     ]
 
-    def __init__(self, question: str, detail: str = "") -> None:
+    def __init__(self, question: str, detail: str = "", *, destructive: bool = False) -> None:
         super().__init__(classes="dialog-screen")
         self._question = question
         self._detail = detail
+        self._default = not destructive
 
     def compose(self):  # type: ignore[no-untyped-def]
         with Vertical(classes="dialog"):
             yield Label(self._question, classes="dialog-title", markup=False)
             if self._detail:
                 yield Static(self._detail, classes="dialog-hint", markup=False)
-            yield Static("y / Enter: yes · n / Esc: no", classes="dialog-keys", markup=False)
+            keys = (
+                "y / Enter: yes · n / Esc: no" if self._default else "y: yes · n / Enter / Esc: no"
+            )
+            yield Static(keys, id="confirm-keys", classes="dialog-keys", markup=False)
 
     def action_answer(self, yes: bool) -> None:
         self.dismiss(yes)
+
+    def action_default(self) -> None:
+        self.dismiss(self._default)
+
+
+class ChoiceScreen(ModalScreen[str | None]):
+    """Pick one of a few choices: arrows or j/k, Enter picks, 1–9 picks
+    directly, Escape cancels (dismisses None)."""
+
+    BINDINGS = [
+        Binding("escape", "cancel", "Cancel"),
+        Binding("j", "move(1)", "Down", show=False),
+        Binding("k", "move(-1)", "Up", show=False),
+    ] + [Binding(str(n), f"pick({n - 1})", str(n), show=False) for n in range(1, 10)]
+
+    def __init__(self, title: str, choices: Sequence[str], hint: str = "") -> None:
+        super().__init__(classes="dialog-screen")
+        self._title = title
+        self._choices = list(choices)
+        self._hint = hint
+
+    def compose(self):  # type: ignore[no-untyped-def]
+        from rich.text import Text
+        from textual.widgets import OptionList
+
+        with Vertical(classes="dialog"):
+            yield Label(self._title, classes="dialog-title", markup=False)
+            yield OptionList(
+                *[
+                    Text(f"{n}  {c}" if n <= 9 else f"   {c}")
+                    for n, c in enumerate(self._choices, 1)
+                ],
+                id="choices",
+            )
+            if self._hint:
+                yield Static(self._hint, classes="dialog-hint", markup=False)
+            yield Static(
+                "Enter / 1–9: pick · ↑↓ j k: move · Esc: cancel",
+                classes="dialog-keys",
+                markup=False,
+            )
+
+    def on_mount(self) -> None:
+        from textual.widgets import OptionList
+
+        options = self.query_one(OptionList)
+        options.highlighted = 0
+        options.focus()
+
+    def on_option_list_option_selected(self, event: Any) -> None:
+        event.stop()
+        self.dismiss(self._choices[event.option_index])
+
+    def action_move(self, step: int) -> None:
+        from textual.widgets import OptionList
+
+        options = self.query_one(OptionList)
+        options.action_cursor_down() if step > 0 else options.action_cursor_up()
+
+    def action_pick(self, index: int) -> None:
+        if index < len(self._choices):
+            self.dismiss(self._choices[index])
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+class NoticeScreen(ModalScreen[None]):
+    """Notices the GM must read (what recovery did on opening a damaged
+    database or journal, config problems): all of them in one scrollable
+    dialog, wrapped, each its own paragraph; Enter or Escape closes."""
+
+    BINDINGS = [Binding("escape,enter,q", "close", "Close")]
+
+    def __init__(self, title: str, notices: Sequence[str]) -> None:
+        super().__init__(classes="dialog-screen")
+        self._title = title
+        self._notices = list(notices)
+
+    def compose(self):  # type: ignore[no-untyped-def]
+        from textual.containers import VerticalScroll
+
+        with Vertical(classes="dialog notices"):
+            yield Label(self._title, classes="dialog-title", markup=False)
+            with VerticalScroll(id="notices"):
+                for notice in self._notices:
+                    yield Static(f"• {notice}", classes="notice", markup=False)
+            yield Static("Enter / Esc: close · ↑↓: scroll", classes="dialog-keys", markup=False)
+
+    def on_mount(self) -> None:
+        self.query_one("#notices").focus()
+
+    def action_close(self) -> None:
+        self.dismiss(None)

@@ -54,8 +54,26 @@ class _Grid(Table):
         super().add_row(*(Text(c) if isinstance(c, str) else c for c in cells), **kw)
 
 
-def describe(c: Combatant, ruleset: Ruleset, delayed: bool = False) -> RenderableType:
-    """A Rich renderable with every detail of *c*."""
+def pack(items: list[str], width: int | None, gap: str = "  ") -> list[str]:
+    """*items* on lines at most *width* cells wide, breaking only between
+    items (``DEX 14 (+2)`` never splits); two per line when the width is
+    not known."""
+    lines: list[str] = []
+    for n, item in enumerate(items):
+        if lines and (
+            len(lines[-1]) + len(gap) + len(item) <= width if width is not None else n % 2 == 1
+        ):
+            lines[-1] += gap + item
+        else:
+            lines.append(item)
+    return lines
+
+
+def describe(
+    c: Combatant, ruleset: Ruleset, delayed: bool = False, width: int | None = None
+) -> RenderableType:
+    """A Rich renderable with every detail of *c* (*width*: the pane's, so
+    lists wrap between items)."""
     head = Text(c.name, "bold")
     if c.player:
         head.append("  player", "italic")
@@ -83,7 +101,7 @@ def describe(c: Combatant, ruleset: Ruleset, delayed: bool = False) -> Renderabl
             for name in ABILITY_ORDER
             if name in c.abilities
         ]
-        grid.add_row("Abil", "  ".join(scores))
+        grid.add_row("Abil", Text("\n".join(pack(scores, None if width is None else width - 5))))
     if c.athletics is not None:
         grid.add_row("Athl", f"{c.athletics:+d}")
     d = c.defenses
@@ -122,7 +140,8 @@ def describe(c: Combatant, ruleset: Ruleset, delayed: bool = False) -> Renderabl
         ]
         parts += [f"{action} {left} rnd" for action, left in e.active.items()]
         if e.recovery_rounds_left is not None:
-            parts.append(f"recovers in {e.recovery_rounds_left}")
+            left = e.recovery_rounds_left
+            parts.append(f"recovers in {left} round{'' if left == 1 else 's'}")
         grid.add_row("End", " · ".join(parts))
     else:
         grid.add_row("End", Text("no CON + Athletics", "dim"))
@@ -141,6 +160,8 @@ class CombatantPane(VerticalScroll):
         self._body = Static(id="combatant-body", markup=False)
         self._height: tuple[int, int] | None = None
         self._shown: tuple[Combatant | None, bool] | None = None
+        self._ruleset: Ruleset | None = None
+        self._width = 0
 
     def compose(self):  # type: ignore[no-untyped-def]
         yield self._body
@@ -150,14 +171,25 @@ class CombatantPane(VerticalScroll):
         if self._shown is not None and self._shown[0] is c and self._shown[1] == delayed:
             return False
         self._shown = (c, delayed)
+        self._ruleset = ruleset
+        self._width = self._body.content_region.width
         if c is None:
             title, body = "Combatant", Text("No combatant selected.\nPress a to add one.", "italic")
         else:
-            title, body = c.name, describe(c, ruleset, delayed)
+            width = self._body.content_region.width or None
+            title, body = c.name, describe(c, ruleset, delayed, width)
         if self.border_title != title:
             self.border_title = title
         self._update(body)
         return True
+
+    def on_resize(self) -> None:
+        """Re-describe at the new width (lists wrap between their items)."""
+        width = self._body.content_region.width
+        if width != self._width and self._shown is not None and self._ruleset is not None:
+            c, delayed = self._shown
+            self._shown = None
+            self.show(c, self._ruleset, delayed)
 
     def _update(self, body: RenderableType) -> None:
         """Replace the body; re-layout only when its height changes (a

@@ -2,7 +2,9 @@
 
 The first word completes to a verb (``rules.actions.VERBS``), later words to
 a combatant's name (quoted when it has spaces).  The completion shows inline
-as a suggestion; Tab or → accepts it.  Below the input a hint shows the
+as a suggestion; Tab or → accepts it.  When several fit (``gob`` → Goblin 1,
+Goblin 2, Goblin 3), repeated Tab cycles through them and the hint says how
+many there are.  Below the input a hint shows the
 usage of the verb being typed (``rules.actions.HELP``) or, after a bad line,
 what was wrong.  The widget only posts :class:`CommandLine.Submitted` /
 :class:`CommandLine.Cancelled`; the screen applies the line.
@@ -33,31 +35,42 @@ def _quoted(name: str) -> str:
     return f'"{name}"' if (" " in name or "," in name) else name
 
 
-def complete(value: str, verbs: Sequence[str], names: Sequence[str]) -> str | None:
-    """The completed line for *value*, or None when nothing fits.
+def completions(value: str, verbs: Sequence[str], names: Sequence[str]) -> list[str]:
+    """Every completed line for *value*, in order (empty when nothing fits).
 
     The first word completes to a verb; later words (also after a comma
     inside quotes, for several targets) complete to combatant names,
-    case-insensitively; a name with spaces comes back quoted.
+    case-insensitively; a name with spaces comes back quoted.  What is
+    already typed in full is not a completion.
     """
     head, word = _current_word(value)
     if not word:
-        return None
+        return []
     if not head.strip():
         typed = word.lower()
-        for verb in verbs:
-            if verb.lower().startswith(typed) and verb.lower() != typed:
-                return head + verb
-        return None
+        return [
+            head + verb
+            for verb in verbs
+            if verb.lower().startswith(typed) and verb.lower() != typed
+        ]
     quoted = word.startswith('"')
     before, _, typed = word[1:].rpartition(",") if quoted else ("", "", word)
     typed = typed.lower()
+    out = []
     for name in names:
         if name.lower().startswith(typed) and name.lower() != typed:
             if quoted:
-                return head + '"' + (before + "," if before else "") + name + '"'
-            return head + _quoted(name)
-    return None
+                out.append(head + '"' + (before + "," if before else "") + name + '"')
+            else:
+                out.append(head + _quoted(name))
+    return out
+
+
+def complete(value: str, verbs: Sequence[str], names: Sequence[str]) -> str | None:
+    """The first completed line for *value*, or None when nothing fits
+    (see :func:`completions`)."""
+    found = completions(value, verbs, names)
+    return found[0] if found else None
 
 
 class _ActionSuggester(Suggester):
@@ -73,22 +86,32 @@ class _ActionSuggester(Suggester):
 
 
 class CommandInput(Input):
-    """The input line; Tab accepts the completion instead of moving focus."""
+    """The input line; Tab completes instead of moving focus, and pressed
+    again cycles through the other completions."""
 
     BINDINGS = [
         Binding("tab", "accept_suggestion", "Complete", show=False, priority=True),
         Binding("escape", "cancel", "Cancel", show=False),
     ]
 
-    def __init__(self, complete: Callable[[str], str | None], **kwargs: object) -> None:
+    def __init__(self, completions: Callable[[str], list[str]], **kwargs: object) -> None:
         super().__init__(**kwargs)  # type: ignore[arg-type]
-        self._complete = complete
+        self._completions = completions
+        #: the completions being cycled and the one shown
+        self.cycle: tuple[list[str], int] | None = None
 
     def action_accept_suggestion(self) -> None:
-        completed = self._complete(self.value)
-        if completed:
-            self.value = completed
-            self.cursor_position = len(self.value)
+        cycle = self.cycle
+        if cycle is not None and self.value == cycle[0][cycle[1]]:
+            options, index = cycle[0], (cycle[1] + 1) % len(cycle[0])
+        else:
+            options, index = self._completions(self.value), 0
+            if not options:
+                self.cycle = None
+                return
+        self.cycle = (options, index)
+        self.value = options[index]
+        self.cursor_position = len(self.value)
 
     def action_cancel(self) -> None:
         self.post_message(CommandLine.Cancelled())
@@ -115,7 +138,7 @@ class CommandLine(Vertical):
         super().__init__(id=id)
         self._usage = usage
         self.input = CommandInput(
-            lambda value: complete(value, verbs, names()),
+            lambda value: completions(value, verbs, names()),
             placeholder="action, e.g. damage Goblin 2d6+3 fire   (Tab completes, Esc closes)",
             suggester=_ActionSuggester(verbs, names),
             id="command-input",
@@ -143,7 +166,11 @@ class CommandLine(Vertical):
     def on_input_changed(self, event: Input.Changed) -> None:
         event.stop()
         verb = event.value.strip().split(" ", 1)[0].lower()
-        self.show_hint(self._usage.get(verb, ""))
+        hint = self._usage.get(verb, "")
+        cycle = self.input.cycle
+        if cycle is not None and event.value == cycle[0][cycle[1]] and len(cycle[0]) > 1:
+            hint = f"{cycle[1] + 1} of {len(cycle[0])} matches · Tab: next   {hint}"
+        self.show_hint(hint)
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()

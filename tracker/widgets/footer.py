@@ -5,7 +5,9 @@ the bindings change; with twenty keys that is most of the encounter
 screen's start-up.  :class:`KeyFooter` is one widget drawing one line: the
 screen's shown bindings (one per action, in binding order), each as the key
 then its label, greyed (``key-footer--disabled``) when ``check_action`` says
-the action does not apply now.  Clicking a key presses it.
+the action does not apply now.  Keys marked ``wide`` in
+:mod:`tracker.bindings` are shown too when the line has room for them
+(e.g. at 200 columns), in binding order.  Clicking a key presses it.
 """
 
 from __future__ import annotations
@@ -15,6 +17,10 @@ from typing import Any
 from rich.text import Text
 from textual import events
 from textual.widget import Widget
+
+from tracker.bindings import wide_ids
+
+_WIDE = wide_ids()
 
 
 class KeyFooter(Widget, can_focus=False):
@@ -30,6 +36,8 @@ class KeyFooter(Widget, can_focus=False):
         super().__init__(id=id)
         #: (key to press, key as shown, label, enabled) per shown action
         self.items: list[tuple[str, str, str, bool]] = []
+        #: the keys shown only when there is room
+        self._extra: set[str] = set()
         self._spans: list[tuple[int, int, str, bool]] = []
 
     def on_mount(self) -> None:
@@ -42,15 +50,35 @@ class KeyFooter(Widget, can_focus=False):
             return
         seen: set[str] = set()
         items = []
+        extra = set()
         for _node, binding, enabled, _tooltip in screen.active_bindings.values():
-            if not binding.show or binding.action in seen:
+            wide = not binding.show and binding.id in _WIDE
+            if not (binding.show or wide) or binding.action in seen:
                 continue
             seen.add(binding.action)
             key = binding.key.split(",")[0]
             items.append((key, self.app.get_key_display(binding), binding.description, enabled))
-        if items != self.items:
+            if wide:
+                extra.add(key)
+        if items != self.items or extra != self._extra:
             self.items = items
+            self._extra = extra
             self.refresh()
+
+    def shown(self, width: int) -> list[tuple[str, str, str, bool]]:
+        """The items drawn at *width*: every usual key, then the extra keys
+        (in order) while the line has room."""
+
+        def size(item: tuple[str, str, str, bool]) -> int:
+            return len(item[1]) + (len(item[2]) + 1 if item[2] else 0) + 1
+
+        room = width - sum(size(i) for i in self.items if i[0] not in self._extra)
+        keep = set()
+        for item in self.items:
+            if item[0] in self._extra and size(item) <= room:
+                room -= size(item)
+                keep.add(item[0])
+        return [i for i in self.items if i[0] not in self._extra or i[0] in keep]
 
     def render(self) -> Text:
         key_style = self.get_component_rich_style("key-footer--key")
@@ -58,7 +86,7 @@ class KeyFooter(Widget, can_focus=False):
         disabled = self.get_component_rich_style("key-footer--disabled", partial=True)
         text = Text(no_wrap=True, overflow="crop", end="")
         spans = []
-        for key, shown, label, enabled in self.items:
+        for key, shown, label, enabled in self.shown(self.size.width):
             start = len(text)
             extra = disabled if not enabled else None
             text.append(shown, key_style + extra if extra else key_style)

@@ -29,16 +29,20 @@ from textual.strip import Strip
 from rules.combatant import Combatant
 from rules.encounter import Encounter
 
-#: (key, header, width); cells carry their own leading space (cell_padding=0).
+#: (key, header, narrow header); widths are decided by :func:`layout`.
 COLUMNS = (
-    ("mark", "", 2),
-    ("init", "Ini", 3),
-    ("name", " Name", 12),
-    ("hp", " HP", 15),
-    ("al", " AL", 3),
-    ("badges", " Conditions", None),
+    ("mark", "", ""),
+    ("init", "Ini", "Ini"),
+    ("name", " Name", " Name"),
+    ("hp", " HP", " HP"),
+    ("al", " AL", " AL"),
+    ("badges", " Conditions", " Cond."),
 )
+#: The HP bar's cells on a narrow pane; a wider pane gets a longer bar.
 HP_BAR = 4
+HP_BAR_MAX = 20
+#: The name column's width bounds (the longest name decides, within these).
+NAME_MIN, NAME_MAX_NARROW, NAME_MAX_WIDE = 6, 14, 24
 
 
 @dataclass(frozen=True)
@@ -51,23 +55,96 @@ class RowState:
     delayed: bool
 
 
-def badges(c: Combatant, compact: bool = False) -> Text:
-    """Condition badges (value, rounds left) then persistent-damage badges;
-    *compact* shortens names to four letters (``pois2·3``) for narrow screens."""
-    text = Text()
+@dataclass(frozen=True)
+class Content:
+    """The widest name and HP text among the rows (decides column widths)."""
+
+    name: int = 0
+    hp: int = 0
+
+
+@dataclass(frozen=True)
+class Layout:
+    """Column widths for one pane width; the badges get what is left."""
+
+    widths: tuple[int, ...]
+    bar: int
+
+    @property
+    def badges(self) -> int:
+        return self.widths[-1]
+
+
+def hp_text(c: Combatant) -> tuple[str, str]:
+    """``(" 7/7", " +5")``: the numbers after the bar, and the temp HP part."""
+    numbers = " down" if c.down else f" {c.hp}/{c.max_hp}"
+    return numbers, f" +{c.temp_hp}" if c.temp_hp else ""
+
+
+def content_of(rows: list[RowState]) -> Content:
+    """The widest name (with ``(delayed)``) and HP numbers among *rows*."""
+    name = hp = 0
+    for row in rows:
+        c = row.combatant
+        name = max(name, len(c.name) + (10 if row.delayed else 0))
+        numbers, temp = hp_text(c)
+        hp = max(hp, len(numbers) + len(temp))
+    return Content(name, hp)
+
+
+def layout(width: int, content: Content, compact: bool) -> Layout:
+    """Column widths for a pane *width* cells wide: the name column fits the
+    longest name (within bounds), the HP column its bar and numbers (the bar
+    grows on a wide pane), and the condition badges get the rest."""
+    bar = HP_BAR if width < 60 else max(HP_BAR, min(HP_BAR_MAX, width // 8))
+    name_max = NAME_MAX_NARROW if compact else NAME_MAX_WIDE
+    name = 1 + max(NAME_MIN - 1, min(name_max - 1, content.name))
+    hp = 1 + bar + max(5, content.hp)
+    fixed = 2 + 3 + name + hp + 3
+    return Layout((2, 3, name, hp, 3, max(0, width - fixed)), bar)
+
+
+def badge_items(c: Combatant, compact: bool = False) -> list[Text]:
+    """One Text per condition badge (value, rounds left) then per
+    persistent-damage badge; *compact* shortens names to four letters
+    (``pois2·3``) for narrow screens."""
+    items = []
     for cond in c.conditions:
         name = cond.name[:4] if compact else cond.name
         label = name if cond.value is None else f"{name}{'' if compact else ' '}{cond.value}"
         if cond.rounds_left is not None:
             label += f"·{cond.rounds_left}"
-        text.append(" ")
-        text.append(label, "reverse")
+        items.append(Text(label, "reverse"))
     for entry in c.persistent:
         tag = "/".join(entry.tags) or "pers"
-        text.append(" ")
-        text.append(f"~{tag[:4] if compact else tag}", "bold italic")
+        item = Text(f"~{tag[:4] if compact else tag}", "bold italic")
         if not compact:
-            text.append(f" {entry.dice}", "italic")
+            item.append(f" {entry.dice}", "italic")
+        items.append(item)
+    return items
+
+
+def badges(c: Combatant, compact: bool = False, width: int | None = None) -> Text:
+    """The badges as one Text, each after a space.  With *width*, when they
+    do not all fit, the whole badges that fit then ``+N`` for the rest
+    (never a badge cut in the middle)."""
+    items = badge_items(c, compact)
+    full = Text()
+    for item in items:
+        full.append(" ")
+        full.append_text(item)
+    if width is None or full.cell_len <= width:
+        return full
+    text = Text()
+    shown = 0
+    for item in items:
+        more = f" +{len(items) - shown - 1}"
+        if text.cell_len + 1 + item.cell_len + len(more) > width:
+            break
+        text.append(" ")
+        text.append_text(item)
+        shown += 1
+    text.append(f" +{len(items) - shown}", "bold")
     return text
 
 
@@ -91,7 +168,9 @@ class InitiativePane(ScrollView, can_focus=True):
         "initiative--header",
         "initiative--cursor",
         "initiative--active",
+        "initiative--active-marker",
         "initiative--marked",
+        "initiative--mark",
         "initiative--down",
         "initiative--hp-high",
         "initiative--hp-mid",
@@ -114,6 +193,8 @@ class InitiativePane(ScrollView, can_focus=True):
         #: rendered rows (without the cursor), by position; None: render again
         self._strips: list[Strip | None] = []
         self._strip_width = 0
+        self._content = Content()
+        self._layout: Layout | None = None
         self.cursor_row = 0
 
     def on_mount(self) -> None:
@@ -139,7 +220,8 @@ class InitiativePane(ScrollView, can_focus=True):
         return None if index is None else self._rows[index].combatant.name
 
     def get_row_at(self, index: int) -> list[Text]:
-        """The cells of the row at *index* (mark, init, name, HP, AL, badges)."""
+        """The cells of the row at *index* (mark, init, name, HP, AL, badges;
+        every badge, as if the pane were wide enough)."""
         return self._cells(self._rows[index])
 
     def move_cursor(self, *, row: int, animate: bool = False) -> None:
@@ -228,7 +310,14 @@ class InitiativePane(ScrollView, can_focus=True):
             style = self._styles[key] = self.get_component_rich_style(name, partial=True)
         return style
 
-    def _cells(self, row: RowState) -> list[Text]:
+    def _current_layout(self, width: int) -> Layout:
+        if self._layout is None or width != self._strip_width:
+            self._layout = layout(width, self._content, self._compact)
+        return self._layout
+
+    def _cells(self, row: RowState, lay: Layout | None = None) -> list[Text]:
+        """The row's cells; the first is the gutter: ``▶`` on the active
+        turn, ``●`` on a marked combatant (each in its own colour)."""
         c = row.combatant
         base = Style()
         if row.active:
@@ -237,42 +326,45 @@ class InitiativePane(ScrollView, can_focus=True):
             base = self._style("initiative--marked")
         if c.down or row.delayed:
             base = base + self._style("initiative--down")
-        marker = ("▶" if row.active else " ") + ("●" if row.marked else " ")
+        gutter = Text(style=base)
+        gutter.append("▶" if row.active else " ", self._style("initiative--active-marker"))
+        gutter.append("●" if row.marked else " ", self._style("initiative--mark"))
         init = "–" if c.initiative is None else str(c.initiative)
         name = " " + c.name + (" (delayed)" if row.delayed else "")
+        room = None if lay is None else lay.badges
         return [
-            Text(marker, base + Style(bold=True)),
+            gutter,
             Text(init, base, justify="right"),
-            Text(name, base + Style(bold=c.player), overflow="ellipsis", no_wrap=True),
-            self._hp(c, base),
+            Text(name, base + Style(bold=c.player or row.active), overflow="ellipsis"),
+            self._hp(c, base, HP_BAR if lay is None else lay.bar),
             Text(str(c.al), base, justify="right"),
-            Text.assemble(badges(c, self._compact), style=base),
+            Text.assemble(badges(c, self._compact, room), style=base),
         ]
 
-    def _hp(self, c: Combatant, base: Style) -> Text:
+    def _hp(self, c: Combatant, base: Style, bar: int) -> Text:
         fraction = 0.0 if c.max_hp <= 0 else max(0.0, min(1.0, c.hp / c.max_hp))
         level = "high" if fraction > 0.5 else "mid" if fraction > 0.25 else "low"
-        filled = round(fraction * HP_BAR)
+        filled = round(fraction * bar)
         bar_style = base + self._style(f"initiative--hp-{level}")
         text = Text(" ", style=base)
         text.append("█" * filled, bar_style)
-        text.append("░" * (HP_BAR - filled), base + Style(dim=True))
-        text.append(f" {c.hp}/{c.max_hp}" if not c.down else " down", base)
-        if c.temp_hp:
-            text.append(f" +{c.temp_hp}", base + self._style("initiative--temp"))
+        text.append("░" * (bar - filled), base + Style(dim=True))
+        numbers, temp = hp_text(c)
+        text.append(numbers, base)
+        if temp:
+            text.append(temp, base + self._style("initiative--temp"))
         return text
 
-    def _line(self, cells: list[Text], width: int) -> Strip:
+    def _line(self, cells: list[Text], width: int, lay: Layout) -> Strip:
         """Lay *cells* out in the columns, cropped or padded to *width*
         (the cells' own styles only: the cursor and pane styles go under)."""
         line = Text(no_wrap=True, overflow="crop")
-        for (_, _, size), cell in zip(COLUMNS, cells, strict=True):
-            if size is not None:
-                cell = cell.copy()
-                if cell.justify == "right":
-                    cell.align("right", size)
-                else:
-                    cell.truncate(size, overflow="ellipsis", pad=True)
+        for size, cell in zip(lay.widths, cells, strict=True):
+            cell = cell.copy()
+            if cell.justify == "right":
+                cell.align("right", size)
+            else:
+                cell.truncate(size, overflow="ellipsis", pad=True)
             line.append_text(cell)
         line.truncate(width, pad=True)
         return Strip(line.render(self.app.console), width).crop_extend(0, width, None)
@@ -280,25 +372,44 @@ class InitiativePane(ScrollView, can_focus=True):
     def _row_strip(self, index: int, width: int) -> Strip:
         if width != self._strip_width:
             self._strips = [None] * len(self._rows)
-            self._strip_width = width
+            self._layout = None
+        lay = self._current_layout(width)
+        self._strip_width = width
         strip = self._strips[index]
         if strip is None:
-            strip = self._strips[index] = self._line(self._cells(self._rows[index]), width)
+            strip = self._strips[index] = self._line(
+                self._cells(self._rows[index], lay), width, lay
+            )
         return strip
+
+    def header_labels(self, lay: Layout) -> list[Text]:
+        """The column headers; the badges column says ``Cond.`` when narrow."""
+        return [
+            Text(wide if len(wide) <= size or not narrow else narrow)
+            for (_, wide, narrow), size in zip(COLUMNS, lay.widths, strict=True)
+        ]
 
     def render_line(self, y: int) -> Strip:
         width = self.size.width
         if y == 0:
-            header = [Text(label) for _, label, _ in COLUMNS]
+            if width != self._strip_width:
+                self._strips = [None] * len(self._rows)
+                self._layout = None
+            lay = self._current_layout(width)
+            self._strip_width = width
             style = self.get_component_rich_style("initiative--header", partial=False)
-            return self._line(header, width).apply_style(style)
+            return self._line(self.header_labels(lay), width, lay).apply_style(style)
         index = int(self.scroll_offset.y) + y - 1
         if not 0 <= index < len(self._rows):
             return Strip.blank(width, self.rich_style)
         strip = self._row_strip(index, width)
-        if index == self.cursor_row:  # over the cells, as DataTable draws its cursor
+        if index == self.cursor_row:
+            # over the cells, as DataTable draws its cursor; the gutter (▶ ●)
+            # keeps its own colours so the turn and the marks show through
             cursor = self.get_component_rich_style("initiative--cursor", partial=False)
-            strip = Strip([Segment(t, (s or Style()) + cursor, c) for t, s, c in strip], width)
+            gutter, cells = strip.divide([2, width])[:2]
+            cells = Strip([Segment(t, (s or Style()) + cursor, c) for t, s, c in cells])
+            strip = Strip.join([gutter, cells])
         return strip.apply_style(self.rich_style)
 
     # -- updates ----------------------------------------------------------------
@@ -317,11 +428,18 @@ class InitiativePane(ScrollView, can_focus=True):
             range(len(wanted), len(old))
         )
         self._rows = wanted
+        content = content_of(wanted)
+        relayout = content != self._content
+        if relayout:  # a longer name or HP text: every row's columns move
+            self._content = content
+            self._layout = None
         self._strips = [
-            strips[i] if i < len(strips) and i < len(old) and old[i] == row else None
+            strips[i]
+            if not relayout and i < len(strips) and i < len(old) and old[i] == row
+            else None
             for i, row in enumerate(wanted)
         ]
-        if len(wanted) != len(old):
+        if relayout or len(wanted) != len(old):
             self._set_virtual_size()
             if self.cursor_row >= len(wanted):
                 self.cursor_row = max(0, len(wanted) - 1)
@@ -340,5 +458,6 @@ class InitiativePane(ScrollView, can_focus=True):
     def redraw(self) -> None:
         """Redraw every row (after a theme or width change)."""
         self._styles.clear()
+        self._layout = None
         self._strips = [None] * len(self._rows)
         self.refresh()

@@ -18,6 +18,7 @@ from textual.geometry import Size
 from textual.widgets import RichLog
 
 from rules.encounter import LogEntry
+from tracker.breakdown import styled
 
 #: Entries kept on screen when (re)building the pane.
 WINDOW = 200
@@ -25,7 +26,8 @@ WINDOW = 200
 
 def entry_text(entry: LogEntry) -> Text:
     """``R3 Goblin 2 takes 7 fire…``: the round, then the text with the actor
-    in bold (named first when the text does not start with it)."""
+    in bold (named first when the text does not start with it); kept dice
+    (``**16**`` in the engine's breakdowns) in bold, without the asterisks."""
     text = Text()
     text.append(f"R{entry.round} " if entry.round else "–  ", "dim")
     body = entry.text
@@ -35,7 +37,7 @@ def entry_text(entry: LogEntry) -> Text:
     elif entry.actor:
         text.append(entry.actor + ":", "bold")
         body = " " + body
-    text.append(body)
+    text.append_text(styled(body))
     return text
 
 
