@@ -5,6 +5,10 @@ Thin on purpose (issue 4): the screens (``tracker.screens``) and panes
 ``saves.live.LiveEncounter``.  Start-up: an encounter given (``open NAME``)
 opens straight away; else the resume picker lists saved encounters; an
 empty database starts a new encounter with a hint on adding combatants.
+What the store found and repaired (on opening the database, and on loading
+each encounter: ``store.take_notices()``) and problems in the config file
+are shown in one notice dialog the GM closes, never as toasts that scroll
+away.
 """
 
 from __future__ import annotations
@@ -53,8 +57,9 @@ class CombatTrackerApp(App[None]):
                 self._notices.append(f"unknown theme {self.config.theme!r}; using the default")
         if self.config.keymap:  # each keymap change rebuilds the footer
             self.set_keymap(self.config.keymap)
-        for notice in self._notices + self.config.problems:
-            self.notify(notice, severity="warning", timeout=12)
+        notices = self._notices + self.config.problems
+        if self.store is not None:
+            notices += self.store.take_notices()
         if self.live is not None:
             self.push_screen(EncounterScreen(self.live, self.config))
         elif self.store is not None and self.store.list():
@@ -63,19 +68,32 @@ class CombatTrackerApp(App[None]):
             self.push_screen(PickerScreen(self.store))
         elif self.store is not None:
             self.open_encounter(FIRST_ENCOUNTER, new=True)
+        self.show_notices(notices)
 
-    def open_encounter(self, name: str, new: bool) -> None:
-        """Create or load *name* and show it (errors: one notice, no change)."""
+    def show_notices(self, notices: Sequence[str], title: str = "Please read") -> None:
+        """Every notice in one dialog (wrapped, scrollable; Enter closes)."""
+        if notices:
+            from tracker.screens.prompt import NoticeScreen
+
+            self.push_screen(NoticeScreen(title, notices))
+
+    def open_encounter(self, name: str, new: bool, ruleset: str | None = None) -> None:
+        """Create (with *ruleset*) or load *name* and show it (errors: one
+        notice, no change); what loading found is shown after."""
         from saves.live import LiveEncounter
         from saves.store import SaveError
 
         try:
             if new:
-                live = LiveEncounter.create(self.store, name, rng=self.rng)
+                from rules.rulesets import ruleset as make_ruleset
+
+                rules = make_ruleset(ruleset) if ruleset else None
+                live = LiveEncounter.create(self.store, name, rules, rng=self.rng)
             else:
                 live = LiveEncounter.open(self.store, name, rng=self.rng)
         except SaveError as exc:
             self.notify(str(exc), severity="error")
+            self.show_notices(self.store.take_notices())
             return
         if self.live is not None:
             self.live.close()
@@ -87,9 +105,10 @@ class CombatTrackerApp(App[None]):
             self.switch_screen(screen)
         else:
             self.push_screen(screen)
+        self.show_notices(self.store.take_notices(), f"Opening {name}")
 
     def on_picker_screen_open(self, event: PickerScreen.Open) -> None:
-        self.open_encounter(event.name, event.new)
+        self.open_encounter(event.name, event.new, event.ruleset)
 
     def on_unmount(self) -> None:
         if self.live is not None:

@@ -1,9 +1,12 @@
 """``combat-tracker`` / ``combat-tracker open NAME``: the Textual app.
 
 The module top stays cheap (no Textual import) so other subcommands and
-``--help`` never pay for it.  A locked, unreadable or missing database or
-encounter is one clear line on stderr and exit status 1; recovery notices
-from the store are shown inside the app.
+``--help`` never pay for it.  ``open`` takes the encounter's name or a
+case-insensitive unique prefix of it.  A locked, unreadable or missing
+database or encounter is one clear line on stderr (an unknown or ambiguous
+name lists the saved names) and exit status 1; recovery notices from the
+store (on opening the database and on loading the encounter) are shown
+inside the app.
 """
 
 from __future__ import annotations
@@ -17,7 +20,9 @@ from typing import Any
 def register(subparsers: Any) -> None:
     """Add ``open NAME``."""
     parser = subparsers.add_parser("open", help="open one encounter in the tracker")
-    parser.add_argument("name", metavar="NAME", help="the encounter to open")
+    parser.add_argument(
+        "name", metavar="NAME", help="the encounter to open (or a unique prefix of its name)"
+    )
     parser.add_argument("--db", metavar="PATH", default=argparse.SUPPRESS, help="database file")
     parser.add_argument(
         "--seed",
@@ -31,6 +36,25 @@ def register(subparsers: Any) -> None:
 def _fail(message: str) -> int:
     sys.stderr.write(f"combat-tracker: {message}\n")
     return 1
+
+
+def resolve_name(typed: str, names: list[str]) -> str:
+    """The saved encounter *typed* means: its name ignoring case, else the
+    one name it starts (ignoring case).  ValueError: one line naming the
+    problem and listing the saved names."""
+    wanted = typed.strip().casefold()
+    for name in names:
+        if name.casefold() == wanted:
+            return name
+    matches = [name for name in names if name.casefold().startswith(wanted)] if wanted else []
+    if len(matches) == 1:
+        return matches[0]
+    listed = ", ".join(repr(n) for n in (matches or names))
+    if len(matches) > 1:
+        raise ValueError(f"{typed!r} could be any of {listed}: type more of the name")
+    if not names:
+        raise ValueError(f"no encounter named {typed!r}: the database has none yet")
+    raise ValueError(f"no encounter named {typed!r}; saved: {listed}")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -49,17 +73,22 @@ def run(args: argparse.Namespace) -> int:
     try:
         live = None
         name = getattr(args, "name", None)
+        notices = store.take_notices()  # what opening the database found
         if name is not None:
             try:
+                name = resolve_name(name, [s.name for s in store.list()])
                 live = LiveEncounter.open(store, name, rng=rng)
+            except ValueError as exc:
+                return _fail(str(exc))
             except SaveError as exc:
                 return _fail(str(exc))
+            notices += store.take_notices()  # what loading it found
         from tracker.app import CombatTrackerApp
         from tracker.bindings import key_ids
         from tracker.config import load_config
 
         config = load_config(known_ids=key_ids())
-        app = CombatTrackerApp(store, live, config, rng, notices=list(store.notices))
+        app = CombatTrackerApp(store, live, config, rng, notices=notices)
         app.run()
         return 0
     finally:

@@ -1,10 +1,14 @@
 """The start screen: resume a saved encounter, start a new one, delete one.
 
 Lists ``store.list()`` newest first: name, round, whose turn, combatants,
-last change (issue 4, "Start").  Enter resumes, ``n`` asks for a name and
-starts a new encounter, ``delete`` deletes after a confirmation.  The screen
-posts :class:`PickerScreen.Open` with the chosen name (or a new name); the
-app opens it.
+save points, last change (issue 4, "Start").  Enter resumes, ``n`` asks for
+a name and a ruleset (core, forge or cinematic) and starts a new
+encounter, ``r`` restores one of the highlighted encounter's save points as
+a NEW encounter (``tracker.restore``, as ``combat-tracker restore``; the
+original is untouched) and opens it, ``delete`` deletes after a
+confirmation whose default (Enter) is No.  The screen posts
+:class:`PickerScreen.Open` with the chosen name (or a new name); the app
+opens it.
 """
 
 from __future__ import annotations
@@ -18,8 +22,9 @@ from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Label, Static
 
+from rules.rulesets import DEFAULT_RULESET, RULESETS
 from tracker.bindings import PICKER_KEYS, bindings
-from tracker.screens.prompt import ConfirmScreen, PromptScreen
+from tracker.screens.prompt import ChoiceScreen, ConfirmScreen, PromptScreen
 
 
 def _get(summary: Any, key: str, default: Any = None) -> Any:
@@ -45,6 +50,7 @@ class PickerScreen(Screen[None]):
     class Open(Message):
         name: str
         new: bool
+        ruleset: str | None = None
 
     def __init__(self, store: Any) -> None:
         super().__init__()
@@ -55,7 +61,7 @@ class PickerScreen(Screen[None]):
             yield Label("Saved encounters — newest first", classes="dialog-title", markup=False)
             yield DataTable(id="encounters", cursor_type="row")
             yield Static(
-                "Enter: resume · n: new encounter · del: delete · q: quit",
+                "Enter: resume · n: new encounter · r: restore a save point · del: delete · q: quit",
                 classes="dialog-keys",
                 markup=False,
             )
@@ -63,7 +69,7 @@ class PickerScreen(Screen[None]):
 
     def on_mount(self) -> None:
         table = self.query_one(DataTable)
-        for label in ("Name", "Round", "Turn", "Combatants", "Last change"):
+        for label in ("Name", "Round", "Turn", "Combatants", "Save points", "Last change"):
             table.add_column(label, key=label.lower())
         self.reload()
         table.focus()
@@ -79,6 +85,7 @@ class PickerScreen(Screen[None]):
                 str(_get(summary, "round", 0)) if started else "–",
                 str(_get(summary, "active") or "–"),
                 str(_get(summary, "combatants", 0)),
+                str(_get(summary, "save_points", 0) or "–"),
                 when(_get(summary, "updated")),
                 key=name,
             )
@@ -100,15 +107,83 @@ class PickerScreen(Screen[None]):
         self.action_resume()
 
     def action_new(self) -> None:
-        def submit(name: str) -> str | None:
+        """Ask for a name and a ruleset; the app creates the encounter."""
+        from tracker.screens.form import Field, FormScreen
+
+        rulesets = ", ".join(RULESETS)
+
+        def submit(values: dict[str, str], _: dict[str, bool]) -> str | None:
+            name = values.get("name", "").strip()
             if not name:
                 return "type a name for the encounter, e.g. Goblin ambush"
             if self.store.exists(name):
                 return f"an encounter called {name!r} exists already"
-            self.post_message(self.Open(name, new=True))
+            chosen = values.get("ruleset", "").strip().lower() or DEFAULT_RULESET
+            if chosen not in RULESETS:
+                return f"ruleset {chosen!r}: choose one of {rulesets}"
+            self.post_message(self.Open(name, new=True, ruleset=chosen))
             return None
 
-        self.app.push_screen(PromptScreen("New encounter", "NAME", submit))
+        fields = [
+            Field("name", "Name", "", "Goblin ambush"),
+            Field("ruleset", "Ruleset", DEFAULT_RULESET, rulesets),
+        ]
+        self.app.push_screen(FormScreen(f"New encounter (rulesets: {rulesets})", fields, submit))
+
+    def action_restore(self) -> None:
+        """Pick a save point of the highlighted encounter, name the copy,
+        and open it."""
+        name = self._highlighted()
+        if name is None:
+            return
+        points = self.store.save_points(name)
+        if not points:
+            self.notify(
+                f"{name} has no save points (ctrl+s in the fight stores one).",
+                severity="warning",
+            )
+            return
+        shown = {f"{label}   ({when(created)})": label for label, created in points}
+
+        def chosen(choice: str | None) -> None:
+            if choice is not None:
+                self._restore_as(name, shown[choice])
+
+        self.app.push_screen(
+            ChoiceScreen(
+                f"Restore a save point of {name}",
+                list(shown),
+                "It becomes a new encounter; the original is untouched.",
+            ),
+            chosen,
+        )
+
+    def _restore_as(self, name: str, label: str) -> None:
+        from saves.store import SaveError
+        from tracker.restore import default_name, restore_save_point
+
+        def submit(new_name: str) -> str | None:
+            if not new_name:
+                return "type a name for the restored encounter"
+            try:
+                created = restore_save_point(
+                    self.store, name, label, new_name, rng=getattr(self.app, "rng", None)
+                )
+            except SaveError as exc:
+                return str(exc)
+            self.reload()
+            self.notify(f"Restored {label!r} of {name} as {created}.")
+            self.post_message(self.Open(created, new=False))
+            return None
+
+        self.app.push_screen(
+            PromptScreen(
+                f"Restore {label!r} as",
+                "NAME of the new encounter",
+                submit,
+                value=default_name(name, label),
+            )
+        )
 
     def action_delete(self) -> None:
         name = self._highlighted()
@@ -121,4 +196,6 @@ class PickerScreen(Screen[None]):
                 self.reload()
                 self.notify(f"Deleted {name}.")
 
-        self.app.push_screen(ConfirmScreen(f"Delete {name}?", "This cannot be undone."), answer)
+        self.app.push_screen(
+            ConfirmScreen(f"Delete {name}?", "This cannot be undone.", destructive=True), answer
+        )

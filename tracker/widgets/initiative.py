@@ -43,6 +43,9 @@ HP_BAR = 4
 HP_BAR_MAX = 20
 #: The name column's width bounds (the longest name decides, within these).
 NAME_MIN, NAME_MAX_NARROW, NAME_MAX_WIDE = 6, 14, 24
+#: Names give up room (down to NAME_SQUEEZED, then an ellipsis) so the
+#: badges column keeps at least BADGES_MIN cells.
+NAME_SQUEEZED, BADGES_MIN = 9, 12
 
 
 @dataclass(frozen=True)
@@ -100,6 +103,9 @@ def layout(width: int, content: Content, compact: bool) -> Layout:
     name_max = NAME_MAX_NARROW if compact else NAME_MAX_WIDE
     name = 1 + max(NAME_MIN - 1, min(name_max - 1, content.name))
     hp = 1 + bar + max(5, content.hp)
+    short = BADGES_MIN - (width - (2 + 3 + name + hp + 3))
+    if short > 0:
+        name = max(min(name, NAME_SQUEEZED), name - short)
     fixed = 2 + 3 + name + hp + 3
     return Layout((2, 3, name, hp, 3, max(0, width - fixed)), bar)
 
