@@ -95,13 +95,15 @@ def describe(
     if c.init_bonus:
         init += f"  (bonus {c.init_bonus:+d})"
     grid.add_row("Init", init)
+    # the value column: the width less the label (4) and the gap (1)
+    room = None if width is None else width - 5
     if c.abilities:
         scores = [
             f"{name.upper()} {c.abilities[name]} ({_modifier(c.abilities[name])})"
             for name in ABILITY_ORDER
             if name in c.abilities
         ]
-        grid.add_row("Abil", Text("\n".join(pack(scores, None if width is None else width - 5))))
+        grid.add_row("Abil", Text("\n".join(pack(scores, room))))
     if c.athletics is not None:
         grid.add_row("Athl", f"{c.athletics:+d}")
     d = c.defenses
@@ -142,7 +144,7 @@ def describe(
         if e.recovery_rounds_left is not None:
             left = e.recovery_rounds_left
             parts.append(f"recovers in {left} round{'' if left == 1 else 's'}")
-        grid.add_row("End", " · ".join(parts))
+        grid.add_row("End", Text("\n".join(pack(parts, room, " · "))))
     else:
         grid.add_row("End", Text("no CON + Athletics", "dim"))
     if c.luck_points is not None:
@@ -172,20 +174,24 @@ class CombatantPane(VerticalScroll):
             return False
         self._shown = (c, delayed)
         self._ruleset = ruleset
-        self._width = self._body.content_region.width
+        self._width = self._text_width()
         if c is None:
             title, body = "Combatant", Text("No combatant selected.\nPress a to add one.", "italic")
         else:
-            width = self._body.content_region.width or None
-            title, body = c.name, describe(c, ruleset, delayed, width)
+            title, body = c.name, describe(c, ruleset, delayed, self._text_width() or None)
         if self.border_title != title:
             self.border_title = title
         self._update(body)
         return True
 
+    def _text_width(self) -> int:
+        """The body's width, less the scrollbar's cell whether or not it shows
+        (so lists wrap the same once the pane needs scrolling)."""
+        return max(0, self.outer_size.width - 5)  # border 2, padding 2, scrollbar 1
+
     def on_resize(self) -> None:
         """Re-describe at the new width (lists wrap between their items)."""
-        width = self._body.content_region.width
+        width = self._text_width()
         if width != self._width and self._shown is not None and self._ruleset is not None:
             c, delayed = self._shown
             self._shown = None
