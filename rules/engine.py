@@ -78,8 +78,10 @@ again until the list is empty.
 
 from __future__ import annotations
 
+import operator
 import random
-from collections.abc import Mapping
+from bisect import bisect_left, bisect_right
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -89,7 +91,10 @@ from rules.engine_patch import Patch, apply_patch, diff, mismatch
 from rules.engine_work import Roller, Work
 
 Kind = Literal["do", "undo", "redo"]
-SNAPSHOT_VERSION = 1
+#: 2: the log is stored as four columns (``{"seq": [...], "round": [...],
+#: "actor": [...], "text": [...]}``), which parses several times faster than
+#: one JSON object per entry; version 1 snapshots (a list of entries) load.
+SNAPSHOT_VERSION = 2
 
 
 @dataclass(frozen=True)
@@ -368,14 +373,20 @@ class Session:
         The log is exactly the entries of the steps on the undo stack, in
         order, so those steps are stored without their entries (they are
         taken back from the log by sequence number on load); the redo stack's
-        entries are not in the log and are stored with their steps.
+        entries are not in the log and are stored with their steps.  The log
+        is stored as four columns (see ``SNAPSHOT_VERSION``).
         """
+        undo = self._undo
         return {
             "version": SNAPSHOT_VERSION,
             "encounter": self.encounter.to_dict(),
-            "log": [e.to_dict() for e in self.log],
+            "log": _log_columns(self.log),
             "seq": self.seq,
-            "undo": [s.to_dict(with_log=False) for s in self._undo],
+            "undo": (
+                undo.to_dicts()
+                if isinstance(undo, _LazySteps)
+                else [s.to_dict(with_log=False) for s in undo]
+            ),
             "redo": [s.to_dict() for s in self._redo],
         }
 
@@ -383,23 +394,27 @@ class Session:
     def from_dict(cls, data: Mapping[str, Any], rng: random.Random | None = None) -> Session:
         """Rebuild a session from :meth:`to_dict`; malformed → ActionError.
 
-        The undo stack's steps are checked here but built only when undo
-        reaches them (:class:`_LazySteps`): a 10,000-step fight opens
-        without building 10,000 Steps it may never need.
+        Everything is checked here, but the log's entries and the undo
+        stack's steps are built only when read (:class:`_LazyLog`,
+        :class:`_LazySteps`): a 10,000-entry fight opens without building
+        10,000 LogEntry and Step objects, when the log pane reads the last
+        few dozen and undo rarely goes deep.  ``session.log`` is still a
+        ``list`` of LogEntry to every reader.
         """
         try:
-            log = _log_entries(data.get("log", ()))
+            log = _LazyLog.load(data.get("log", ()))
             raws = list(data.get("undo", ()))
             for raw in raws:
-                _check_step(raw)
+                if not _canonical_step(raw):
+                    _check_step(raw)
             session = cls(
                 Encounter.from_dict(data["encounter"]),
                 rng,
-                log=log,
                 seq=int(data.get("seq", 0)),
                 redo=[Step.from_dict(s) for s in data.get("redo", ())],
             )
-            session._undo = _LazySteps(raws, tuple(log))
+            session.log = log
+            session._undo = _LazySteps(raws, log.seqs(), list.copy(log))
             return session
         except (KeyError, TypeError, ValueError) as exc:
             if isinstance(exc, ActionError):
@@ -449,22 +464,146 @@ _KINDS = frozenset(("do", "undo", "redo"))
 _LOG_KEYS = ("seq", "round", "actor", "text")
 
 
-def _log_entries(raw: Any) -> list[LogEntry]:
-    """``LogEntry.from_dict`` for each item, without the dataclass
-    constructor's per-field overhead when the JSON types are already right
-    (the result is the same frozen value either way)."""
-    out: list[LogEntry] = []
+def _entry(raw: tuple[int, int, str, str]) -> LogEntry:
+    """The LogEntry of a checked ``(seq, round, actor, text)`` tuple,
+    without the dataclass constructor's per-field overhead (the result is
+    the same frozen value)."""
+    entry: LogEntry = object.__new__(LogEntry)
+    entry.__dict__.update(zip(_LOG_KEYS, raw, strict=True))
+    return entry
+
+
+def _raw_entries(data: Any) -> list[Any]:
+    """The saved log (columns, or a version 1 list of entries) as a list of
+    checked ``(seq, round, actor, text)`` tuples; an entry whose JSON types
+    are not exactly int, int, str, str goes through ``LogEntry.from_dict``
+    (which converts, or raises KeyError / TypeError / ValueError)."""
+    if isinstance(data, Mapping):
+        columns = [data[key] for key in _LOG_KEYS]
+        if not all(type(c) is list for c in columns) or len(set(map(len, columns))) > 1:
+            raise ValueError("the log's columns are not four lists of one length")
+        seqs, rounds, actors, texts = columns
+        ints = set(map(type, seqs)) | set(map(type, rounds))
+        if ints <= {int} and set(map(type, actors)) | set(map(type, texts)) <= {str}:
+            return list(zip(seqs, rounds, actors, texts, strict=True))
+        return [
+            LogEntry.from_dict(dict(zip(_LOG_KEYS, row, strict=True)))
+            for row in zip(*columns, strict=True)
+        ]
+    out: list[Any] = []
     append = out.append
-    new = object.__new__
-    for item in raw:
+    for item in data:
         seq, rnd, actor, text = (item[k] for k in _LOG_KEYS)
         if type(seq) is int and type(rnd) is int and type(actor) is str and type(text) is str:
-            entry = new(LogEntry)
-            entry.__dict__.update(seq=seq, round=rnd, actor=actor, text=text)
-            append(entry)
+            append((seq, rnd, actor, text))
         else:
             append(LogEntry.from_dict(item))
     return out
+
+
+def _log_columns(log: Any) -> dict[str, list[Any]]:
+    """The log as the snapshot stores it: four columns (loaded entries
+    that were never read are written without being built)."""
+    items = list.__iter__(log) if isinstance(log, _LazyLog) else iter(log)
+    rows = [i if type(i) is tuple else (i.seq, i.round, i.actor, i.text) for i in items]
+    if not rows:
+        return {key: [] for key in _LOG_KEYS}
+    return dict(zip(_LOG_KEYS, map(list, zip(*rows, strict=True)), strict=True))
+
+
+class _LazyLog(list):
+    """``Session.log`` as loaded: a ``list`` of LogEntry whose loaded items
+    stay checked ``(seq, round, actor, text)`` tuples until read.
+
+    Reading an item (index, slice, iteration, ``reversed``, ``in``, ``==``,
+    ``index``, ``count``, ``pop``, ``copy``, ``+``) builds it into its
+    LogEntry, once, in place; what is appended later is a LogEntry already;
+    ``len``, ``del`` and ``extend`` are the list's own.  So the log pane
+    reading the last 30 entries of a 10,000-entry log builds 30.
+    """
+
+    @classmethod
+    def load(cls, data: Any) -> _LazyLog:
+        return cls(_raw_entries(data))
+
+    def _get(self, index: int) -> LogEntry:
+        item = list.__getitem__(self, index)
+        if type(item) is tuple:
+            item = _entry(item)
+            list.__setitem__(self, index, item)
+        return item
+
+    def seqs(self) -> list[int]:
+        """Every item's sequence number, without building it."""
+        return [i[0] if type(i) is tuple else i.seq for i in list.__iter__(self)]
+
+    def __getitem__(self, index: Any) -> Any:
+        if isinstance(index, slice):
+            return [self._get(i) for i in range(*index.indices(len(self)))]
+        return self._get(index)
+
+    def __iter__(self) -> Iterator[LogEntry]:
+        i = 0
+        while i < len(self):
+            yield self._get(i)
+            i += 1
+
+    def __reversed__(self) -> Iterator[LogEntry]:
+        for i in range(len(self) - 1, -1, -1):
+            yield self._get(i)
+
+    def __contains__(self, item: object) -> bool:
+        return any(entry == item for entry in self)
+
+    def __eq__(self, other: object) -> bool:
+        return list(self) == other
+
+    def __ne__(self, other: object) -> bool:
+        return list(self) != other
+
+    __hash__ = None
+
+    def __add__(self, other: Any) -> Any:
+        return list(self) + other
+
+    def __radd__(self, other: Any) -> Any:
+        return other + list(self)
+
+    def __repr__(self) -> str:
+        return repr(list(self))
+
+    def copy(self) -> list[LogEntry]:
+        return list(self)
+
+    def index(self, value: Any, start: Any = 0, stop: Any = None) -> int:
+        return list(self).index(value, start, len(self) if stop is None else stop)
+
+    def count(self, value: Any) -> int:
+        return list(self).count(value)
+
+    def pop(self, index: Any = -1) -> LogEntry:
+        self._get(index)
+        return list.pop(self, index)
+
+
+def _canonical_step(raw: Any) -> bool:
+    """True if *raw* is a step exactly as a snapshot stores it (the fast
+    path of :func:`_check_step`: nothing to convert)."""
+    if type(raw) is not dict:
+        return False
+    kind = raw.get("kind")
+    return (
+        type(kind) is str
+        and kind in _KINDS
+        and type(raw.get("seq")) is int
+        and type(raw.get("action")) is dict
+        and type(raw.get("before", _NO_PATCH)) is dict
+        and type(raw.get("after", _NO_PATCH)) is dict
+        and "log" not in raw
+    )
+
+
+_NO_PATCH: dict[str, Any] = {}
 
 
 def _check_step(raw: Any) -> None:
@@ -490,16 +629,44 @@ class _LazySteps(list):
     """An undo stack whose loaded items stay raw dicts until read.
 
     Items are built into :class:`Step` (with their log entries, taken from
-    the log as loaded) the first time they are indexed, popped or iterated;
-    everything appended later is a Step already.  Only the list operations
-    :class:`Session` uses are needed: ``[-1]``, ``pop``, ``append``,
-    ``len``/``bool`` and iteration.
+    the log as loaded, found by sequence number) the first time they are
+    indexed, popped or iterated; everything appended later is a Step
+    already.  Only the list operations :class:`Session` uses are needed:
+    ``[-1]``, ``pop``, ``append``, ``len``/``bool`` and iteration.
     """
 
-    def __init__(self, raws: list[Any], log: tuple[LogEntry, ...]) -> None:
+    def __init__(self, raws: list[Any], seqs: list[int], entries: list[Any]) -> None:
         super().__init__(raws)
-        self._log = log
-        self._by_seq: dict[int, tuple[LogEntry, ...]] | None = None
+        #: the log as loaded: each item's sequence number, and the item (a
+        #: raw tuple until built); the log is in sequence order (entries
+        #: are appended in order, undo cuts the tail, redo re-appends the
+        #: newest), checked before it is searched by bisection
+        self._seqs = seqs
+        self._entries = entries
+        self._in_order: bool | None = None
+        self._by_seq: dict[int, tuple[int, ...]] | None = None
+
+    def _entry(self, index: int) -> LogEntry:
+        item = self._entries[index]
+        if type(item) is tuple:
+            item = self._entries[index] = _entry(item)
+        return item
+
+    def _log_of(self, seq: int) -> tuple[LogEntry, ...]:
+        seqs = self._seqs
+        if self._in_order is None:
+            self._in_order = all(map(operator.le, seqs, seqs[1:]))
+        if self._in_order:
+            lo = bisect_left(seqs, seq)
+            indices: Any = range(lo, bisect_right(seqs, seq, lo))
+        else:
+            if self._by_seq is None:
+                grouped: dict[int, list[int]] = {}
+                for i, s in enumerate(seqs):
+                    grouped.setdefault(s, []).append(i)
+                self._by_seq = {k: tuple(v) for k, v in grouped.items()}
+            indices = self._by_seq.get(seq, ())
+        return tuple(self._entry(i) for i in indices)
 
     def _build(self, index: int) -> Step:
         item = list.__getitem__(self, index)
@@ -507,21 +674,24 @@ class _LazySteps(list):
             return item
         step = Step.from_dict(item)
         if "log" not in item:
-            if self._by_seq is None:
-                grouped: dict[int, list[LogEntry]] = {}
-                for entry in self._log:
-                    grouped.setdefault(entry.seq, []).append(entry)
-                self._by_seq = {k: tuple(v) for k, v in grouped.items()}
             step = Step(
                 step.seq,
                 step.kind,
                 step.action,
                 step.before,
                 step.after,
-                self._by_seq.get(step.seq, ()),
+                self._log_of(step.seq),
             )
         list.__setitem__(self, index, step)
         return step
+
+    def to_dicts(self) -> list[dict[str, Any]]:
+        """The stack as :meth:`Session.to_dict` stores it; loaded steps never
+        read are written as loaded (they were checked canonical), not built."""
+        return [
+            item if _canonical_step(item) else self._build(i).to_dict(with_log=False)
+            for i, item in enumerate(list.__iter__(self))
+        ]
 
     def __getitem__(self, index: Any) -> Any:
         if isinstance(index, slice):
