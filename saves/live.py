@@ -6,9 +6,11 @@ the store's journal before the call returns.  If saving fails, the change is
 rolled back, so what the GM sees is always what is on disk.
 
 On open, the last snapshot is loaded and the journal's records after it are
-replayed (no dice are re-rolled: a ``Step`` carries its results).  When the
-journal has grown long, it is folded into a new snapshot (compaction), so the
-next open is fast; that cost is paid on open and close, never per action.
+replayed (no dice are re-rolled: a ``Step`` carries its results), and nothing
+else: opening is on the GM's way to the first frame.  When the journal has
+grown long (or the snapshot was written by an older version), it is folded
+into a new snapshot (compaction) on close, or earlier when the app calls
+:meth:`LiveEncounter.compact_if_due` once it is idle; never per action.
 
 UI state (the selected combatant, say) rides along: it is stored with the
 next action's record and on close, not fsync'd on every cursor move.
@@ -16,18 +18,36 @@ next action's record and on close, not fsync'd on every cursor move.
 
 from __future__ import annotations
 
+import gc
 import random
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 from rules.encounter import Encounter
-from rules.engine import Session, Step
+from rules.engine import SNAPSHOT_VERSION, Session, Step
 from rules.rulesets import Ruleset
 from saves.store import SaveError, Store
 
-#: Fold the journal into a snapshot on open/close once it holds this many records.
+#: Fold the journal into a snapshot (on close) once it holds this many records.
 COMPACT_AFTER = 200
+
+
+@contextmanager
+def _no_gc_pauses() -> Iterator[None]:
+    """Hold the cyclic garbage collector off while a snapshot is parsed and
+    turned into a session: that makes tens of thousands of containers and
+    no reference cycles, so every collection the allocations would trigger
+    (full ones included, each walking every object in the process) is pure
+    cost.  The collector's previous state is restored."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
 
 
 def open_store(path: str | Path | None = None, read_only: bool = False) -> Store:
@@ -66,6 +86,8 @@ class LiveEncounter:
         self.ui_state: dict[str, Any] = dict(ui_state or {})
         self._ui_dirty = False
         self._journal_length = journal_length
+        #: the snapshot on disk is in an older format: rewrite it on close
+        self._stale_snapshot = False
 
     # -- construction -------------------------------------------------------
 
@@ -91,18 +113,21 @@ class LiveEncounter:
 
     @classmethod
     def open(cls, store: Store, name: str, rng: random.Random | None = None) -> LiveEncounter:
-        """Load the last snapshot and replay the journal after it."""
-        loaded = store.load(name)
-        snapshot = loaded.snapshot
-        session = Session.from_dict(snapshot["session"], rng=rng)
-        ui_state = dict(snapshot.get("ui", {}))
-        for record in loaded.records:
-            if "step" in record:
-                session.replay(record["step"])
-            ui_state.update(record.get("ui", {}))
+        """Load the last snapshot and replay the journal after it; nothing
+        is written (a due compaction waits for :meth:`compact_if_due` or
+        :meth:`close`)."""
+        with _no_gc_pauses():
+            loaded = store.load(name)
+            snapshot = loaded.snapshot
+            session = Session.from_dict(snapshot["session"], rng=rng)
+            ui_state = dict(snapshot.get("ui", {}))
+            for record in loaded.records:
+                if "step" in record:
+                    session.replay(record["step"])
+                ui_state.update(record.get("ui", {}))
         live = cls(name, session, store, ui_state, journal_length=len(loaded.records))
-        if live._journal_length >= COMPACT_AFTER and not store.read_only:
-            live.compact()
+        version = snapshot["session"].get("version", 1)
+        live._stale_snapshot = not isinstance(version, int) or version < SNAPSHOT_VERSION
         return live
 
     # -- changes --------------------------------------------------------------
@@ -145,12 +170,31 @@ class LiveEncounter:
         self.store.compact(self.name, self.snapshot(), summary_of(self.session))
         self._journal_length = 0
         self._ui_dirty = False
+        self._stale_snapshot = False
+
+    @property
+    def compaction_due(self) -> bool:
+        """The journal is long (``COMPACT_AFTER`` records) or the snapshot is
+        in an older format: the next open would be faster after
+        :meth:`compact` (never true on a read-only store)."""
+        if self.store is None or self.store.read_only:
+            return False
+        return self._journal_length >= COMPACT_AFTER or self._stale_snapshot
+
+    def compact_if_due(self) -> bool:
+        """Compact if :attr:`compaction_due`; True if it did.  For the app to
+        call once the first frame is on screen and the GM is not waiting."""
+        if not self.compaction_due:
+            return False
+        self.compact()
+        return True
 
     def close(self) -> None:
-        """Save pending UI state; compact a long journal."""
+        """Save pending UI state; compact a long journal (or an old-format
+        snapshot)."""
         if self.store is None or self.store.read_only:
             return
-        if self._journal_length >= COMPACT_AFTER:
+        if self.compaction_due:
             self.compact()
         elif self._ui_dirty:
             self.store.append(self.name, {"ui": dict(self.ui_state)}, summary_of(self.session))
