@@ -29,13 +29,13 @@ FIGHT = (
 )
 
 
-def snapshot_app(lines: tuple[str, ...] = FIGHT) -> CombatTrackerApp:
+def snapshot_app(lines: tuple[str, ...] = FIGHT, marked: tuple[str, ...] = ()) -> CombatTrackerApp:
     """The seeded app factory every snapshot uses."""
     session = Session(Encounter("Goblin ambush"), rng=random.Random(42))
     for line in lines:
         session.apply(line)
     live = LiveEncounter.in_memory(session)
-    live.set_ui_state(selected="Zalek")
+    live.set_ui_state(selected="Zalek", marked=list(marked))
     return CombatTrackerApp(live=live, config=Config())
 
 
@@ -59,3 +59,23 @@ def test_empty_encounter_shows_the_hint(snap_compare) -> None:  # type: ignore[n
 
 def test_damage_prompt_80x24(snap_compare) -> None:  # type: ignore[no-untyped-def]
     assert snap_compare(snapshot_app(), press=["d", "1", "2"], terminal_size=(80, 24))
+
+
+#: the active turn (Goblin 1), marks (Goblin 1 too, Goblin 3) and the
+#: selection (Zalek) must all look different, in dark and light themes
+MARKED = ("Goblin 1", "Goblin 3")
+
+
+def test_active_marks_and_selection_dark(snap_compare) -> None:  # type: ignore[no-untyped-def]
+    assert snap_compare(snapshot_app(marked=MARKED), terminal_size=(80, 24))
+
+
+def test_active_marks_and_selection_light(snap_compare) -> None:  # type: ignore[no-untyped-def]
+    app = snapshot_app(marked=MARKED)
+    app.config.theme = "textual-light"
+    assert snap_compare(app, terminal_size=(80, 24))
+
+
+def test_main_screen_200x50(snap_compare) -> None:  # type: ignore[no-untyped-def]
+    """A big terminal: a longer HP bar, full badges and more keys in the footer."""
+    assert snap_compare(snapshot_app(marked=MARKED), terminal_size=(200, 50))

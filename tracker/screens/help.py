@@ -18,7 +18,15 @@ from textual.widgets import Label, Static
 from tracker.bindings import Key
 
 #: How keys are shown (Textual's names → what is printed on the keycap).
-KEY_NAMES = {"question_mark": "?", "colon": ":", "space": "space", "delete": "del"}
+KEY_NAMES = {
+    "question_mark": "?",
+    "colon": ":",
+    "space": "space",
+    "delete": "del",
+    "escape": "Esc",
+    "left_square_bracket": "[",
+    "right_square_bracket": "]",
+}
 
 
 def key_text(keys: str) -> str:

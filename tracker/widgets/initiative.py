@@ -308,12 +308,18 @@ class InitiativePane(ScrollView, can_focus=True):
 
     # -- rendering ------------------------------------------------------------
 
+    #: row bands: their translucent backgrounds are blended over the pane's
+    #: (a partial style would drop the alpha and paint the full colour)
+    BANDS = frozenset({"initiative--active", "initiative--marked"})
+
     def _style(self, name: str) -> Style:
         """A component style from app.tcss (cached; ``redraw`` clears it)."""
         key = (name, self.has_focus)
         style = self._styles.get(key)
         if style is None:
-            style = self._styles[key] = self.get_component_rich_style(name, partial=True)
+            style = self._styles[key] = self.get_component_rich_style(
+                name, partial=name not in self.BANDS
+            )
         return style
 
     def _current_layout(self, width: int) -> Layout:
