@@ -173,12 +173,22 @@ def scan(data: bytes, after_seq: int) -> JournalScan:
     return result
 
 
-def read_tail(path: Path, *, chunk: int = 65536, limit: int = 4 << 20) -> Entry | None:
+def read_tail(
+    path: Path, *, chunk: int = 65536, limit: int = 4 << 20, missing_ok: bool = True
+) -> Entry | None:
     """The last valid entry of a journal, reading backwards from the end
     (at most ``limit`` bytes), so listing encounters never reads whole
-    journals.  None if the journal is empty, missing or unreadable."""
+    journals.  None if the journal is empty, missing or unreadable; with
+    ``missing_ok=False`` a missing journal raises FileNotFoundError instead
+    (a reader uses this to tell "compacted away since the index was read"
+    from "empty").  Once the file is open, a writer deleting it does not
+    matter: it is read whole."""
     try:
         fd = os.open(path, os.O_RDONLY)
+    except FileNotFoundError:
+        if missing_ok:
+            return None
+        raise
     except OSError:
         return None
     try:

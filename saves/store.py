@@ -81,8 +81,14 @@ the old or the new whole file) or only appended to (journals: a line whose
 append is still in progress fails its checksum and is simply not there
 yet).  What keeps a reader consistent:
 
-* the index is re-read whenever its file changed (inode, size, times), and
-  read again if it changed while the encounter directories were looked at;
+* the index is re-read whenever its bytes differ from the bytes last
+  parsed (the file is small; its inode, size and times are not trusted: a
+  replaced file can get the freed inode back, with the same size, within
+  one tick of the file system's clock), and read again if it changed while
+  the encounter directories were looked at;
+* ``list`` opens each journal the index names; one already gone means a
+  compaction or delete moved the index on, so the index is read again and
+  the list made again (never the older summary the index held before);
 * ``load`` opens the snapshot and the journal of one generation before
   reading either; a file deleted by a compaction after it was opened is
   still read whole, and one already gone means the index moved on, so it
@@ -370,10 +376,11 @@ class Store:
         self._recovering = False
         self._closed = True
         self._lock: FileLock | None = None
-        # Read-only only: the index file as last read (see _refresh), the
-        # journal records of encounters rebuilt in memory from their files,
-        # and the last kept record of journals found damaged by load().
-        self._stamp: tuple[int, ...] | None = None
+        # Read-only only: the bytes of the index file as last parsed (None:
+        # no file; see _refresh), the journal records of encounters rebuilt
+        # in memory from their files, and the last kept record of journals
+        # found damaged by load().
+        self._raw: bytes | None = None
         self._adopted: dict[str, builtins.list[Entry]] = {}
         self._kept_tails: dict[str, tuple[Any, Entry | None]] = {}
         if self.path.is_dir():
@@ -390,7 +397,7 @@ class Store:
             if read_only:
                 self._refresh()
             else:
-                self._open_index()
+                self._open_index(self._read_index_file())
         except OSError as exc:
             self.close()
             raise SaveError(
@@ -440,22 +447,37 @@ class Store:
         """Every saved encounter, most recently saved first.  Reads the
         index and only the tail of each journal."""
         with self._op():
-            out = []
-            for doc in self._enc.values():
-                summary, updated = self._latest(doc)
-                out.append(
-                    Summary(
-                        name=doc["name"],
-                        round=summary.get("round"),
-                        active=summary.get("active"),
-                        combatants=summary.get("combatants"),
-                        started=summary.get("started"),
-                        updated=_parse_time(updated),
-                        save_points=len(self._sp.get(doc["id"], {})),
-                    )
+            for attempt in range(_READ_ATTEMPTS):
+                try:
+                    return self._list_once(strict=self.read_only and attempt + 1 < _READ_ATTEMPTS)
+                except FileNotFoundError:
+                    # Read-only: a journal the index names is gone, so a
+                    # writer compacted or deleted since the index was read.
+                    # Read it again and start over; if it did not change,
+                    # the journal really is missing (shown from the index).
+                    if not self._refresh():
+                        break
+            return self._list_once(strict=False)
+
+    def _list_once(self, strict: bool) -> builtins.list[Summary]:
+        """``list()`` from the index as read; ``strict``: a journal the index
+        names that is missing raises FileNotFoundError (see ``_latest``)."""
+        out = []
+        for doc in self._enc.values():
+            summary, updated = self._latest(doc, strict)
+            out.append(
+                Summary(
+                    name=doc["name"],
+                    round=summary.get("round"),
+                    active=summary.get("active"),
+                    combatants=summary.get("combatants"),
+                    started=summary.get("started"),
+                    updated=_parse_time(updated),
+                    save_points=len(self._sp.get(doc["id"], {})),
                 )
-            out.sort(key=lambda s: (-s.updated.timestamp(), s.name.casefold()))
-            return out
+            )
+        out.sort(key=lambda s: (-s.updated.timestamp(), s.name.casefold()))
+        return out
 
     def exists(self, name: str) -> bool:
         """Whether an encounter with this name (ignoring case) is saved."""
@@ -626,14 +648,25 @@ class Store:
         """The snapshot kept under ``label``."""
         with self._op():
             label = _clean_name(label, "save point label")
-            doc, point, path = self._save_point(name, label)
-            attempts = _READ_ATTEMPTS if self.read_only else 0
-            while attempts and not path.exists() and self._refresh():
-                # A writer replaced the save point since the index was read.
+            for attempt in range(_READ_ATTEMPTS if self.read_only else 1):
                 doc, point, path = self._save_point(name, label)
-                attempts -= 1
+                try:
+                    raw = path.read_bytes()
+                except FileNotFoundError:
+                    # Read-only: a writer replaced (or deleted) the save
+                    # point since the index was read; read it again.
+                    if attempt + 1 < _READ_ATTEMPTS and self.read_only and self._refresh():
+                        continue
+                    raw = None
+                except OSError:
+                    raw = None
+                break
             try:
-                envelope = _read_sealed(path, "save_point")
+                envelope = (
+                    _read_sealed(path, "save_point")
+                    if raw is None
+                    else _parse_sealed(raw, "save_point")
+                )
             except CorruptData as exc:
                 raise SaveError(
                     f"The save point {point['label']!r} of {doc['name']!r} ({path}) "
@@ -677,10 +710,18 @@ class Store:
                     raise self._io_error("read the database", exc) from None
             yield
 
-    def _open_index(self) -> None:
-        """Read the index into TinyDB and reconcile it with the encounter
-        directories (in memory only when read-only)."""
-        data, upgraded = self._read_database()
+    def _read_index_file(self) -> bytes | None:
+        """The bytes of the index file; None if there is none yet."""
+        try:
+            return self.path.read_bytes()
+        except FileNotFoundError:
+            return None
+
+    def _open_index(self, raw: bytes | None) -> None:
+        """Read the index (``raw``: the file's bytes, None if there is no
+        file) into TinyDB and reconcile it with the encounter directories
+        (in memory only when read-only)."""
+        data, upgraded = self._read_database(raw)
         self._db = TinyDB(
             str(self.path), storage=AtomicJSONStorage, initial=data, read_only=self.read_only
         )
@@ -698,9 +739,17 @@ class Store:
         """Read-only: (re-)read the index if the file changed since it was
         last read; True if it was re-read.  A writer replaces the file
         atomically, so each read sees one whole version; if it changed while
-        the encounter directories were being looked at, read it again."""
-        stamp = _file_stamp(self.path)
-        if not self._closed and stamp == self._stamp:
+        the encounter directories were being looked at, read it again.
+
+        "Changed" means its bytes differ from the bytes last parsed.  The
+        file's inode, size and times are not enough: on ext4 a replaced
+        file can get the inode just freed, keep the same size and be
+        stamped within the same tick of the kernel's coarse clock, and a
+        reader trusting that would keep listing an old generation.  The
+        index is small, so reading it on every call is cheap; it is only
+        parsed again when it differs."""
+        raw = self._read_index_file()
+        if not self._closed and raw == self._raw:
             return False
         had = builtins.list(self.notices)
         for _ in range(_READ_ATTEMPTS):
@@ -709,12 +758,12 @@ class Store:
             self._enc, self._sp, self._adopted = {}, {}, {}
             self._recovering = False
             del self.notices[len(had) :]
-            self._open_index()
-            after = _file_stamp(self.path)
-            if after == stamp:
+            self._open_index(raw)
+            after = self._read_index_file()
+            if after == raw:
                 break
-            stamp = after
-        self._stamp = stamp
+            raw = after
+        self._raw = raw
         # Say each thing once even if the index is read again later.
         fresh = [n for n in self.notices[len(had) :] if n not in had]
         self.notices[len(had) :] = fresh
@@ -723,12 +772,11 @@ class Store:
     def _io_error(self, doing: str, exc: OSError) -> SaveError:
         return SaveError(f"Could not {doing} in {self.path}: {exc.strerror or exc}.")
 
-    def _read_database(self) -> tuple[dict[str, Any], int]:
-        """The index as a dict, migrated; a damaged file is moved aside and
-        recovery from the encounter directories is scheduled."""
-        try:
-            raw = self.path.read_bytes()
-        except FileNotFoundError:
+    def _read_database(self, raw: bytes | None) -> tuple[dict[str, Any], int]:
+        """The index (``raw``: the file's bytes, None if there is no file) as
+        a dict, migrated; a damaged file is moved aside and recovery from the
+        encounter directories is scheduled."""
+        if raw is None:
             return {}, 0
         try:
             data = parse_database(raw)
@@ -812,9 +860,17 @@ class Store:
         )
         self._reindex()
 
-    def _latest(self, doc: dict[str, Any]) -> tuple[dict[str, Any], str]:
+    def _latest(self, doc: dict[str, Any], strict: bool = False) -> tuple[dict[str, Any], str]:
         """The newest summary and time: the journal's last line if it is
-        newer than the snapshot, else the index entry."""
+        newer than the snapshot, else the index entry.
+
+        ``strict`` (read-only): a missing journal raises FileNotFoundError
+        rather than falling back to the index entry, because that usually
+        means a writer compacted (or deleted) after the index was read, and
+        the entry then holds the summary of the *previous* compaction, older
+        than actions the writer had already acknowledged.  Once the journal
+        is open, it is read whole even if the writer deletes it meanwhile,
+        and it holds every action acknowledged while the index named it."""
         writer = self._journals.get(doc["id"])
         path = self.dir / doc["id"] / f"journal-{doc['gen']}.jsonl"
         kept = self._kept_tails.get(doc["id"])
@@ -828,7 +884,7 @@ class Store:
             # middle: its last line is past the damage and is not kept.
             last = kept[1]
         else:
-            last = read_tail(path)
+            last = read_tail(path, missing_ok=not strict)
         if last is not None and last.seq > doc["snapshot_seq"]:
             return last.summary, last.t
         return doc["summary"], doc["updated"]
