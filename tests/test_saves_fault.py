@@ -27,16 +27,32 @@ def test_sigkill_at_random_moments_never_loses_an_acknowledged_record(tmp_path: 
     rng = random.Random(20261130)
     acknowledged = 0  # highest sequence number any writer was told is saved
     killed_mid_loop = 0
-    for trial in range(TRIALS):
+    trial = 0
+    # At least TRIALS kills, and on until most of them landed while the writer
+    # was appending: how many do depends on how fast the machine is, so that
+    # is a goal to reach, not a rate to assert (the cap only stops a hang).
+    while trial < TRIALS or (killed_mid_loop < TRIALS // 2 and trial < 4 * TRIALS):
+        trial += 1
         proc = subprocess.Popen(
             [sys.executable, str(WRITER), str(db)],
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             text=True,
         )
-        time.sleep(rng.uniform(0.05, 0.6))
+        assert proc.stdout is not None
+        if trial % 5:
+            # Counted from when the writer is ready, so a slow start (a
+            # loaded machine) does not turn the kill into one during startup.
+            ready = proc.stdout.readline()
+            time.sleep(rng.uniform(0.0, 0.5))
+        else:
+            # Counted from the start: may land while opening, creating or
+            # repairing a torn journal.
+            ready = ""
+            time.sleep(rng.uniform(0.05, 0.6))
         proc.send_signal(signal.SIGKILL)
         out, err = proc.communicate(timeout=30)
+        out = ready + out
         assert proc.returncode == -signal.SIGKILL, f"trial {trial}: writer died early:\n{err}"
         acked = [int(line.split()[1]) for line in out.splitlines() if line.startswith("ok ")]
         if acked:
