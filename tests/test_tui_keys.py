@@ -182,15 +182,16 @@ async def test_a_failed_action_keeps_the_marks_and_escape_clears_them() -> None:
     async with app.run_test(size=(80, 24)) as pilot:
         await select(pilot, app, "Goblin 1")
         await pilot.press("space", "j", "space")
-        subtitle = str(app.screen.query_one("#order").border_subtitle)
-        assert "2 marked" in subtitle and "Esc" in subtitle
+        pane = app.screen.query_one(InitiativePane)
+        header = pane.render_line(0).text
+        assert "2 marked" in header  # in the header: Esc clears (help, footer at 200)
         await pilot.press("d")
         await type_text(pilot, "banana")
         await pilot.press("enter", "escape")  # a bad entry, then cancel the prompt
         assert app.live.ui_state["marked"] == ["Goblin 1", "Goblin 2"]
         await pilot.press("escape")
         assert app.live.ui_state["marked"] == []
-        assert "marked" not in str(app.screen.query_one("#order").border_subtitle)
+        assert "marked" not in pane.render_line(0).text
         await pilot.press("d")  # now the selection only
         assert str(app.screen.query_one(".dialog-title").render()) == "Damage: Goblin 2"
 

@@ -124,6 +124,7 @@ ENCOUNTER_KEYS: tuple[Key, ...] = (
         "selection: clear the marks",
         "clear every mark (they also clear by themselves once an action used them)",
         show=False,
+        wide=True,
     ),
     Key(
         "combatant.add",

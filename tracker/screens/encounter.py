@@ -152,12 +152,9 @@ class EncounterScreen(Screen[None]):
             self._show_marks()
 
     def _show_marks(self) -> None:
-        order = self.query_one("#order")
-        count = len(self._marked)
-        name = self.encounter.name
-        subtitle = f"{count} marked · Esc clears · {name}" if count else name
-        if order.border_subtitle != subtitle:
-            order.border_subtitle = subtitle
+        """The marks count, in the initiative pane's header (one line
+        repainted; the pane's border would repaint the whole pane)."""
+        self.table.set_marks_note(len(self._marked))
 
     def refresh_panes(self) -> None:
         """Redraw what changed: rows, new log lines, the selected combatant."""
@@ -189,6 +186,7 @@ class EncounterScreen(Screen[None]):
             title = "Not started · s starts the fight"
         order = self.query_one("#order")
         order.border_title = title
+        order.border_subtitle = enc.name
         self._show_marks()
         self.sub_title = f"{enc.name} · {title}"
         self.query_one("#empty-hint").display = not enc.combatants
@@ -355,15 +353,16 @@ class EncounterScreen(Screen[None]):
     def on_key(self, event: events.Key) -> None:
         """A greyed key pressed anyway says why it does not apply now (keys
         bubble here before the bindings run)."""
-        active = self.active_bindings.get(event.key)
-        if active is None or active.enabled or active.node is not self:
+        for binding in self._bindings.key_to_bindings.get(event.key, ()):
+            action = binding.action
+            if action in self.QUIET or self.check_action(action, ()):
+                continue
+            reason = self.unavailable(action)
+            if reason:
+                event.stop()
+                event.prevent_default()
+                self.notify(reason, severity="warning", timeout=4)
             return
-        action = active.binding.action
-        reason = None if action in self.QUIET else self.unavailable(action)
-        if reason:
-            event.stop()
-            event.prevent_default()
-            self.notify(reason, severity="warning", timeout=4)
 
     def action_start(self) -> None:
         self.report(self.apply("start"))

@@ -201,6 +201,7 @@ class InitiativePane(ScrollView, can_focus=True):
         self._strip_width = 0
         self._content = Content()
         self._layout: Layout | None = None
+        self._marks = 0
         self.cursor_row = 0
 
     def on_mount(self) -> None:
@@ -394,12 +395,33 @@ class InitiativePane(ScrollView, can_focus=True):
             )
         return strip
 
+    def set_marks_note(self, count: int) -> None:
+        """Say in the header how many combatants are marked (and that Esc
+        clears them); only the header line is repainted."""
+        if count != self._marks:
+            self._marks = count
+            self.refresh(Region(0, 0, self.size.width, 1))
+
     def header_labels(self, lay: Layout) -> list[Text]:
-        """The column headers; the badges column says ``Cond.`` when narrow."""
-        return [
+        """The column headers; the badges column says ``Cond.`` when narrow,
+        and how many are marked while some are."""
+        labels = [
             Text(wide if len(wide) <= size or not narrow else narrow)
             for (_, wide, narrow), size in zip(COLUMNS, lay.widths, strict=True)
         ]
+        if self._marks:
+            n = self._marks
+            notes = (
+                f" ● {n} marked · Esc clears",
+                f" ● {n} marked · Esc",
+                f" ●{n} marked·Esc",
+                f" ● {n} marked",
+                f" ●{n} Esc",
+                f" ●{n}",
+            )
+            note = next((t for t in notes if len(t) <= lay.badges), notes[-1])
+            labels[-1] = Text(note, self._style("initiative--mark"))
+        return labels
 
     def render_line(self, y: int) -> Strip:
         width = self.size.width
