@@ -1,4 +1,5 @@
-"""Small modal dialogs: a one-line prompt and a yes/no question.
+"""Small modal dialogs: a one-line prompt, a yes/no question (destructive
+ones answer No on Enter), a pick-one list and a notice dialog.
 
 Prompt (issue 4, "Prompts"): Enter applies, Escape cancels, and a bad entry
 shows what is wrong inline and changes nothing — the dialog stays open with
