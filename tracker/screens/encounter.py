@@ -114,6 +114,20 @@ class EncounterScreen(Screen[None]):
         self.table.set_compact(self.app.size.width < 120)  # before the rows exist
         self.refresh_panes()
         self.table.focus()
+        # a long journal is folded into a snapshot once the GM sees the
+        # fight, not on the start-up path (saves: LiveEncounter.compact_if_due)
+        self.set_timer(1.5, self._compact_if_due)
+
+    def _compact_if_due(self) -> None:
+        from saves.store import SaveError
+
+        compact = getattr(self.live, "compact_if_due", None)
+        if compact is None:
+            return
+        try:
+            compact()
+        except SaveError as exc:
+            self.notify(f"could not fold the journal (nothing lost): {exc}", severity="warning")
 
     # -- state ----------------------------------------------------------------
 
