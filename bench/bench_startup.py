@@ -1,9 +1,13 @@
 """Spawn → first frame: resuming a big encounter vs a bare Textual app.
 
 The big encounter (50 combatants, 10,000 log entries) is saved in a
-temporary database; each run spawns a fresh Python process that opens it the
-way ``combat-tracker open NAME`` does (store, snapshot, journal — before the
-app starts, nothing is loaded in the background) and runs the app headless
+temporary database; each run spawns a fresh Python process that opens it
+through the code ``combat-tracker --db DB open NAME`` runs
+(``tracker.commands.tui.build_app``: store, name lookup, snapshot and
+journal, config file, key ids — before the app starts, nothing is loaded in
+the background; the config file named by ``COMBAT_TRACKER_CONFIG`` is a
+missing one, so the GM's own settings do not change the figures) and runs
+the app headless
 (``run_test``) until its first frame: the encounter screen composed with
 every pane filled (initiative rows, the selected combatant, the log's
 visible tail at the bottom, the footer) and painted, then prints ``ready``.
@@ -35,6 +39,7 @@ import argparse
 import asyncio
 import compileall
 import json
+import os
 import statistics
 import subprocess
 import sys
@@ -77,19 +82,11 @@ def child(mode: str, db: str) -> None:
     stamps: list[tuple[str, float]] = [("interpreter start", time.time())]
     app: Any
     if mode == "tracker":
-        from saves.live import LiveEncounter, open_store
+        # the path ``combat-tracker --db DB open NAME`` takes (tracker.commands.tui.run)
+        from tracker.commands.tui import build_app
 
-        stamps.append(("import rules + saves", time.time()))
-        from tracker.app import CombatTrackerApp
-        from tracker.config import Config
-
-        stamps.append(("import textual + rich + tracker", time.time()))
-        store = open_store(db)
-        stamps.append(("open the store", time.time()))
-        live = LiveEncounter.open(store, NAME)
-        stamps.append(("open the encounter (read, parse, from_dict)", time.time()))
-        app = CombatTrackerApp(store, live, Config())
-        stamps.append(("construct the app", time.time()))
+        args = argparse.Namespace(db=db, name=NAME, seed=None)
+        app = build_app(args, phase=lambda name: stamps.append((name, time.time())))
     else:
         from textual.app import App, ComposeResult
         from textual.widgets import Static
@@ -110,14 +107,22 @@ def child(mode: str, db: str) -> None:
             print("ready", flush=True)
             print(json.dumps(stamps), flush=True)
 
-    asyncio.run(run())
+    try:
+        asyncio.run(run())
+    finally:
+        if mode == "tracker":
+            app.store.close()
 
 
 def spawn(mode: str, db: Path, phases: list[dict[str, float]] | None = None) -> float:
     start = time.perf_counter()
     wall = time.time()
+    env = {**os.environ, "COMBAT_TRACKER_CONFIG": str(db.with_name("no-config.toml"))}
     proc = subprocess.Popen(
-        [sys.executable, __file__, "--child", mode, str(db)], stdout=subprocess.PIPE, text=True
+        [sys.executable, __file__, "--child", mode, str(db)],
+        stdout=subprocess.PIPE,
+        text=True,
+        env=env,
     )
     assert proc.stdout is not None
     line = proc.stdout.readline()

@@ -9,6 +9,7 @@ run, resume picker (newest first, Enter resumes, ``n`` new, ``delete``),
 from __future__ import annotations
 
 import argparse
+import gc
 import random
 from pathlib import Path
 
@@ -16,7 +17,7 @@ import pytest
 from textual.pilot import Pilot
 from textual.widgets import DataTable
 
-from saves.live import open_store
+from saves.live import LiveEncounter, open_store
 from tracker.app import FIRST_ENCOUNTER, CombatTrackerApp
 from tracker.commands import tui
 from tracker.config import Config
@@ -126,3 +127,47 @@ def test_a_locked_database_is_one_line_and_status_1(
         holder.close()
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "in use" in err
+
+
+@pytest.fixture
+def gc_on():  # type: ignore[no-untyped-def]
+    """The collector on, as in a fresh interpreter; restored after."""
+    was = gc.isenabled()
+    gc.enable()
+    yield
+    gc.enable() if was else gc.disable()
+
+
+@pytest.mark.usefixtures("gc_on")
+async def test_open_name_builds_the_fight_and_the_collector_is_back_on_once_it_shows(
+    tmp_path: Path,
+) -> None:
+    """``open NAME`` (build_app, as the CLI runs it): the named fight on
+    screen; the garbage collector held off for start-up only."""
+    db = tmp_path / "encounters.json"
+    store = open_store(db)
+    live = LiveEncounter.create(store, "Bridge trolls")
+    live.do("add Troll count 2 hp 30 al 15")
+    live.close()
+    store.close()
+    args = argparse.Namespace(db=str(db), seed=1, name="bridge")
+    app = tui.build_app(args)
+    try:
+        assert not gc.isenabled()  # loading builds objects that all stay alive
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            assert isinstance(app.screen, EncounterScreen)
+            assert app.live.name == "Bridge trolls"
+            assert app.screen.table.row_count == 2
+            assert gc.isenabled()
+    finally:
+        app.store.close()
+        gc.unfreeze()
+
+
+@pytest.mark.usefixtures("gc_on")
+def test_a_failed_start_leaves_the_collector_on(tmp_path: Path) -> None:
+    args = argparse.Namespace(db=str(tmp_path / "e.json"), seed=None, name="Nope")
+    with pytest.raises(tui.StartError, match="Nope"):
+        tui.build_app(args)
+    assert gc.isenabled()

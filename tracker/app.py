@@ -13,6 +13,7 @@ away.
 
 from __future__ import annotations
 
+import gc
 import random
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
@@ -41,6 +42,7 @@ class CombatTrackerApp(App[None]):
         config: Config | None = None,
         rng: random.Random | None = None,
         notices: Sequence[str] = (),
+        resume_gc: bool = False,
     ) -> None:
         super().__init__()
         self.store = store
@@ -48,6 +50,9 @@ class CombatTrackerApp(App[None]):
         self.config = config or Config()
         self.rng = rng
         self._notices = list(notices)
+        #: the garbage collector was turned off for start-up (build_app):
+        #: back on once the first frame is painted
+        self._resume_gc = resume_gc
 
     def on_mount(self) -> None:
         if self.config.theme:
@@ -69,6 +74,16 @@ class CombatTrackerApp(App[None]):
         elif self.store is not None:
             self.open_encounter(FIRST_ENCOUNTER, new=True)
         self.show_notices(notices)
+        if self._resume_gc:
+            self.call_after_refresh(self._release_gc)
+
+    def _release_gc(self) -> None:
+        """Start-up is over: what it built lives on, so it is frozen out of
+        every later collection (``gc.freeze``) and the collector is back on."""
+        if self._resume_gc:
+            self._resume_gc = False
+            gc.freeze()
+            gc.enable()
 
     def show_notices(self, notices: Sequence[str], title: str = "Please read") -> None:
         """Every notice in one dialog (wrapped, scrollable; Enter closes)."""
@@ -111,5 +126,6 @@ class CombatTrackerApp(App[None]):
         self.open_encounter(event.name, event.new, event.ruleset)
 
     def on_unmount(self) -> None:
+        self._release_gc()
         if self.live is not None:
             self.live.close()

@@ -12,8 +12,10 @@ inside the app.
 from __future__ import annotations
 
 import argparse
+import gc
 import random
 import sys
+from collections.abc import Callable
 from typing import Any
 
 
@@ -57,19 +59,53 @@ def resolve_name(typed: str, names: list[str]) -> str:
     raise ValueError(f"no encounter named {typed!r}; saved: {listed}")
 
 
-def run(args: argparse.Namespace) -> int:
-    """Open the store (and the encounter for ``open NAME``), run the app."""
+class StartError(Exception):
+    """Why the app cannot start: one line for stderr."""
+
+
+def build_app(
+    args: argparse.Namespace,
+    hold_gc: bool = True,
+    phase: Callable[[str], None] | None = None,
+) -> Any:
+    """Open the store (and the encounter for ``open NAME``), read the config
+    and build the app; the caller runs it and closes ``app.store``.
+
+    *hold_gc*: the garbage collector is off from here until the app painted
+    its first frame (it then freezes what start-up built and turns the
+    collector back on): loading a long fight makes hundreds of thousands of
+    objects that are all still alive, so start-up collections only waste
+    time (issue 4, "Starts fast").  *phase* is called with the name of
+    each start-up step as it ends (``bench/bench_startup.py --phases``).
+    StartError: one line naming the problem
+    (the collector is then as it was).
+    """
+    was_enabled = gc.isenabled()
+    if hold_gc:
+        gc.disable()
+    try:
+        return _build_app(args, hold_gc and was_enabled, phase or (lambda _name: None))
+    except BaseException:
+        if was_enabled:
+            gc.enable()
+        raise
+
+
+def _build_app(args: argparse.Namespace, resume_gc: bool, phase: Callable[[str], None]) -> Any:
     from saves.live import LiveEncounter, open_store
     from saves.store import SaveError
+
+    phase("import rules + saves")
 
     seed = getattr(args, "seed", None)
     rng = random.Random(seed) if seed is not None else random.Random()
     try:
         store = open_store(getattr(args, "db", None))
     except SaveError as exc:
-        return _fail(str(exc))
+        raise StartError(str(exc)) from None
     except OSError as exc:
-        return _fail(f"cannot open the database: {exc.strerror or exc}")
+        raise StartError(f"cannot open the database: {exc.strerror or exc}") from None
+    phase("open the store")
     try:
         live = None
         name = getattr(args, "name", None)
@@ -78,18 +114,32 @@ def run(args: argparse.Namespace) -> int:
             try:
                 name = resolve_name(name, [s.name for s in store.list()])
                 live = LiveEncounter.open(store, name, rng=rng)
-            except ValueError as exc:
-                return _fail(str(exc))
-            except SaveError as exc:
-                return _fail(str(exc))
+            except (ValueError, SaveError) as exc:
+                raise StartError(str(exc)) from None
             notices += store.take_notices()  # what loading it found
+        phase("open the encounter (list, read, parse, from_dict)")
         from tracker.app import CombatTrackerApp
         from tracker.bindings import key_ids
         from tracker.config import load_config
 
+        phase("import textual + rich + tracker")
         config = load_config(known_ids=key_ids())
-        app = CombatTrackerApp(store, live, config, rng, notices=notices)
+        app = CombatTrackerApp(store, live, config, rng, notices=notices, resume_gc=resume_gc)
+        phase("read the config, construct the app")
+        return app
+    except BaseException:
+        store.close()
+        raise
+
+
+def run(args: argparse.Namespace) -> int:
+    """Open the store (and the encounter for ``open NAME``), run the app."""
+    try:
+        app = build_app(args)
+    except StartError as exc:
+        return _fail(str(exc))
+    try:
         app.run()
         return 0
     finally:
-        store.close()
+        app.store.close()
