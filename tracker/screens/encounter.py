@@ -82,14 +82,23 @@ class EncounterScreen(Screen[None]):
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (120, "-wide")]
 
     def __init__(self, live: Any, config: Config) -> None:
-        super().__init__()
+        # the width class (-narrow / -wide) and the pane's compact columns
+        # from the start: set after mounting, each restyles and re-lays out
+        # the whole screen (issue 4, "Starts fast")
+        width = self.app.size.width
+        super().__init__(classes=self.width_class(width))
         self.live = live
         self.config = config
         ui: Mapping[str, Any] = live.ui_state
         self._selected: str | None = ui.get("selected")
         self._marked: list[str] = [str(n) for n in ui.get("marked", [])]
         self._available: tuple[bool, ...] = ()
-        self._table = InitiativePane(id="initiative")  # composed in compose
+        self._table = InitiativePane(id="initiative", compact=width < 120)  # composed in compose
+
+    @classmethod
+    def width_class(cls, width: int) -> str:
+        """The HORIZONTAL_BREAKPOINTS class Textual gives a screen *width* wide."""
+        return max((b for b in cls.HORIZONTAL_BREAKPOINTS if width >= b[0]), default=(0, ""))[1]
 
     # -- layout ---------------------------------------------------------------
 
@@ -111,7 +120,6 @@ class EncounterScreen(Screen[None]):
 
     def on_mount(self) -> None:
         self.query_one(LogPane).border_title = "Log"
-        self.table.set_compact(self.app.size.width < 120)  # before the rows exist
         self.refresh_panes()
         self.table.focus()
         # a long journal is folded into a snapshot once the GM sees the

@@ -191,11 +191,11 @@ class InitiativePane(ScrollView, can_focus=True):
 
         index: int | None
 
-    def __init__(self, *, id: str | None = None) -> None:
+    def __init__(self, *, id: str | None = None, compact: bool = True) -> None:
         super().__init__(id=id)
         self._rows: list[RowState] = []
-        self._compact = True
-        self._styles: dict[tuple[str, bool], Style] = {}
+        self._compact = compact
+        self._styles: dict[tuple[str, bool, bool], Style] = {}
         #: rendered rows (without the cursor), by position; None: render again
         self._strips: list[Strip | None] = []
         self._strip_width = 0
@@ -300,12 +300,12 @@ class InitiativePane(ScrollView, can_focus=True):
             self.refresh(Region(0, y, self.size.width, 1))
 
     def _set_virtual_size(self) -> None:
-        size = Size(self.size.width, len(self._rows) + 1)
+        """One line per row plus the header; no width (the pane never
+        scrolls sideways), so it is right before the first layout and a
+        resize does not change it (each change is a layout pass)."""
+        size = Size(0, len(self._rows) + 1)
         if size != self.virtual_size:
             self.virtual_size = size
-
-    def on_resize(self) -> None:
-        self._set_virtual_size()
 
     # -- rendering ------------------------------------------------------------
 
@@ -313,14 +313,14 @@ class InitiativePane(ScrollView, can_focus=True):
     #: (a partial style would drop the alpha and paint the full colour)
     BANDS = frozenset({"initiative--active", "initiative--marked"})
 
-    def _style(self, name: str) -> Style:
-        """A component style from app.tcss (cached; ``redraw`` clears it)."""
-        key = (name, self.has_focus)
+    def _style(self, name: str, partial: bool | None = None) -> Style:
+        """A component style from app.tcss (cached per focus state;
+        ``redraw`` clears it): looked up once, not on every line."""
+        partial = name not in self.BANDS if partial is None else partial
+        key = (name, self.has_focus, partial)
         style = self._styles.get(key)
         if style is None:
-            style = self._styles[key] = self.get_component_rich_style(
-                name, partial=name not in self.BANDS
-            )
+            style = self._styles[key] = self.get_component_rich_style(name, partial=partial)
         return style
 
     def _current_layout(self, width: int) -> Layout:
@@ -431,7 +431,7 @@ class InitiativePane(ScrollView, can_focus=True):
                 self._layout = None
             lay = self._current_layout(width)
             self._strip_width = width
-            style = self.get_component_rich_style("initiative--header", partial=False)
+            style = self._style("initiative--header", partial=False)
             return self._line(self.header_labels(lay), width, lay).apply_style(style)
         index = int(self.scroll_offset.y) + y - 1
         if not 0 <= index < len(self._rows):
@@ -440,7 +440,7 @@ class InitiativePane(ScrollView, can_focus=True):
         if index == self.cursor_row:
             # over the cells, as DataTable draws its cursor; the gutter (▶ ●)
             # keeps its own colours so the turn and the marks show through
-            cursor = self.get_component_rich_style("initiative--cursor", partial=False)
+            cursor = self._style("initiative--cursor", partial=False)
             gutter, cells = strip.divide([2, width])[:2]
             cells = Strip([Segment(t, (s or Style()) + cursor, c) for t, s, c in cells])
             strip = Strip.join([gutter, cells])

@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from rich.text import Text
+from textual.events import Resize
 from textual.geometry import Size
 from textual.widgets import RichLog
 
@@ -60,9 +61,10 @@ class LogPane(RichLog):
         self._limit = 0
         self.rebuilds = 0
 
-    def on_resize(self) -> None:
+    def on_resize(self, event: Resize) -> None:
         """Write the window once the width is known; rewrap it when the width
         changes (RichLog keeps the wraps lines were written with)."""
+        super().on_resize(event)  # RichLog: the size is known (first, or nothing is written)
         region = self.scrollable_content_region
         self._limit = max(self._limit, min(WINDOW, region.height + 1))
         if region.width and region.width != self._width:
