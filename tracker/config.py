@@ -27,7 +27,6 @@ as one line naming it.
 from __future__ import annotations
 
 import os
-import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -66,6 +65,8 @@ def load_config(path: Path | None = None, known_ids: set[str] | None = None) -> 
     except OSError as exc:
         config.problems.append(f"cannot read {path}: {exc.strerror or exc}")
         return config
+    import tomllib  # only when there is a file: most starts have none
+
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
