@@ -1,12 +1,19 @@
 """The log pane: the fight's event log, newest at the bottom, followed.
 
-Only new entries are written after an action (:meth:`LogPane.show` checks
-that the entries already on screen are still the head of the log).  The pane
-is first written with just the entries that fill it (the tail the GM sees);
-scrolling up to the top writes the last ``WINDOW`` entries, never the whole
-10,000-entry log; older entries are in ``combat-tracker export NAME``.  An
-undo that removed the last entries cuts their lines off the bottom (RichLog
-keeps its lines in ``lines``); any other change rewrites the current window.
+A line-API widget (``ScrollView.render_line``): the pane keeps a window of
+the log's last entries wrapped to its width as cached strips, and draws
+only the visible ones.  The window is wrapped when the pane learns its size,
+during the layout pass itself (``_size_updated``), so the very first frame
+shows the newest entries at the bottom, followed, with no ``on_resize``
+rewrite and no second layout; a width change rewraps it.  At first the
+window is just the entries that fill the pane (the tail the GM sees);
+scrolling up to the top widens it to the last ``WINDOW`` entries, never the
+whole 10,000-entry log; older entries are in ``combat-tracker export NAME``.
+
+After an action only the new entries are wrapped (:meth:`LogPane.show`
+checks that the entries already shown are still the head of the log); an
+undo that removed the last entries cuts their lines off the bottom; any
+other change rewraps the window.
 """
 
 from __future__ import annotations
@@ -14,15 +21,17 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from rich.text import Text
-from textual.events import Resize
 from textual.geometry import Size
-from textual.widgets import RichLog
+from textual.scroll_view import ScrollView
+from textual.strip import Strip
 
 from rules.encounter import LogEntry
 from tracker.breakdown import styled
 
-#: Entries kept on screen when (re)building the pane.
+#: Entries kept on screen when the GM scrolls to the top of the tail.
 WINDOW = 200
+#: The window is trimmed back to WINDOW entries once it holds this many.
+WINDOW_MAX = WINDOW * 2
 
 
 def entry_text(entry: LogEntry) -> Text:
@@ -42,75 +51,180 @@ def entry_text(entry: LogEntry) -> Text:
     return text
 
 
-class LogPane(RichLog):
-    """Appends new log entries; rebuilds only when entries were removed."""
+class LogPane(ScrollView, can_focus=True):
+    """The log's last entries, wrapped to the pane's width; ``lines`` holds
+    the wrapped window (line 0 is the "earlier entries" note when the log
+    is longer than the window)."""
+
+    DEFAULT_CSS = """
+    LogPane {
+        background: $surface;
+        color: $foreground;
+        overflow-x: hidden;
+        overflow-y: scroll;
+        &:focus {
+            background-tint: $foreground 5%;
+        }
+    }
+    """
 
     def __init__(self, *, id: str | None = None) -> None:
-        super().__init__(
-            id=id, wrap=True, markup=False, auto_scroll=True, min_width=16, max_lines=WINDOW * 4
-        )
+        super().__init__(id=id)
+        self._log: Sequence[LogEntry] = ()
+        #: log length and last entry the window was built from
         self._count = 0
         self._last: LogEntry | None = None
-        self._log: Sequence[LogEntry] = ()
-        #: lines written per entry, and the entries, for the last WINDOW entries
-        self._heights: list[int] = []
-        self._entries: list[LogEntry] = []
-        self._width = 0
-        #: entries (re)written from the end of the log: the visible tail
-        #: until the GM scrolls to the top, then WINDOW
+        #: entries in the window (from the end of the log); below WINDOW it
+        #: is a tail, grown to fill the pane
         self._limit = 0
+        #: the window: its entries, their wrapped lines, each entry's height
+        self._entries: list[LogEntry] = []
+        self._heights: list[int] = []
+        self._body: list[Strip] = []
+        self._note: list[Strip] = []
+        #: the width the window is wrapped to (0: not known yet)
+        self._width = 0
+        #: go to the bottom when the window changes (new entries, an undo, a
+        #: rewrap: the GM sees what their action did); off while widening
+        self._follow = True
         self.rebuilds = 0
 
-    def on_resize(self, event: Resize) -> None:
-        """Write the window once the width is known; rewrap it when the width
-        changes (RichLog keeps the wraps lines were written with)."""
-        super().on_resize(event)  # RichLog: the size is known (first, or nothing is written)
-        region = self.scrollable_content_region
-        self._limit = max(self._limit, min(WINDOW, region.height + 1))
-        if region.width and region.width != self._width:
-            self._width = region.width
-            self._rewrite()
+    # -- what the tests and the screen read ------------------------------------
 
-    def _rewrite(self) -> None:
-        self.clear()
-        self._count = 0
-        self._last = None
-        self.show(self._log)
-        if self.auto_scroll:  # at the bottom in this very frame, not the next
+    @property
+    def lines(self) -> list[Strip]:
+        """Every wrapped line of the window, top to bottom (the note first)."""
+        return self._note + self._body
+
+    @property
+    def _line_count(self) -> int:
+        return len(self._note) + len(self._body)
+
+    # -- geometry ----------------------------------------------------------------
+
+    def _size_updated(
+        self, size: Size, virtual_size: Size, container_size: Size, layout: bool = True
+    ) -> bool:
+        """Wrap the window as soon as the layout gives the pane its size, so
+        the frame being composed shows it (no resize event, no re-layout)."""
+        changed = super()._size_updated(size, virtual_size, container_size, layout)
+        self._fit()
+        return changed
+
+    def _fit(self) -> None:
+        """Rewrap the window when the width changed (first sizing included)."""
+        region = self.scrollable_content_region
+        width, height = region.width, region.height
+        if width <= 0 or height <= 0:
+            return
+        if width != self._width:
+            self._width = width
+            self._rebuild()
+        elif (
+            self._limit < WINDOW and self._count > len(self._entries) and (len(self._body) < height)
+        ):
+            self._rebuild()  # taller: the tail no longer fills the pane
+
+    def _sync(self) -> None:
+        """The virtual height is the window's; set without a layout pass (the
+        pane's own size never depends on it), then follow the bottom."""
+        size = Size(0, self._line_count)
+        if size != self.virtual_size:
+            self.set_reactive(LogPane.virtual_size, size)
+            self._scroll_update(size)
+        if self._follow:
             self.scroll_to(y=self.max_scroll_y, animate=False, immediate=True)
+        self.refresh()
+
+    # -- wrapping ----------------------------------------------------------------
+
+    def _wrap(self, text: Text) -> list[Strip]:
+        console = self.app.console
+        return [
+            Strip(line.render(console), line.cell_len) for line in text.wrap(console, self._width)
+        ]
+
+    def _make_note(self, start: int, count: int) -> None:
+        if start:
+            more = "scroll up for more, " if self._limit < WINDOW else ""
+            text = Text(
+                f"… {start} earlier entries ({more}all: combat-tracker export)", "dim italic"
+            )
+        elif count == 0:
+            text = Text("The log is empty: actions and rolls appear here.", "dim italic")
+        else:
+            text = Text()
+        self._note = self._wrap(text) if text else []
+
+    def _rebuild(self) -> None:
+        """Wrap the window afresh: the last ``_limit`` entries, and for a
+        tail more until they fill the pane."""
+        log = self._log
+        count = len(log)
+        self._entries.clear()
+        self._heights.clear()
+        self._body.clear()
+        start = max(0, count - self._limit)
+        blocks = [self._wrap(entry_text(e)) for e in log[start:]]
+        if self._limit < WINDOW:  # a tail: add entries until the pane is full
+            room = self.scrollable_content_region.height - sum(map(len, blocks))
+            more: list[list[Strip]] = []
+            while start > 0 and room > 0:
+                start -= 1
+                more.append(self._wrap(entry_text(log[start])))
+                room -= len(more[-1])
+            blocks[:0] = more[::-1]
+        for entry, block in zip(log[start:], blocks, strict=True):
+            self._entries.append(entry)
+            self._heights.append(len(block))
+            self._body.extend(block)
+        self._count = count
+        self._last = log[-1] if count else None
+        self._limit = max(self._limit, count - start)
+        self._make_note(start, count)
+        self._sync()
+
+    # -- scrolling ----------------------------------------------------------------
 
     def watch_scroll_y(self, old_value: float, new_value: float) -> None:
-        """Scrolled to the top of a tail: write the full window, keeping the
-        view where it was."""
+        """At the top of a tail, widen it to the full window, keeping the view where it was."""
         super().watch_scroll_y(old_value, new_value)
         if new_value <= 0 < old_value and self._limit < min(WINDOW, len(self._log)):
             self.call_after_refresh(self._grow)
 
     def _grow(self) -> None:
-        if self._limit >= WINDOW:
+        if self._limit >= WINDOW or not self._width:
             return
-        lines = len(self.lines)
+        before = self._line_count
         self._limit = WINDOW
-        self.auto_scroll = False
-        try:
-            self._rewrite()
-        finally:
-            self.auto_scroll = True
-        self.scroll_to(y=max(0, len(self.lines) - lines), animate=False, immediate=True)
+        follow, self._follow = self._follow, False
+        self._rebuild()
+        self._follow = follow
+        self.scroll_to(y=max(0, self._line_count - before), animate=False, immediate=True)
+
+    def render_line(self, y: int) -> Strip:
+        width = self.size.width
+        index = int(self.scroll_offset.y) + y
+        note = len(self._note)
+        if 0 <= index < note + len(self._body):
+            strip = self._note[index] if index < note else self._body[index - note]
+            return strip.crop_extend(0, width, None).apply_style(self.rich_style)
+        return Strip.blank(width, self.rich_style)
+
+    # -- updates ----------------------------------------------------------------
 
     def show(self, log: Sequence[LogEntry]) -> int:
-        """Bring the pane in line with *log*; return how many entries were written.
+        """Bring the pane in line with *log*; return how many entries were wrapped.
 
-        Entries appended since the last call are written; entries removed
-        from the end (an undo) are cut off the bottom when their lines are
-        known, else the last ``WINDOW`` entries are rewritten.
+        Entries appended since the last call are wrapped and added; entries
+        removed from the end (an undo) are cut off the bottom; any other
+        change rewraps the window.  Before the pane has its size nothing is
+        wrapped (the layout does it, at the right width).
         """
         self._log = log
-        if not self._size_known:
-            return 0  # written by on_resize, at the right width
-        count = len(log)
-        if count == 0 and self._count == 0 and self.lines:
+        if not self._width:
             return 0
+        count = len(log)
         if 0 < count < self._count and self._cut(count, log):
             return 0
         last = self._last
@@ -119,51 +233,54 @@ class LogPane(RichLog):
             and count >= self._count
             and (log[self._count - 1] is last or log[self._count - 1] == last)
         )
-        if intact:
-            start = self._count
-        else:
+        if not intact:
             if self._count > 0:
                 self.rebuilds += 1
-            self.clear()
-            self._heights.clear()
-            self._entries.clear()
-            start = max(0, count - (self._limit or WINDOW))
-            if start:
-                more = "scroll up for more, " if self._limit < WINDOW else ""
-                self.write(
-                    Text(
-                        f"… {start} earlier entries ({more}all: combat-tracker export)",
-                        "dim italic",
-                    )
-                )
-            elif count == 0:
-                self.write(Text("The log is empty: actions and rolls appear here.", "dim italic"))
-        for entry in log[start:]:
-            before = len(self.lines)
-            self.write(entry_text(entry))
-            self._heights.append(len(self.lines) - before if self._size_known else 0)
+            self._rebuild()
+            return len(self._entries)
+        if count == self._count:
+            return 0
+        for entry in log[self._count :]:
+            block = self._wrap(entry_text(entry))
             self._entries.append(entry)
-        del self._heights[: max(0, len(self._heights) - WINDOW)]
-        del self._entries[: max(0, len(self._entries) - WINDOW)]
+            self._heights.append(len(block))
+            self._body.extend(block)
+        added = count - self._count
+        self._limit += added
         self._count = count
-        self._last = log[-1] if count else None
-        return count - start
+        self._last = log[-1]
+        if len(self._entries) > WINDOW_MAX:
+            self._trim()
+        self._make_note(count - len(self._entries), count)
+        self._sync()
+        return added
+
+    def _trim(self) -> None:
+        """Keep the last WINDOW entries (the view stays on what it showed)."""
+        drop = len(self._entries) - WINDOW
+        lines = sum(self._heights[:drop])
+        del self._entries[:drop]
+        del self._heights[:drop]
+        del self._body[:lines]
+        self._limit = len(self._entries)
 
     def _cut(self, count: int, log: Sequence[LogEntry]) -> bool:
-        """Remove the last ``self._count - count`` entries' lines, if known and
-        the entries before them are unchanged (an undo); False: rebuild."""
+        """Remove the last ``self._count - count`` entries' lines when the
+        entries before them are unchanged (an undo); False: rewrap."""
         removed = self._count - count
         if removed >= len(self._entries) or log[count - 1] != self._entries[-removed - 1]:
             return False
-        heights = self._heights[-removed:]
-        if not all(heights) or sum(heights) > len(self.lines):
-            return False
-        del self.lines[len(self.lines) - sum(heights) :]
+        del self._body[len(self._body) - sum(self._heights[-removed:]) :]
         del self._heights[-removed:]
         del self._entries[-removed:]
-        self._line_cache.clear()
-        self.virtual_size = Size(self._widest_line_width, len(self.lines))
-        self.refresh()
+        self._limit = max(1, self._limit - removed)
         self._count = count
         self._last = log[-1]
+        self._make_note(count - len(self._entries), count)
+        self._sync()
         return True
+
+    def redraw(self) -> None:
+        """Rewrap everything (after a theme change: styles are in the strips)."""
+        if self._width:
+            self._rebuild()
