@@ -12,7 +12,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from rich.console import Group, RenderableType
+from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
+from rich.measure import Measurement
 from rich.table import Table
 from rich.text import Text
 from textual.containers import VerticalScroll
@@ -154,6 +155,27 @@ def describe(
     return Group(head, grid)
 
 
+class Details:
+    """*c* described at whatever width it is rendered (a Rich renderable):
+    lists wrap between their items at the pane's real width, with no
+    re-describe when the pane learns or changes its size."""
+
+    def __init__(self, c: Combatant, ruleset: Ruleset, delayed: bool) -> None:
+        self.c, self.ruleset, self.delayed = c, ruleset, delayed
+        self._cache: tuple[int, RenderableType] | None = None
+
+    def at(self, width: int) -> RenderableType:
+        if self._cache is None or self._cache[0] != width:
+            self._cache = (width, describe(self.c, self.ruleset, self.delayed, width))
+        return self._cache[1]
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        yield self.at(options.max_width)
+
+    def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
+        return Measurement.get(console, options, self.at(options.max_width))
+
+
 class CombatantPane(VerticalScroll):
     """Shows one combatant; ``show(None)`` shows a hint instead."""
 
@@ -162,8 +184,6 @@ class CombatantPane(VerticalScroll):
         self._body = Static(id="combatant-body", markup=False)
         self._height: tuple[int, int] | None = None
         self._shown: tuple[Combatant | None, bool] | None = None
-        self._ruleset: Ruleset | None = None
-        self._width = 0
 
     def compose(self):  # type: ignore[no-untyped-def]
         yield self._body
@@ -173,29 +193,15 @@ class CombatantPane(VerticalScroll):
         if self._shown is not None and self._shown[0] is c and self._shown[1] == delayed:
             return False
         self._shown = (c, delayed)
-        self._ruleset = ruleset
-        self._width = self._text_width()
+        body: RenderableType
         if c is None:
             title, body = "Combatant", Text("No combatant selected.\nPress a to add one.", "italic")
         else:
-            title, body = c.name, describe(c, ruleset, delayed, self._text_width() or None)
+            title, body = c.name, Details(c, ruleset, delayed)
         if self.border_title != title:
             self.border_title = title
         self._update(body)
         return True
-
-    def _text_width(self) -> int:
-        """The body's width, less the scrollbar's cell whether or not it shows
-        (so lists wrap the same once the pane needs scrolling)."""
-        return max(0, self.outer_size.width - 5)  # border 2, padding 2, scrollbar 1
-
-    def on_resize(self) -> None:
-        """Re-describe at the new width (lists wrap between their items)."""
-        width = self._text_width()
-        if width != self._width and self._shown is not None and self._ruleset is not None:
-            c, delayed = self._shown
-            self._shown = None
-            self.show(c, self._ruleset, delayed)
 
     def _update(self, body: RenderableType) -> None:
         """Replace the body; re-layout only when its height changes (a
