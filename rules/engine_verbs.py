@@ -618,16 +618,20 @@ def persist(work: Work, a: Mapping[str, Any]) -> None:
 
 def unpersist(work: Work, a: Mapping[str, Any]) -> None:
     """``unpersist``: the GM ends persistent damage (§7)."""
-    names = work.resolve_all(a["targets"])
-    remove_persistent = rules_function("persistent", "remove_persistent")
-    for name in names:
-        c, text = call(remove_persistent, work.get(name), a["tag"])
-        work.put(c)
-        work.log(name, text)
+    _each_target(work, a, rules_function("persistent", "remove_persistent"), a["tag"])
 
 
 # ---------------------------------------------------------------------------
 # conditions and bonuses
+
+
+def _each_target(work: Work, a: Mapping[str, Any], change: Any, *args: Any) -> None:
+    """Apply a rules function ``change(combatant, *args) -> (combatant, text)``
+    to every target of the action, logging each text."""
+    for name in work.resolve_all(a["targets"]):
+        c, text = call(change, work.get(name), *args)
+        work.put(c)
+        work.log(name, text)
 
 
 def cond(work: Work, a: Mapping[str, Any]) -> None:
@@ -644,12 +648,7 @@ def cond(work: Work, a: Mapping[str, Any]) -> None:
 
 def uncond(work: Work, a: Mapping[str, Any]) -> None:
     """``uncond``: end a condition (§10)."""
-    names = work.resolve_all(a["targets"])
-    remove_condition = rules_function("conditions", "remove_condition")
-    for name in names:
-        c, text = call(remove_condition, work.get(name), a["name"])
-        work.put(c)
-        work.log(name, text)
+    _each_target(work, a, rules_function("conditions", "remove_condition"), a["name"])
 
 
 def _bonus_types() -> tuple[str, ...]:
