@@ -25,6 +25,7 @@ from textual.geometry import Region, Size
 from textual.message import Message
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
+from textual.widget import Widget
 
 from rules.combatant import Combatant
 from rules.encounter import Encounter
@@ -306,6 +307,11 @@ class InitiativePane(ScrollView, can_focus=True):
         size = Size(0, len(self._rows) + 1)
         if size != self.virtual_size:
             self.virtual_size = size
+        if not self.size and size.height > self.app.size.height:
+            # before the first layout, rows taller than the screen surely
+            # need the scrollbar: reserve it now, not after the first layout
+            # (which would then lay the whole screen out again)
+            self.set_reactive(Widget.show_vertical_scrollbar, True)
 
     # -- rendering ------------------------------------------------------------
 
