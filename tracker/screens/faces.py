@@ -3,7 +3,7 @@
 Used when the setting ``physical_rolls`` is on (issue 4).  The engine's
 ``Session.dice_needed(action)`` lists the dice in the order they will be
 rolled; the faces typed are consumed in that order before the random source
-(docs/CONTRACTS.md, "Randomness").  Enter on an empty line lets the program
+(README, "Design": every roll takes an injected random source and typed faces).  Enter on an empty line lets the program
 roll this die and every one after it; Escape cancels the whole action.
 """
 
