@@ -15,6 +15,8 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from tracker.commands.common import add_common
+
 RULESETS = ("core", "forge", "cinematic")
 
 
@@ -44,13 +46,7 @@ def register(sub: Any) -> None:
     target.add_argument("--dl", metavar="NAME", help="named Difficulty Level, e.g. Challenging")
     target.add_argument("--flat", type=int, metavar="DC", help="flat check: a bare d20 vs DC")
     p.add_argument("--ruleset", choices=RULESETS, default="core", help="default: core")
-    p.add_argument(
-        "--seed",
-        type=int,
-        metavar="N",
-        default=argparse.SUPPRESS,
-        help="make the roll reproducible",
-    )
+    add_common(p)
     p.add_argument("--json", action="store_true", help="print one JSON object")
 
 

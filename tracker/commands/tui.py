@@ -14,9 +14,10 @@ from __future__ import annotations
 import argparse
 import gc
 import random
-import sys
 from collections.abc import Callable
 from typing import Any
+
+from tracker.commands.common import add_common, fail
 
 
 def register(subparsers: Any) -> None:
@@ -25,18 +26,11 @@ def register(subparsers: Any) -> None:
     parser.add_argument(
         "name", metavar="NAME", help="the encounter to open (or a unique prefix of its name)"
     )
-    parser.add_argument("--db", metavar="PATH", default=argparse.SUPPRESS, help="database file")
-    parser.add_argument(
-        "--seed",
-        type=int,
-        metavar="N",
-        default=argparse.SUPPRESS,
-        help="make every roll reproducible",
-    )
+    add_common(parser)
 
 
 def _fail(message: str) -> int:
-    sys.stderr.write(f"combat-tracker: {message}\n")
+    fail(message)
     return 1
 
 
