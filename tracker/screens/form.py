@@ -19,6 +19,8 @@ from textual.containers import Grid, Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Checkbox, Input, Label, Static
 
+from tracker.screens.prompt import settle
+
 
 @dataclass(frozen=True)
 class Field:
@@ -101,13 +103,7 @@ class FormScreen(ModalScreen[None]):
         self.submit()
 
     def submit(self) -> None:
-        error = self._submit(*self.values())
-        if error:
-            message = self.query_one("#form-message", Static)
-            message.add_class("error")
-            message.update(error)
-        else:
-            self.dismiss(None)
+        settle(self, self._submit(*self.values()), "#form-message")
 
     def action_cancel(self) -> None:
         self.dismiss(None)

@@ -23,6 +23,17 @@ from textual.widgets import Input, Label, Static
 Submit = Callable[[str], str | None]
 
 
+def settle(screen: ModalScreen[None], error: str | None, message_id: str) -> None:
+    """After a dialog submitted: show *error* inline in its message line and
+    stay open (nothing changed), or close the dialog."""
+    if error:
+        message = screen.query_one(message_id, Static)
+        message.add_class("error")
+        message.update(error)
+    else:
+        screen.dismiss(None)
+
+
 class PromptScreen(ModalScreen[None]):
     """Ask for one line; ``submit`` decides whether it was good."""
 
@@ -60,13 +71,7 @@ class PromptScreen(ModalScreen[None]):
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()
-        error = self._submit(event.value.strip())
-        if error:
-            message = self.query_one("#prompt-message", Static)
-            message.add_class("error")
-            message.update(error)
-        else:
-            self.dismiss(None)
+        settle(self, self._submit(event.value.strip()), "#prompt-message")
 
     def action_cancel(self) -> None:
         self.dismiss(None)
