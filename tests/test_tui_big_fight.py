@@ -124,3 +124,26 @@ async def test_keys_typed_faster_than_the_screen_updates_keep_the_selection() ->
         assert table.cursor_row == 2
         assert app.live.ui_state["selected"] == names[2]
         assert str(screen.query_one("#combatant").border_title) == names[2]
+
+
+async def test_a_layout_pass_that_changes_no_size_repaints_no_scrollbar() -> None:
+    # Textual hands a scroll view another virtual size on every layout pass;
+    # the panes keep their own, so the frame after the first (and after every
+    # key that re-lays out) does not repaint their scrollbars for nothing.
+    app = app_for(big_fight(entries=100))
+    async with app.run_test(size=(120, 40)) as pilot:
+        panes = [app.screen.query_one(InitiativePane), app.screen.query_one(LogPane)]
+        bars = [pane.vertical_scrollbar for pane in panes]
+        assert all(pane.show_vertical_scrollbar for pane in panes)
+        before = [(bar.window_size, bar.window_virtual_size, bar.position) for bar in bars]
+        refreshed: list[object] = []
+        for bar in bars:
+            bar.refresh = lambda *a, _bar=bar, **k: refreshed.append(_bar)  # type: ignore[method-assign]
+        app.screen.refresh(layout=True)
+        await pilot.pause()
+        assert refreshed == []
+        assert [(b.window_size, b.window_virtual_size, b.position) for b in bars] == before
+        # a real size change still reaches them
+        await pilot.resize_terminal(100, 30)
+        await pilot.pause()
+        assert refreshed

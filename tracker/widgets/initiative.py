@@ -23,12 +23,12 @@ from textual import events
 from textual.binding import Binding
 from textual.geometry import Region, Size
 from textual.message import Message
-from textual.scroll_view import ScrollView
 from textual.strip import Strip
 from textual.widget import Widget
 
 from rules.combatant import Combatant
 from rules.encounter import Encounter
+from tracker.widgets.steady import SteadyScrollView
 
 #: (key, header, narrow header); widths are decided by :func:`layout`.
 COLUMNS = (
@@ -155,7 +155,7 @@ def badges(c: Combatant, compact: bool = False, width: int | None = None) -> Tex
     return text
 
 
-class InitiativePane(ScrollView, can_focus=True):
+class InitiativePane(SteadyScrollView, can_focus=True):
     """The order of play; posts :class:`Selected` when the cursor moves.
 
     Line 0 is the column header (it does not scroll); line ``1 + i`` of the

@@ -22,11 +22,11 @@ from collections.abc import Sequence
 
 from rich.text import Text
 from textual.geometry import Size
-from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from rules.encounter import LogEntry
 from tracker.breakdown import styled
+from tracker.widgets.steady import SteadyScrollView
 
 #: Entries kept on screen when the GM scrolls to the top of the tail.
 WINDOW = 200
@@ -51,7 +51,7 @@ def entry_text(entry: LogEntry) -> Text:
     return text
 
 
-class LogPane(ScrollView, can_focus=True):
+class LogPane(SteadyScrollView, can_focus=True):
     """The log's last entries, wrapped to the pane's width; ``lines`` holds
     the wrapped window (line 0 is the "earlier entries" note when the log
     is longer than the window)."""

@@ -1,0 +1,27 @@
+"""A ScrollView that re-lays out without repainting its scrollbars for nothing.
+
+``ScrollView`` keeps its own virtual size (for our panes: the number of
+lines), but Textual's compositor passes it another one on every layout pass,
+so ``ScrollView._size_updated`` sees a "change" each time, refreshes the
+scrollbars and asks for a Resize event: one more frame painted after every
+layout, the first one included (issue 4, "Starts fast": the frame after the
+first was the scrollbars again).  Passing the view's own virtual size keeps
+everything else as Textual does it.  ``_size_updated`` is a private hook
+(Textual is pinned exactly; tests/test_tui_big_fight.py and the snapshots
+catch a change).
+"""
+
+from __future__ import annotations
+
+from textual.geometry import Size
+from textual.scroll_view import ScrollView
+
+
+class SteadyScrollView(ScrollView):
+    """A line-API scroll view whose layout passes change nothing unless its
+    size did."""
+
+    def _size_updated(
+        self, size: Size, virtual_size: Size, container_size: Size, layout: bool = True
+    ) -> bool:
+        return super()._size_updated(size, self.virtual_size, container_size, layout)
