@@ -29,14 +29,17 @@ FIGHT = (
 )
 
 
-def snapshot_app(lines: tuple[str, ...] = FIGHT, marked: tuple[str, ...] = ()) -> CombatTrackerApp:
-    """The seeded app factory every snapshot uses."""
+def snapshot_app(
+    lines: tuple[str, ...] = FIGHT, marked: tuple[str, ...] = (), theme: str | None = None
+) -> CombatTrackerApp:
+    """The seeded app factory every snapshot uses (*theme* as the config
+    file's ``theme`` setting)."""
     session = Session(Encounter("Goblin ambush"), rng=random.Random(42))
     for line in lines:
         session.apply(line)
     live = LiveEncounter.in_memory(session)
     live.set_ui_state(selected="Zalek", marked=list(marked))
-    return CombatTrackerApp(live=live, config=Config())
+    return CombatTrackerApp(live=live, config=Config(theme=theme))
 
 
 def test_main_screen_80x24(snap_compare) -> None:  # type: ignore[no-untyped-def]
@@ -48,8 +51,7 @@ def test_main_screen_120x40(snap_compare) -> None:  # type: ignore[no-untyped-de
 
 
 def test_main_screen_light_theme(snap_compare) -> None:  # type: ignore[no-untyped-def]
-    app = snapshot_app()
-    app.config.theme = "textual-light"
+    app = snapshot_app(theme="textual-light")
     assert snap_compare(app, terminal_size=(80, 24))
 
 
@@ -71,8 +73,7 @@ def test_active_marks_and_selection_dark(snap_compare) -> None:  # type: ignore[
 
 
 def test_active_marks_and_selection_light(snap_compare) -> None:  # type: ignore[no-untyped-def]
-    app = snapshot_app(marked=MARKED)
-    app.config.theme = "textual-light"
+    app = snapshot_app(marked=MARKED, theme="textual-light")
     assert snap_compare(app, terminal_size=(80, 24))
 
 

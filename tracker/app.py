@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from textual.app import App
+from textual.screen import Screen
 
 from tracker.config import Config
 from tracker.screens.encounter import EncounterScreen
@@ -53,20 +54,30 @@ class CombatTrackerApp(App[None]):
         #: the garbage collector was turned off for start-up (build_app):
         #: back on once the first frame is painted
         self._resume_gc = resume_gc
-
-    def on_mount(self) -> None:
+        # theme and keys before anything is styled or composed: set later,
+        # each restyles the whole screen or rebuilds the footer
         if self.config.theme:
             if self.config.theme in self.available_themes:
                 self.theme = self.config.theme
             else:
                 self._notices.append(f"unknown theme {self.config.theme!r}; using the default")
-        if self.config.keymap:  # each keymap change rebuilds the footer
+        if self.config.keymap:
             self.set_keymap(self.config.keymap)
+
+    def get_default_screen(self) -> Screen[Any]:
+        """The encounter given (``open NAME``) is the first screen itself,
+        not pushed over an empty one: one screen composed, laid out and
+        painted for the first frame (issue 4, "Starts fast")."""
+        if self.live is not None:
+            return EncounterScreen(self.live, self.config)
+        return super().get_default_screen()
+
+    def on_mount(self) -> None:
         notices = self._notices + self.config.problems
         if self.store is not None:
             notices += self.store.take_notices()
-        if self.live is not None:
-            self.push_screen(EncounterScreen(self.live, self.config))
+        if self.live is not None:  # already the default screen (get_default_screen)
+            pass
         elif self.store is not None and self.store.list():
             from tracker.screens.picker import PickerScreen
 
