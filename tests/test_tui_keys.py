@@ -21,7 +21,7 @@ from tracker.bindings import ENCOUNTER_KEYS
 from tracker.config import Config
 from tracker.screens.encounter import EncounterScreen
 from tracker.screens.help import HelpScreen
-from tracker.screens.prompt import PromptScreen
+from tracker.screens.prompt import NoticeScreen, PromptScreen
 from tracker.widgets.combatant import CombatantPane
 from tracker.widgets.initiative import InitiativePane
 from tracker.widgets.log import LogPane
@@ -496,6 +496,21 @@ async def test_keys_can_be_rebound_by_id() -> None:
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("f5")
         assert app.live.session.encounter.started
+
+
+async def test_the_theme_from_the_settings_file_applies_and_an_unknown_one_is_told() -> None:
+    app = make_app(theme="textual-light")
+    async with app.run_test(size=(80, 24)):
+        assert app.theme == "textual-light"
+    app = make_app(theme="no-such-theme")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        assert app.theme != "no-such-theme"
+        assert isinstance(app.screen, NoticeScreen)
+        text = " ".join(str(s.render()) for s in app.screen.query(".notice"))
+        assert "unknown theme 'no-such-theme'" in text
+        await pilot.press("enter")
+        assert not isinstance(app.screen, NoticeScreen)
 
 
 async def test_f2_switches_to_physical_rolls() -> None:
