@@ -169,3 +169,15 @@ def test_real_subprocess(tmp_path: Path) -> None:
     assert bad.stderr.strip().splitlines() == [
         'combat-tracker: "3d0": a die needs at least 2 sides'
     ]
+
+
+def test_an_expression_starting_with_minus_is_rolled_not_taken_for_an_option(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    record = run_json(capsys, "-1d6+10", "--seed", "3")
+    assert record["expression"] == "-1d6+10"
+    assert 4 <= record["total"] <= 9
+    # options still take negative numbers, and an unknown option is still one
+    assert run_json(capsys, "1d20", "--dc", "-2", "--seed", "3")["degree"] is not None
+    status, _, err = run(capsys, "roll", "1d20", "-x")
+    assert status == 2 and "unrecognized arguments: -x" in err

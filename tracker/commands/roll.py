@@ -13,6 +13,7 @@ exit status 2.
 from __future__ import annotations
 
 import argparse
+import re
 from typing import Any
 
 from tracker.commands.common import add_common
@@ -39,6 +40,10 @@ def register(sub: Any) -> None:
         "not doubled on a critical hit). With --dc/--dl prints the degree of success.",
     )
     p.add_argument("expr", nargs="*", metavar="EXPR", help="dice expression, e.g. 1d20+5")
+    # ``roll -1d6+2`` is an expression, not an unknown option: argparse reads
+    # an argument as a negative number (a value, never an option) when it
+    # matches this pattern; none of roll's options starts with "-<digit>"
+    p._negative_number_matcher = re.compile(r"^-\d")
     p.add_argument("--adv", type=_count, default=0, metavar="N", help="advantages (§2)")
     p.add_argument("--dis", type=_count, default=0, metavar="N", help="disadvantages (§2)")
     target = p.add_mutually_exclusive_group()
