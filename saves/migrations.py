@@ -13,9 +13,18 @@ documents carried no ``schema`` key, encounter documents had no case-folded
 ``key`` (names were compared as typed) and recorded a single ``saved``
 timestamp instead of ``created`` / ``updated``.
 
-To change a layout: bump ``SCHEMA_VERSION`` and register one function per
-kind with ``@migration(kind, from_version=SCHEMA_VERSION - 1)``.  Migrations
-are pure: they get a copy of the document and return the new document.
+Snapshot and save-point *files* (the sealed envelopes beside the index)
+carry ``FILE_SCHEMA_VERSION`` instead: version 2 is the layout whose undo
+history may be a deferred section (``saves.journal``, "Deferred sections"),
+read back unparsed.  A version 1 file (the history inline) needs no change
+and is read as it is; an older program refuses a version 2 file as "saved
+by a newer combat-tracker" instead of reading it without its history.  The
+index documents and journal lines did not change and stay at version 1.
+
+To change a layout: bump ``SCHEMA_VERSION`` (or ``FILE_SCHEMA_VERSION``) and
+register one function per kind with ``@migration(kind, from_version=…)``.
+Migrations are pure: they get a copy of the document and return the new
+document.
 """
 
 from __future__ import annotations
@@ -26,6 +35,8 @@ from typing import Any
 from saves.errors import CorruptData, NewerSchema
 
 SCHEMA_VERSION = 1
+#: the schema of snapshot and save-point files (``migrate(..., target=FILE_SCHEMA_VERSION)``)
+FILE_SCHEMA_VERSION = 2
 
 KINDS = ("encounter", "save_point", "snapshot", "journal")
 
@@ -119,4 +130,14 @@ def _snapshot_0_to_1(doc: dict[str, Any]) -> dict[str, Any]:
 @migration("journal", 0)
 def _journal_0_to_1(doc: dict[str, Any]) -> dict[str, Any]:
     doc.setdefault("t", "1970-01-01T00:00:00+00:00")
+    return doc
+
+
+# --- files: version 1 -> 2 -----------------------------------------------
+
+
+@migration("snapshot", 1)
+@migration("save_point", 1)
+def _file_1_to_2(doc: dict[str, Any]) -> dict[str, Any]:
+    """A version 1 file holds its undo history inline: still readable as is."""
     return doc

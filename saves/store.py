@@ -64,8 +64,18 @@ shows the summary of the last line written.  ``load()`` (or the first
 ``append``) cuts the journal back to the line before the damage, and from
 then on ``list()`` shows the summary saved with the last action kept.
 
-Schema versions: every stored document carries ``"schema": 1``; see
-``saves.migrations`` for the upgrade path.
+Deferred undo history.  A snapshot (or save point) may hold one value as a
+deferred section (``saves.journal``: the snapshot dict had a ``Deferred``
+there; ``saves.live`` puts the session's undo history in one): it is
+written in the same file, in the same atomic write, under the same CRC, and
+comes back from ``load`` / ``load_save_point`` as a ``Deferred`` that is
+parsed only when called, so opening a long fight does not parse its undo
+history.  The store itself never parses it.
+
+Schema versions: every stored document carries ``"schema"``: 1 in the index
+and the journal lines, 2 in snapshot and save-point files (version 1 files,
+with the history inline, are read as they are); see ``saves.migrations``
+for the upgrade path.
 
 Only one process may open a database for writing: the second gets
 ``DatabaseLocked`` ("… is in use by PID 1234").  A ``Store`` is safe to share
@@ -149,11 +159,11 @@ from saves.journal import (
     encode_entry,
     read_tail,
     scan,
-    seal,
+    seal_document,
     unseal,
 )
 from saves.lock import FileLock
-from saves.migrations import SCHEMA_VERSION, migrate
+from saves.migrations import FILE_SCHEMA_VERSION, SCHEMA_VERSION, migrate
 
 __all__ = [
     "DatabaseLocked",
@@ -286,7 +296,7 @@ def _read_sealed(path: Path, kind: str) -> dict[str, Any]:
 
 def _parse_sealed(raw: bytes, kind: str) -> dict[str, Any]:
     """Check the bytes of a sealed snapshot / save-point file."""
-    doc, _ = migrate(kind, unseal(raw))
+    doc, _ = migrate(kind, unseal(raw), target=FILE_SCHEMA_VERSION)
     if doc.get("kind") != kind:
         raise CorruptData(f"it is not a {kind} file")
     if not isinstance(doc.get("snapshot"), dict) or not isinstance(doc.get("summary"), dict):
@@ -599,7 +609,7 @@ class Store:
             now = _now()
             file = f"savepoint-{uuid.uuid4().hex[:12]}.json"
             envelope = {
-                "schema": SCHEMA_VERSION,
+                "schema": FILE_SCHEMA_VERSION,
                 "kind": "save_point",
                 "id": doc["id"],
                 "name": doc["name"],
@@ -608,7 +618,7 @@ class Store:
                 "summary": summary,
                 "snapshot": snapshot,
             }
-            body = seal(envelope, "save point snapshot or summary")
+            body = seal_document(envelope, "save point snapshot or summary")
             directory = self.dir / doc["id"]
             table = self._db.table(SAVE_POINTS)
             old = self._sp.get(doc["id"], {}).get(label.casefold())
@@ -902,7 +912,7 @@ class Store:
         summary: dict[str, Any],
     ) -> bytes:
         envelope = {
-            "schema": SCHEMA_VERSION,
+            "schema": FILE_SCHEMA_VERSION,
             "kind": "snapshot",
             "id": enc_id,
             "name": name,
@@ -912,7 +922,7 @@ class Store:
             "summary": summary,
             "snapshot": snapshot,
         }
-        return seal(envelope, "snapshot or summary")
+        return seal_document(envelope, "snapshot or summary")
 
     @staticmethod
     def _write_snapshot(directory: Path, gen: int, body: bytes) -> None:
