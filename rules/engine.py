@@ -81,7 +81,7 @@ from __future__ import annotations
 import operator
 import random
 from bisect import bisect_left, bisect_right
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -94,7 +94,11 @@ Kind = Literal["do", "undo", "redo"]
 #: 2: the log is stored as four columns (``{"seq": [...], "round": [...],
 #: "actor": [...], "text": [...]}``), which parses several times faster than
 #: one JSON object per entry; version 1 snapshots (a list of entries) load.
-SNAPSHOT_VERSION = 2
+#: 3: ``"undo_count"`` (the undo stack's length) is stored beside ``"undo"``,
+#: and ``"undo"`` may be supplied lazily: a zero-argument callable returning
+#: the list of steps, called the first time the history is read (saves keeps
+#: it unparsed until then).  Versions 1 and 2 (no count, the list inline) load.
+SNAPSHOT_VERSION = 3
 
 
 @dataclass(frozen=True)
@@ -149,6 +153,27 @@ class Step:
             return format_action({k: v for k, v in self.action.items() if k != "unused_faces"})
         except ActionError:
             return str(self.action.get("verb", ""))
+
+
+@dataclass(frozen=True)
+class UnreadHistory:
+    """The undo history of a session as it was supplied lazily to
+    :meth:`Session.from_dict` and never read since: ``loader`` (as supplied,
+    holding ``count`` steps) and ``tail``, the steps pushed since, as a
+    snapshot stores them.  ``Session.to_dict(keep_unread=True)`` returns
+    one as ``"undo"`` so that whoever supplied the loader can write what it
+    holds back without parsing it; calling it gives the whole list, so it
+    is itself a lazy ``"undo"`` for :meth:`Session.from_dict`."""
+
+    loader: Callable[[], Any]
+    count: int
+    tail: list[dict[str, Any]]
+
+    def __call__(self) -> list[Any]:
+        base = self.loader()
+        if type(base) is not list:
+            raise ValueError(f"it is a {type(base).__name__}, not a list of steps")
+        return base + self.tail
 
 
 class Session:
@@ -208,7 +233,7 @@ class Session:
             return self.undo()
         if verb == "redo":
             return self.redo()
-        if verb == "prev" and self._undo and self._undo[-1].action.get("verb") == "next":
+        if verb == "prev" and self._last_is_next():
             return self._undo_last("prev")
         state = self.rng.getstate()
         try:
@@ -285,8 +310,17 @@ class Session:
     def undo(self) -> Step:
         """Undo the most recent action still in effect (a Step of kind undo)."""
         if not self._undo:
-            raise ActionError("undo: nothing to undo")
+            raise ActionError(getattr(self._undo, "problem", None) or "undo: nothing to undo")
         return self._undo_last("undo")
+
+    def _last_is_next(self) -> bool:
+        """Whether the last action in effect is a ``next`` (so ``prev``
+        undoes it); False below an unreadable saved history (see
+        :meth:`from_dict`): ``prev`` then moves the turn pointer."""
+        try:
+            return bool(self._undo) and self._undo[-1].action.get("verb") == "next"
+        except ActionError:
+            return False
 
     def redo(self) -> Step:
         """Redo the most recently undone action (a Step of kind redo)."""
@@ -367,7 +401,7 @@ class Session:
             self._apply_redo(step, self._redo[-1])
         return step
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self, keep_unread: bool = False) -> dict[str, Any]:
         """A full JSON-able snapshot: encounter, log, undo/redo stacks, seq.
 
         The log is exactly the entries of the steps on the undo stack, in
@@ -375,18 +409,28 @@ class Session:
         taken back from the log by sequence number on load); the redo stack's
         entries are not in the log and are stored with their steps.  The log
         is stored as four columns (see ``SNAPSHOT_VERSION``).
+
+        An undo history supplied lazily and never read is read here (a
+        history found unreadable is left out: see :meth:`from_dict`) unless
+        ``keep_unread``: then ``"undo"`` is an :class:`UnreadHistory` (not
+        JSON: for the caller that supplied the loader to write back).
         """
         undo = self._undo
+        history: Any = None
+        if isinstance(undo, _LazySteps):
+            if keep_unread:
+                history = undo.unread()
+            if history is None:
+                history = undo.to_dicts()
+        else:
+            history = [s.to_dict(with_log=False) for s in undo]
         return {
             "version": SNAPSHOT_VERSION,
             "encounter": self.encounter.to_dict(),
             "log": _log_columns(self.log),
             "seq": self.seq,
-            "undo": (
-                undo.to_dicts()
-                if isinstance(undo, _LazySteps)
-                else [s.to_dict(with_log=False) for s in undo]
-            ),
+            "undo": history,
+            "undo_count": len(undo),
             "redo": [s.to_dict() for s in self._redo],
         }
 
@@ -400,13 +444,35 @@ class Session:
         10,000 LogEntry and Step objects, when the log pane reads the last
         few dozen and undo rarely goes deep.  ``session.log`` is still a
         ``list`` of LogEntry to every reader.
+
+        ``"undo"`` may also be supplied lazily (version 3): a zero-argument
+        callable returning the list of steps, with ``"undo_count"`` its
+        length.  It is called, and its steps checked, only when the history
+        is first read (an undo reaching below this session's own steps,
+        ``prev`` right after a loaded ``next``, ``undo_stack``,
+        :meth:`to_dict`); ``can_undo`` and the stack's length need only the
+        count.  A history that turns out unreadable then (the call raises,
+        or the steps or their number do not check out) is dropped, the
+        encounter, log and everything else stay as they are, and undo says
+        so once (:attr:`_LazySteps.problem`) instead of reaching below this
+        session's actions.
         """
         try:
             log = _LazyLog.load(data.get("log", ()))
-            raws = list(data.get("undo", ()))
-            for raw in raws:
-                if not _canonical_step(raw):
-                    _check_step(raw)
+            undo = data.get("undo", ())
+            count = data.get("undo_count")
+            loader = None
+            if callable(undo):
+                if type(count) is not int or count < 0:
+                    raise ValueError(f"the undo history's length is {count!r}")
+                loader, raws = undo, []
+            else:
+                raws = list(undo)
+                if count is not None and count != len(raws):
+                    raise ValueError(f"undo_count is {count!r} for {len(raws)} steps")
+                for raw in raws:
+                    if not _canonical_step(raw):
+                        _check_step(raw)
             session = cls(
                 Encounter.from_dict(data["encounter"]),
                 rng,
@@ -414,7 +480,7 @@ class Session:
                 redo=[Step.from_dict(s) for s in data.get("redo", ())],
             )
             session.log = log
-            session._undo = _LazySteps(raws, log.seqs(), list.copy(log))
+            session._undo = _LazySteps(raws, log.seqs(), list.copy(log), loader, count or 0)
             return session
         except (KeyError, TypeError, ValueError) as exc:
             if isinstance(exc, ActionError):
@@ -429,9 +495,7 @@ class Session:
         first entry is exact; later ones follow the dry run's outcome."""
         record = normalize_action(action)
         verb = record["verb"]
-        if verb in ("undo", "redo") or (
-            verb == "prev" and self._undo and self._undo[-1].action.get("verb") == "next"
-        ):
+        if verb in ("undo", "redo") or (verb == "prev" and self._last_is_next()):
             return []
         work, _ = self._run(record, random.Random(0))
         return list(work.asked)
@@ -626,16 +690,31 @@ def _check_step(raw: Any) -> None:
 
 
 class _LazySteps(list):
-    """An undo stack whose loaded items stay raw dicts until read.
+    """An undo stack whose loaded items stay raw dicts until read, and whose
+    loaded part may not even be parsed yet.
 
     Items are built into :class:`Step` (with their log entries, taken from
     the log as loaded, found by sequence number) the first time they are
     indexed, popped or iterated; everything appended later is a Step
     already.  Only the list operations :class:`Session` uses are needed:
     ``[-1]``, ``pop``, ``append``, ``len``/``bool`` and iteration.
+
+    A history supplied lazily (a *loader* and its *count*, see
+    :meth:`Session.from_dict`) sits below the items appended since and is
+    loaded the first time anything but its length, or the appended items'
+    tail (``[-k]`` / ``pop()`` within them), is read.  If it is unreadable
+    then, it is dropped and :attr:`problem` says so: reading below the
+    appended items raises :class:`ActionError` with that message.
     """
 
-    def __init__(self, raws: list[Any], seqs: list[int], entries: list[Any]) -> None:
+    def __init__(
+        self,
+        raws: list[Any],
+        seqs: list[int],
+        entries: list[Any],
+        loader: Callable[[], Any] | None = None,
+        count: int = 0,
+    ) -> None:
         super().__init__(raws)
         #: the log as loaded: each item's sequence number, and the item (a
         #: raw tuple until built); the log is in sequence order (entries
@@ -645,6 +724,61 @@ class _LazySteps(list):
         self._entries = entries
         self._in_order: bool | None = None
         self._by_seq: dict[int, tuple[int, ...]] | None = None
+        #: the history not loaded yet (below every item) and its length
+        self._loader = loader
+        self._pending = count if loader is not None else 0
+        #: why the history supplied lazily was dropped (None: it was not)
+        self.problem: str | None = None
+
+    def _load(self) -> None:
+        """Load the history supplied lazily (once), below the items."""
+        loader, count = self._loader, self._pending
+        if loader is None:
+            return
+        self._loader, self._pending = None, 0
+        try:
+            raws = loader()
+            if type(raws) is not list:
+                raise ValueError(f"it is a {type(raws).__name__}, not a list of steps")
+            if len(raws) != count:
+                raise ValueError(f"it holds {len(raws)} steps, not the {count} saved")
+            for raw in raws:
+                if not _canonical_step(raw):
+                    _check_step(raw)
+        except Exception as exc:  # whatever the supplied loader raises: never a traceback
+            self.problem = (
+                f"undo: the undo history saved with this fight is unreadable ({exc}); "
+                "undo is not available beyond this session's actions"
+            )
+            return
+        list.__setitem__(self, slice(0, 0), raws)
+
+    def _reach(self, index: Any) -> None:
+        """Load the lazy history unless *index* is among the items above it;
+        raise the problem if it is unreadable and *index* is not there."""
+        if self._loader is None and self.problem is None:
+            return
+        held = list.__len__(self)
+        if isinstance(index, int) and -held <= index < 0:
+            return
+        self._load()
+        held = list.__len__(self)
+        if self.problem is not None and not (isinstance(index, int) and -held <= index < held):
+            raise ActionError(self.problem)
+
+    def unread(self) -> UnreadHistory | None:
+        """The history as supplied and the steps pushed since, if it was
+        never loaded (see :meth:`Session.to_dict`)."""
+        if self._loader is None:
+            return None
+        tail = [s.to_dict(with_log=False) for s in list.__iter__(self)]
+        return UnreadHistory(self._loader, self._pending, tail)
+
+    def __len__(self) -> int:
+        return list.__len__(self) + self._pending
+
+    def __bool__(self) -> bool:
+        return len(self) > 0
 
     def _entry(self, index: int) -> LogEntry:
         item = self._entries[index]
@@ -688,25 +822,30 @@ class _LazySteps(list):
     def to_dicts(self) -> list[dict[str, Any]]:
         """The stack as :meth:`Session.to_dict` stores it; loaded steps never
         read are written as loaded (they were checked canonical), not built."""
+        self._load()
         return [
             item if _canonical_step(item) else self._build(i).to_dict(with_log=False)
             for i, item in enumerate(list.__iter__(self))
         ]
 
     def __getitem__(self, index: Any) -> Any:
+        self._reach(index)
         if isinstance(index, slice):
             return [self._build(i) for i in range(*index.indices(len(self)))]
         return self._build(index)
 
     def pop(self, index: Any = -1) -> Step:
+        self._reach(index)
         self._build(index)
         return list.pop(self, index)
 
     def __iter__(self) -> Any:
+        self._load()
         for i in range(len(self)):
             yield self._build(i)
 
     def __reversed__(self) -> Any:
+        self._load()
         for i in range(len(self) - 1, -1, -1):
             yield self._build(i)
 
