@@ -7,7 +7,12 @@ rolled back, so what the GM sees is always what is on disk.
 
 On open, the last snapshot is loaded and the journal's records after it are
 replayed (no dice are re-rolled: a ``Step`` carries its results), and nothing
-else: opening is on the GM's way to the first frame.  When the journal has
+else: opening is on the GM's way to the first frame.  The undo history is
+saved as the snapshot file's deferred section (``saves.journal``) and handed
+to the session unparsed (``Session.from_dict`` takes it lazily): it is
+parsed on the first undo that reaches below this session's actions, and a
+compaction or save point that never needed it writes its bytes back as
+they were, with the steps pushed since spliced on.  When the journal has
 grown long (or the snapshot was written by an older version), it is folded
 into a new snapshot (compaction) on close, or earlier when the app calls
 :meth:`LiveEncounter.compact_if_due` once it is idle; never per action.
@@ -25,9 +30,11 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from rules.actions import ActionError
 from rules.encounter import Encounter
-from rules.engine import SNAPSHOT_VERSION, Session, Step
+from rules.engine import SNAPSHOT_VERSION, Session, Step, UnreadHistory
 from rules.rulesets import Ruleset
+from saves.journal import Deferred
 from saves.store import SaveError, Store
 
 #: Fold the journal into a snapshot (on close) once it holds this many records.
@@ -115,7 +122,9 @@ class LiveEncounter:
     def open(cls, store: Store, name: str, rng: random.Random | None = None) -> LiveEncounter:
         """Load the last snapshot and replay the journal after it; nothing
         is written (a due compaction waits for :meth:`compact_if_due` or
-        :meth:`close`)."""
+        :meth:`close`).  The undo history stays unparsed (see the module
+        docstring).  A journal that does not fit its snapshot is a
+        SaveError naming the problem."""
         with _no_gc_pauses():
             loaded = store.load(name)
             snapshot = loaded.snapshot
@@ -123,7 +132,13 @@ class LiveEncounter:
             ui_state = dict(snapshot.get("ui", {}))
             for record in loaded.records:
                 if "step" in record:
-                    session.replay(record["step"])
+                    try:
+                        session.replay(record["step"])
+                    except ActionError as exc:
+                        raise SaveError(
+                            f"The journal of {name!r} does not fit its snapshot ({exc}); "
+                            "nothing was changed."
+                        ) from None
                 ui_state.update(record.get("ui", {}))
         live = cls(name, session, store, ui_state, journal_length=len(loaded.records))
         version = snapshot["session"].get("version", 1)
@@ -203,7 +218,21 @@ class LiveEncounter:
     # -- internals ----------------------------------------------------------
 
     def snapshot(self) -> dict[str, Any]:
-        return {"session": self.session.to_dict(), "ui": dict(self.ui_state)}
+        """The session and UI state to save, the undo history as a
+        ``Deferred`` (the store writes it as the file's deferred section).
+        A history loaded lazily and never read is not parsed: its bytes are
+        written back with the steps pushed since appended."""
+        data = self.session.to_dict(keep_unread=True)
+        undo = data["undo"]
+        history = None
+        if isinstance(undo, UnreadHistory):
+            if isinstance(undo.loader, Deferred):
+                history = undo.loader.extended(undo.tail)
+            if history is None:  # not ours to splice: read it
+                data = self.session.to_dict()
+                undo = data["undo"]
+        data["undo"] = history if history is not None else Deferred.of(undo)
+        return {"session": data, "ui": dict(self.ui_state)}
 
     def _save(self, step: Step) -> None:
         if self.store is None:
