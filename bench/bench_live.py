@@ -62,6 +62,7 @@ from tinydb import Query, TinyDB
 from rules.encounter import Encounter
 from rules.engine import Session
 from saves import Store
+from saves.journal import Deferred
 from saves.live import LiveEncounter, summary_of
 
 NAME = "Fight"
@@ -109,8 +110,16 @@ def build_fight(entries: int, seed: int) -> Session:
 
 
 def saved_form(session: Session) -> dict[str, Any]:
-    """The snapshot as ``LiveEncounter`` saves it (``saves/live.py``)."""
+    """The snapshot as plain JSON (what stock TinyDB stores)."""
     return {"session": session.to_dict(), "ui": {}}
+
+
+def ours_form(snapshot: dict[str, Any]) -> dict[str, Any]:
+    """The snapshot as ``LiveEncounter.snapshot`` hands it to the store: the
+    undo history as the file's deferred section (``saves/journal.py``)."""
+    session = dict(snapshot["session"])
+    session["undo"] = Deferred.of(session["undo"])
+    return {**snapshot, "session": session}
 
 
 def spread(samples: int, rounds: int) -> set[int]:
@@ -144,8 +153,8 @@ class Ours:
     def __init__(self, cfg: Config, fight: dict[str, Any], other: dict[str, Any], seed: int):
         store = Store(cfg.ours_db)
         for k in range(cfg.others):
-            store.create(f"Other {k + 1}", other["snapshot"], other["summary"])
-        store.create(NAME, fight["snapshot"], fight["summary"])
+            store.create(f"Other {k + 1}", ours_form(other["snapshot"]), other["summary"])
+        store.create(NAME, ours_form(fight["snapshot"]), fight["summary"])
         self.live = LiveEncounter.open(store, NAME, rng=random.Random(seed))
         self.lines = action_lines(seed)
 
