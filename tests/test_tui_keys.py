@@ -90,7 +90,7 @@ async def test_s_starts_combat_and_the_title_shows_round_and_turn() -> None:
         await pilot.press("s")
         enc = app.live.session.encounter
         assert enc.started and enc.round == 1
-        title = str(screen.query_one("#order").border_title)
+        title = str(screen.query_one("#initiative").border_title)
         assert "Round 1" in title and f"{enc.active.name}'s turn" in title
         assert "▶" in row_text(app, enc.turn)
         assert screen.check_action("start", ()) is None
@@ -117,7 +117,7 @@ async def test_n_wraps_to_a_new_round() -> None:
         await pilot.press(*["n"] * 5)
         enc = app.live.session.encounter
         assert enc.round == 2 and enc.turn == 0
-        assert "Round 2" in str(app.screen.query_one("#order").border_title)
+        assert "Round 2" in str(app.screen.query_one("#initiative").border_title)
 
 
 async def test_n_before_start_changes_nothing() -> None:

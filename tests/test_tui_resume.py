@@ -24,6 +24,7 @@ from tracker.config import Config
 from tracker.screens.encounter import EncounterScreen
 from tracker.screens.picker import PickerScreen
 from tracker.widgets.combatant import CombatantPane
+from tracker.widgets.initiative import InitiativePane
 from tracker.widgets.log import LogPane
 
 
@@ -37,6 +38,12 @@ async def command(pilot: Pilot, line: str) -> None:
     await pilot.press("enter")
 
 
+def pane_text(app: CombatTrackerApp) -> str:
+    """The initiative pane's lines as the GM sees them (inside its border)."""
+    pane = app.screen.query_one(InitiativePane)
+    return "\n".join(pane.render_line(y).text for y in range(pane.size.height))
+
+
 def log_text(app: CombatTrackerApp) -> str:
     return "\n".join(strip.text for strip in app.screen.query_one(LogPane).lines)
 
@@ -48,10 +55,11 @@ async def test_first_run_quit_and_relaunch_resumes_everything(tmp_path: Path) ->
     async with app.run_test(size=(80, 24)) as pilot:
         assert isinstance(app.screen, EncounterScreen)
         assert app.live.name == FIRST_ENCOUNTER
-        assert app.screen.query_one("#empty-hint").display  # how to add combatants
+        assert "No combatants yet. Press a to add some" in pane_text(app)  # the hint
         await command(pilot, "add Goblin count 3 hp 7 al 13")
         await command(pilot, "add Zalek hp 30 init 25 player")
-        assert not app.screen.query_one("#empty-hint").display
+        assert app.screen.query_one(InitiativePane).row_count == 4
+        assert "No combatants yet" not in pane_text(app)
         await pilot.press("s", "n")
         await pilot.press("j", "j")
         selected = str(app.screen.query_one(CombatantPane).border_title)
@@ -77,7 +85,7 @@ async def test_first_run_quit_and_relaunch_resumes_everything(tmp_path: Path) ->
             assert [e.to_dict() for e in again.live.session.log] == log
             assert str(again.screen.query_one(CombatantPane).border_title) == selected
             assert f"{selected} takes 4" in log_text(again) or selected in log_text(again)
-            assert "Round 1" in str(again.screen.query_one("#order").border_title)
+            assert "Round 1" in str(again.screen.query_one("#initiative").border_title)
     finally:
         store.close()
 

@@ -19,9 +19,7 @@ from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from textual import events
-from textual.containers import Grid, Vertical
 from textual.screen import Screen
-from textual.widgets import Static
 
 from rules.actions import HELP, VERBS, ActionError, parse_action
 from rules.combatant import Combatant
@@ -93,7 +91,9 @@ class EncounterScreen(Screen[None]):
         self._selected: str | None = ui.get("selected")
         self._marked: list[str] = [str(n) for n in ui.get("marked", [])]
         self._available: tuple[bool, ...] = ()
-        self._table = InitiativePane(id="initiative", compact=width < 120)  # composed in compose
+        self._table = InitiativePane(
+            id="initiative", compact=width < 120, hint=EMPTY_HINT
+        )  # composed in compose
 
     @classmethod
     def width_class(cls, width: int) -> str:
@@ -103,12 +103,11 @@ class EncounterScreen(Screen[None]):
     # -- layout ---------------------------------------------------------------
 
     def compose(self):  # type: ignore[no-untyped-def]
-        with Grid(id="panes"):
-            with Vertical(id="order"):
-                yield self._table
-                yield Static(EMPTY_HINT, id="empty-hint", markup=False)
-            yield CombatantPane(id="combatant")
-            yield LogPane(id="log")
+        # the panes are the screen's grid cells (app.tcss); no containers:
+        # each widget costs the first frame its styling, layout and paint
+        yield self._table
+        yield CombatantPane(id="combatant")
+        yield LogPane(id="log")
         yield KeyFooter()
 
     @property
@@ -206,12 +205,10 @@ class EncounterScreen(Screen[None]):
             title = f"Round {enc.round} · {active.name}'s turn"
         else:
             title = "Not started · s starts the fight"
-        order = self.query_one("#order")
-        order.border_title = title
-        order.border_subtitle = enc.name
+        table.border_title = title
+        table.border_subtitle = enc.name
         self._show_marks()
         self.sub_title = f"{enc.name} · {title}"
-        self.query_one("#empty-hint").display = not enc.combatants
         # the footer rebuilds itself on refresh_bindings: only when availability changed
         session = self.live.session
         available = (enc.started, bool(enc.combatants), session.can_undo, session.can_redo)

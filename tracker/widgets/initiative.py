@@ -184,6 +184,7 @@ class InitiativePane(SteadyScrollView, can_focus=True):
         "initiative--hp-low",
         "initiative--delayed",
         "initiative--temp",
+        "initiative--hint",
     }
 
     @dataclass
@@ -192,8 +193,11 @@ class InitiativePane(SteadyScrollView, can_focus=True):
 
         index: int | None
 
-    def __init__(self, *, id: str | None = None, compact: bool = True) -> None:
+    def __init__(self, *, id: str | None = None, compact: bool = True, hint: str = "") -> None:
         super().__init__(id=id)
+        #: shown under the header while the order is empty (how to add combatants)
+        self.hint = hint
+        self._hint_lines: tuple[int, list[Strip]] = (0, [])
         self._rows: list[RowState] = []
         self._compact = compact
         self._styles: dict[tuple[str, bool, bool], Style] = {}
@@ -440,6 +444,8 @@ class InitiativePane(SteadyScrollView, can_focus=True):
             style = self._style("initiative--header", partial=False)
             return self._line(self.header_labels(lay), width, lay).apply_style(style)
         index = int(self.scroll_offset.y) + y - 1
+        if not self._rows and self.hint:
+            return self._hint_line(y - 1, width)
         if not 0 <= index < len(self._rows):
             return Strip.blank(width, self.rich_style)
         strip = self._row_strip(index, width)
@@ -451,6 +457,29 @@ class InitiativePane(SteadyScrollView, can_focus=True):
             cells = Strip([Segment(t, (s or Style()) + cursor, c) for t, s, c in cells])
             strip = Strip.join([gutter, cells])
         return strip.apply_style(self.rich_style)
+
+    def _hint_line(self, y: int, width: int) -> Strip:
+        """Line *y* under the header of the empty order: a blank line, then
+        the hint wrapped to the pane with a one-cell margin."""
+        if self._hint_lines[0] != width:
+            hint = self._style("initiative--hint", partial=False)  # muted: blended
+            text = Text.styled(self.hint, hint)  # a span: kept when wrapped
+            console = self.app.console
+            lines = text.wrap(console, max(1, width - 2))
+            self._hint_lines = (
+                width,
+                [Strip(line.render(console)).crop_extend(0, width - 2, None) for line in lines],
+            )
+        lines = self._hint_lines[1]
+        if not 1 <= y <= len(lines):
+            return Strip.blank(width, self.rich_style)
+        margin = Strip.blank(1)
+        return Strip.join([margin, lines[y - 1], margin]).apply_style(self.rich_style)
+
+    @property
+    def hint_shown(self) -> bool:
+        """Whether the hint is on screen (the order is empty)."""
+        return not self._rows and bool(self.hint)
 
     # -- updates ----------------------------------------------------------------
 
@@ -498,6 +527,7 @@ class InitiativePane(SteadyScrollView, can_focus=True):
     def redraw(self) -> None:
         """Redraw every row (after a theme or width change)."""
         self._styles.clear()
+        self._hint_lines = (0, [])
         self._layout = None
         self._strips = [None] * len(self._rows)
         self.refresh()
