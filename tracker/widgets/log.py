@@ -145,13 +145,15 @@ class LogPane(SteadyScrollView, can_focus=True):
         ]
 
     def _make_note(self, start: int, count: int) -> None:
+        # Text.styled: a span, which wrapping and rendering keep (a Text's
+        # base style is not part of what ``Text.render`` yields)
         if start:
             more = "scroll up for more, " if self._limit < WINDOW else ""
-            text = Text(
+            text = Text.styled(
                 f"… {start} earlier entries ({more}all: combat-tracker export)", "dim italic"
             )
         elif count == 0:
-            text = Text("The log is empty: actions and rolls appear here.", "dim italic")
+            text = Text.styled("The log is empty: actions and rolls appear here.", "dim italic")
         else:
             text = Text()
         self._note = self._wrap(text) if text else []
