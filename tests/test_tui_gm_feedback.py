@@ -320,6 +320,7 @@ async def test_the_combatant_pane_wraps_abilities_between_items_and_scrolls() ->
         texts = ["".join(seg.text for seg in line) for line in body]
         for item in ("DEX 14 (+2)", "PER 13 (+1)", "CON 17 (+3)", "WIS 8 (-1)"):
             assert any(item in t for t in texts), item
+        assert "Owes the party 20 gp." in pane.text  # every line, the last too
         assert pane.max_scroll_y > 0  # more than fits at 80×24
         await pilot.press("right_square_bracket")
         assert pane.scroll_y > 0

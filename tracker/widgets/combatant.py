@@ -16,14 +16,15 @@ from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderR
 from rich.measure import Measurement
 from rich.table import Table
 from rich.text import Text
-from textual.containers import VerticalScroll
-from textual.widgets import Static
+from textual.geometry import Size
+from textual.strip import Strip
 
 from rules.abilities import modifier
 from rules.bonuses import effective_al
 from rules.combatant import Combatant
 from rules.durations import Duration
 from rules.rulesets import Ruleset
+from tracker.widgets.steady import SteadyScrollView
 
 ABILITY_ORDER = ("dex", "per", "str", "con", "int", "wis", "cha", "luck")
 
@@ -176,44 +177,78 @@ class Details:
         return Measurement.get(console, options, self.at(options.max_width))
 
 
-class CombatantPane(VerticalScroll):
-    """Shows one combatant; ``show(None)`` shows a hint instead."""
+class CombatantPane(SteadyScrollView):
+    """Shows one combatant; ``show(None)`` shows a hint instead.
+
+    A line-API view, like the other panes: the description is rendered to
+    lines at the pane's width (when shown, and again when the width
+    changes) and only the visible lines are drawn; a description longer
+    than the pane scrolls (``[`` / ``]``).  One widget, no container.
+    """
+
+    DEFAULT_CSS = """
+    CombatantPane {
+        overflow-x: hidden;
+        overflow-y: auto;
+    }
+    """
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
-        self._body = Static(id="combatant-body", markup=False)
-        self._height: tuple[int, int] | None = None
+        self._body: RenderableType = Text()
+        self._lines: list[Strip] = []
+        self._width = 0
         self._shown: tuple[Combatant | None, bool] | None = None
-
-    def compose(self):  # type: ignore[no-untyped-def]
-        yield self._body
 
     def show(self, c: Combatant | None, ruleset: Ruleset, delayed: bool = False) -> bool:
         """Show *c*; returns False when it was already shown (nothing redrawn)."""
         if self._shown is not None and self._shown[0] is c and self._shown[1] == delayed:
             return False
         self._shown = (c, delayed)
-        body: RenderableType
         if c is None:
-            title, body = "Combatant", Text("No combatant selected.\nPress a to add one.", "italic")
+            title = "Combatant"
+            self._body = Text.styled("No combatant selected.\nPress a to add one.", "italic")
         else:
-            title, body = c.name, Details(c, ruleset, delayed)
+            title, self._body = c.name, Details(c, ruleset, delayed)
         if self.border_title != title:
             self.border_title = title
-        self._update(body)
+        if self._width:
+            self._render_body()
         return True
 
-    def _update(self, body: RenderableType) -> None:
-        """Replace the body; re-layout only when its height changes (a
-        layout pass costs the whole screen a reflow)."""
-        width = self._body.content_region.width
-        if not width:
-            self._height = None
-            self._body.update(body)
-            return
-        lines = self.app.console.render_lines(
-            body, self.app.console.options.update_width(width), pad=False
-        )
-        key = (width, len(lines))
-        self._body.update(body, layout=key != self._height)
-        self._height = key
+    @property
+    def text(self) -> str:
+        """The lines shown (all of them, scrolled or not), as plain text."""
+        return "\n".join(line.text.rstrip() for line in self._lines)
+
+    def _size_updated(
+        self, size: Size, virtual_size: Size, container_size: Size, layout: bool = True
+    ) -> bool:
+        """Render the description as soon as the layout gives the pane its
+        width, so the first frame shows it (no resize event, no re-layout)."""
+        changed = super()._size_updated(size, virtual_size, container_size, layout)
+        width = self.scrollable_content_region.width
+        if width > 0 and width != self._width:
+            self._width = width
+            self._render_body()
+        return changed
+
+    def _render_body(self) -> None:
+        console = self.app.console
+        options = console.options.update_width(self._width)
+        self._lines = [
+            Strip(line, self._width) for line in console.render_lines(self._body, options, pad=True)
+        ]
+        height = Size(0, len(self._lines))
+        if height != self.virtual_size:  # the pane's own size never depends on it
+            self.set_reactive(CombatantPane.virtual_size, height)
+            self._scroll_update(height)
+        self.scroll_to(y=0, animate=False, immediate=True)
+        self.refresh()
+
+    def render_line(self, y: int) -> Strip:
+        index = int(self.scroll_offset.y) + y
+        width = self.scrollable_content_region.width
+        if 0 <= index < len(self._lines):
+            return self._lines[index].apply_style(self.rich_style)
+        return Strip.blank(width, self.rich_style)
