@@ -129,7 +129,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from types import TracebackType
-from typing import Any
+from typing import Any, NamedTuple
 
 import platformdirs
 from tinydb import TinyDB
@@ -197,8 +197,7 @@ def default_db_path() -> Path:
     return Path(platformdirs.user_data_dir("combat-tracker")) / "encounters.json"
 
 
-@dataclass(frozen=True)
-class Summary:
+class Summary(NamedTuple):
     """One line of the encounter list (newest first)."""
 
     name: str
