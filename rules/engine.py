@@ -480,7 +480,7 @@ class Session:
                 redo=[Step.from_dict(s) for s in data.get("redo", ())],
             )
             session.log = log
-            session._undo = _LazySteps(raws, log.seqs(), list.copy(log), loader, count or 0)
+            session._undo = _LazySteps(raws, list.copy(log), loader, count or 0)
             return session
         except (KeyError, TypeError, ValueError) as exc:
             if isinstance(exc, ActionError):
@@ -597,10 +597,6 @@ class _LazyLog(list):
             list.__setitem__(self, index, item)
         return item
 
-    def seqs(self) -> list[int]:
-        """Every item's sequence number, without building it."""
-        return [i[0] if type(i) is tuple else i.seq for i in list.__iter__(self)]
-
     def __getitem__(self, index: Any) -> Any:
         if isinstance(index, slice):
             return [self._get(i) for i in range(*index.indices(len(self)))]
@@ -710,18 +706,18 @@ class _LazySteps(list):
     def __init__(
         self,
         raws: list[Any],
-        seqs: list[int],
         entries: list[Any],
         loader: Callable[[], Any] | None = None,
         count: int = 0,
     ) -> None:
         super().__init__(raws)
-        #: the log as loaded: each item's sequence number, and the item (a
-        #: raw tuple until built); the log is in sequence order (entries
-        #: are appended in order, undo cuts the tail, redo re-appends the
-        #: newest), checked before it is searched by bisection
-        self._seqs = seqs
+        #: the log as loaded: each item (a raw tuple until built) and, once
+        #: a step needs its entries, each item's sequence number; the log is
+        #: in sequence order (entries are appended in order, undo cuts the
+        #: tail, redo re-appends the newest), checked before it is searched
+        #: by bisection
         self._entries = entries
+        self._seq_list: list[int] | None = None
         self._in_order: bool | None = None
         self._by_seq: dict[int, tuple[int, ...]] | None = None
         #: the history not loaded yet (below every item) and its length
@@ -787,7 +783,9 @@ class _LazySteps(list):
         return item
 
     def _log_of(self, seq: int) -> tuple[LogEntry, ...]:
-        seqs = self._seqs
+        if self._seq_list is None:  # not at open: only when undo goes below this session
+            self._seq_list = [i[0] if type(i) is tuple else i.seq for i in self._entries]
+        seqs = self._seq_list
         if self._in_order is None:
             self._in_order = all(map(operator.le, seqs, seqs[1:]))
         if self._in_order:
