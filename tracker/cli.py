@@ -37,7 +37,33 @@ class _Parser(argparse.ArgumentParser):
         raise SystemExit(2)
 
 
-def build_parser() -> argparse.ArgumentParser:
+#: the global options that take a value (``--db PATH``, ``--seed N``)
+_VALUED = ("--db", "--seed")
+
+
+def command_of(argv: Sequence[str]) -> str | None:
+    """The subcommand *argv* names, past the global options; None when
+    there is none (the tracker starts) or when the line is not that simple
+    (``--help``, a typo): the full parser then explains it."""
+    i = 0
+    while i < len(argv):
+        word = argv[i]
+        if word in _VALUED:
+            i += 2
+        elif word.startswith(tuple(f"{o}=" for o in _VALUED)):
+            i += 1
+        elif word.startswith("-") or word not in COMMANDS:
+            return "?"  # help, an unknown option or command: the full parser
+        else:
+            return word
+    return None
+
+
+def build_parser(command: str | None = "?") -> argparse.ArgumentParser:
+    """The parser for *command*'s line: only that subcommand's module is
+    imported and registered (starting the tracker registers none), so
+    ``combat-tracker open NAME`` does not build eleven parsers first;
+    ``"?"`` (the default) builds them all, for ``--help`` and errors."""
     parser = _Parser(
         prog="combat-tracker",
         description="A keyboard-driven combat tracker for tabletop Game Masters.",
@@ -47,19 +73,18 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--seed", type=int, metavar="N", help="make every roll reproducible")
     sub = parser.add_subparsers(dest="command", parser_class=_Parser, metavar="COMMAND")
-    seen: set[str] = set()
-    for module_name in dict.fromkeys(COMMANDS.values()):
-        if module_name in seen:
-            continue
-        seen.add(module_name)
+    if command is None:
+        return parser
+    wanted = dict.fromkeys(COMMANDS.values()) if command == "?" else [COMMANDS[command]]
+    for module_name in wanted:
         module = importlib.import_module(f"tracker.commands.{module_name}")
         module.register(sub)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    words = list(sys.argv[1:] if argv is None else argv)
+    args = build_parser(command_of(words)).parse_args(words)
     if args.command is None:
         module = importlib.import_module("tracker.commands.tui")
     else:
