@@ -2,13 +2,13 @@
 
 The big encounter (50 combatants, 10,000 log entries) is saved in a
 temporary database; each run spawns a fresh Python process that opens it
-through the code ``combat-tracker --db DB open NAME`` runs
-(``tracker.commands.tui.build_app``: store, name lookup, snapshot and
-journal, config file, key ids — before the app starts, nothing is loaded in
-the background; the config file named by ``COMBAT_TRACKER_CONFIG`` is a
-missing one, so the GM's own settings do not change the figures) and runs
-the app headless
-(``run_test``) until its first frame: the encounter screen composed with
+through the code ``combat-tracker --db DB open NAME`` runs (the command
+line's parser, then ``tracker.commands.tui.build_app``: store, name lookup,
+snapshot and journal, config file, key ids — before the app starts, nothing
+is loaded in the background; the config file named by
+``COMBAT_TRACKER_CONFIG`` is a missing one, so the GM's own settings do not
+change the figures) and runs the app headless (``run_test``) until its
+first frame: the encounter screen composed with
 every pane filled (initiative rows, the selected combatant, the log's
 visible tail at the bottom, the footer) and painted, then prints ``ready``.
 The baseline is a bare Textual app with one ``Static``, measured the same
@@ -86,10 +86,14 @@ def child(mode: str, db: str) -> None:
     stamps: list[tuple[str, float]] = [("interpreter start", time.time())]
     app: Any
     if mode == "tracker":
-        # the path ``combat-tracker --db DB open NAME`` takes (tracker.commands.tui.run)
+        # the path ``combat-tracker --db DB open NAME`` takes: tracker.cli's
+        # parser, then tracker.commands.tui.run (which runs the app for real)
+        from tracker.cli import build_parser, command_of
         from tracker.commands.tui import build_app
 
-        args = argparse.Namespace(db=db, name=NAME, seed=None)
+        argv = ["--db", db, "open", NAME]
+        args = build_parser(command_of(argv)).parse_args(argv)
+        stamps.append(("command line", time.time()))
         app = build_app(args, phase=lambda name: stamps.append((name, time.time())))
     else:
         from textual.app import App, ComposeResult
