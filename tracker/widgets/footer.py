@@ -34,20 +34,36 @@ class KeyFooter(Widget, can_focus=False):
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
-        #: (key to press, key as shown, label, enabled) per shown action
-        self.items: list[tuple[str, str, str, bool]] = []
-        #: the keys shown only when there is room
+        #: (key to press, key as shown, label, enabled) per shown action,
+        #: and the keys shown only when there is room; None: not read yet
+        self._items: list[tuple[str, str, str, bool]] | None = None
         self._extra: set[str] = set()
         self._spans: list[tuple[int, int, str, bool]] = []
 
     def on_mount(self) -> None:
+        # the keys are read when first drawn, not now: the screen's own
+        # on_mount (which fills the order, so the keys that need a
+        # combatant apply) runs after its children's
         self.screen.bindings_updated_signal.subscribe(self, self._bindings_changed)
         self.app.theme_changed_signal.subscribe(self, lambda _theme: self.refresh())
-        self._bindings_changed(self.screen)
+
+    @property
+    def items(self) -> list[tuple[str, str, str, bool]]:
+        """``(key to press, key as shown, label, enabled)`` per shown action."""
+        if self._items is None:
+            self._items, self._extra = self._read(self.screen)
+        return self._items
 
     def _bindings_changed(self, screen: Any) -> None:
-        if screen is not self.screen:
+        """Redraw when the keys or whether they apply changed."""
+        if screen is not self.screen or self._items is None:
             return
+        items, extra = self._read(screen)
+        if items != self._items or extra != self._extra:
+            self._items, self._extra = items, extra
+            self.refresh()
+
+    def _read(self, screen: Any) -> tuple[list[tuple[str, str, str, bool]], set[str]]:
         seen: set[str] = set()
         items = []
         extra = set()
@@ -60,10 +76,7 @@ class KeyFooter(Widget, can_focus=False):
             items.append((key, self.app.get_key_display(binding), binding.description, enabled))
             if wide:
                 extra.add(key)
-        if items != self.items or extra != self._extra:
-            self.items = items
-            self._extra = extra
-            self.refresh()
+        return items, extra
 
     def shown(self, width: int) -> list[tuple[str, str, str, bool]]:
         """The items drawn at *width*: every usual key, then the extra keys
