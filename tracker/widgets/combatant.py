@@ -239,10 +239,7 @@ class CombatantPane(SteadyScrollView):
         self._lines = [
             Strip(line, self._width) for line in console.render_lines(self._body, options, pad=True)
         ]
-        height = Size(0, len(self._lines))
-        if height != self.virtual_size:  # the pane's own size never depends on it
-            self.set_reactive(CombatantPane.virtual_size, height)
-            self._scroll_update(height)
+        self._set_line_count(len(self._lines))
         self.scroll_to(y=0, animate=False, immediate=True)
         self.refresh()
 

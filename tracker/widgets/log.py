@@ -126,12 +126,8 @@ class LogPane(SteadyScrollView, can_focus=True):
             self._rebuild()  # taller: the tail no longer fills the pane
 
     def _sync(self) -> None:
-        """The virtual height is the window's; set without a layout pass (the
-        pane's own size never depends on it), then follow the bottom."""
-        size = Size(0, self._line_count)
-        if size != self.virtual_size:
-            self.set_reactive(LogPane.virtual_size, size)
-            self._scroll_update(size)
+        """The virtual height is the window's, then follow the bottom."""
+        self._set_line_count(self._line_count)
         if self._follow:
             self.scroll_to(y=self.max_scroll_y, animate=False, immediate=True)
         self.refresh()

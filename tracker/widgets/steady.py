@@ -25,3 +25,11 @@ class SteadyScrollView(ScrollView):
         self, size: Size, virtual_size: Size, container_size: Size, layout: bool = True
     ) -> bool:
         return super()._size_updated(size, self.virtual_size, container_size, layout)
+
+    def _set_line_count(self, count: int) -> None:
+        """The virtual height is *count* lines: set without a layout pass (the
+        pane's own size never depends on it), the scrollbar following."""
+        size = Size(0, count)
+        if size != self.virtual_size:
+            self.set_reactive(SteadyScrollView.virtual_size, size)
+            self._scroll_update(size)
