@@ -76,14 +76,14 @@ class CombatTrackerApp(App[None]):
         notices = self._notices + self.config.problems
         if self.store is not None:
             notices += self.store.take_notices()
-        if self.live is not None:  # already the default screen (get_default_screen)
-            pass
-        elif self.store is not None and self.store.list():
-            from tracker.screens.picker import PickerScreen
+        # an encounter given (open NAME) is the default screen already
+        if self.live is None and self.store is not None:
+            if self.store.list():
+                from tracker.screens.picker import PickerScreen
 
-            self.push_screen(PickerScreen(self.store))
-        elif self.store is not None:
-            self.open_encounter(FIRST_ENCOUNTER, new=True)
+                self.push_screen(PickerScreen(self.store))
+            else:
+                self.open_encounter(FIRST_ENCOUNTER, new=True)
         self.show_notices(notices)
         if self._resume_gc:
             self.call_after_refresh(self._release_gc)
