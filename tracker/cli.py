@@ -39,6 +39,7 @@ class _Parser(argparse.ArgumentParser):
 
 #: the global options that take a value (``--db PATH``, ``--seed N``)
 _VALUED = ("--db", "--seed")
+_VALUED_JOINED = tuple(f"{option}=" for option in _VALUED)  # --db=PATH
 
 
 def command_of(argv: Sequence[str]) -> str | None:
@@ -50,7 +51,7 @@ def command_of(argv: Sequence[str]) -> str | None:
         word = argv[i]
         if word in _VALUED:
             i += 2
-        elif word.startswith(tuple(f"{o}=" for o in _VALUED)):
+        elif word.startswith(_VALUED_JOINED):
             i += 1
         elif word.startswith("-") or word not in COMMANDS:
             return "?"  # help, an unknown option or command: the full parser
