@@ -477,11 +477,6 @@ class InitiativePane(SteadyScrollView, can_focus=True):
         margin = Strip.blank(1)
         return Strip.join([margin, lines[y - 1], margin]).apply_style(self.rich_style)
 
-    @property
-    def hint_shown(self) -> bool:
-        """Whether the hint is on screen (the order is empty)."""
-        return not self._rows and bool(self.hint)
-
     # -- updates ----------------------------------------------------------------
 
     def show(self, encounter: Encounter, marked: Collection[str] = ()) -> int:
