@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from rules.durations import Duration, describe_duration
 
@@ -74,16 +74,14 @@ def _matches(defense: Iterable[str], tags: tuple[str, ...]) -> list[str]:
     return sorted(d for d in (str(x).lower() for x in defense) if d == "all" or d in tags)
 
 
-@dataclass(frozen=True)
-class DamageStep:
+class DamageStep(NamedTuple):
     """One step of §5: a *label* such as ``weak ×2`` and the amount after it."""
 
     label: str
     value: int
 
 
-@dataclass(frozen=True)
-class DamageResult:
+class DamageResult(NamedTuple):
     """Everything that happened to one damage instance (RULES.md §5).
 
     ``steps`` are the modifying steps in order (immunity, weakness family,
@@ -164,8 +162,7 @@ def apply_damage(
     return new, result
 
 
-@dataclass(frozen=True)
-class HealResult:
+class HealResult(NamedTuple):
     """How much HP a heal actually restored (RULES.md §5, last line)."""
 
     healed: int

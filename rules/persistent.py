@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 if TYPE_CHECKING:
     from rules.combatant import Combatant
@@ -117,8 +117,7 @@ def remove_persistent(c: Combatant, tag: str) -> tuple[Combatant, str]:
     return replace(c, persistent=kept), f"{c.name}'s persistent {ended} ends"
 
 
-@dataclass(frozen=True)
-class PersistentTick:
+class PersistentTick(NamedTuple):
     """One end-of-turn tick: the damage applied, the flat check's *face*
     against *dc*, and whether the entry *ended* (RULES.md §7)."""
 
