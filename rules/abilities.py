@@ -5,8 +5,7 @@ from __future__ import annotations
 import random
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 if TYPE_CHECKING:
     from rules.combatant import Combatant
@@ -47,8 +46,7 @@ def initiative_modifier(c: Combatant) -> int:
     return total
 
 
-@dataclass(frozen=True)
-class InitiativeRoll:
+class InitiativeRoll(NamedTuple):
     """One initiative roll: the d20 *face*, the *modifier* and the *total*."""
 
     total: int

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from rules.durations import Duration
 
@@ -51,8 +51,7 @@ class Bonus:
 # Stacking, cover and effective AL (RULES.md §9)
 
 
-@dataclass(frozen=True)
-class StackRule:
+class StackRule(NamedTuple):
     """How bonuses of one type combine: at most *limit* count (the highest;
     None = all add), and whether the type applies to AL only (§9)."""
 
@@ -105,8 +104,7 @@ def bonus_label(b: Bonus) -> str:
     return f"{b.value:+d} {b.type}{source}"
 
 
-@dataclass(frozen=True)
-class StackResult:
+class StackResult(NamedTuple):
     """The total of the bonuses that count, which ones counted, which were
     ignored, and a text explaining it (RULES.md §9)."""
 

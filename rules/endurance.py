@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from rules.abilities import modifier
 
@@ -59,8 +59,7 @@ class Endurance:
 # Movement actions, endurance checks and recovery (RULES.md §8)
 
 
-@dataclass(frozen=True)
-class Movement:
+class Movement(NamedTuple):
     """A movement action: its DL (None: no check), how many of the mover's own
     turns it stays active (None: always) and its speed multiple (§8)."""
 
@@ -101,8 +100,7 @@ def endurance_of(c: Combatant) -> Endurance | None:
     return endurance_for(con, c.athletics)
 
 
-@dataclass(frozen=True)
-class EnduranceCheck:
+class EnduranceCheck(NamedTuple):
     """One endurance check for a movement action (RULES.md §8).
 
     ``total`` is ``max(face + check_bonus, passive)`` (``used_passive`` when
