@@ -5,14 +5,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from rules.combatant import Combatant
 from rules.rulesets import Ruleset
 
 
-@dataclass(frozen=True)
-class LogEntry:
+class LogEntry(NamedTuple):
     """One line of the fight's log: the action's sequence number, the round,
     who acted (or was acted on) and the text, dice breakdowns included."""
 

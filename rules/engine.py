@@ -82,8 +82,8 @@ import operator
 import random
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass, field
-from typing import Any, Literal
+from dataclasses import dataclass
+from typing import Any, Literal, NamedTuple
 
 from rules.actions import BATCH, ActionError, format_action, normalize_action
 from rules.encounter import Encounter, LogEntry
@@ -101,16 +101,41 @@ Kind = Literal["do", "undo", "redo"]
 SNAPSHOT_VERSION = 3
 
 
-@dataclass(frozen=True)
-class Step:
-    """One journaled change (see the module docstring)."""
+class _StepFields(NamedTuple):
+    """:class:`Step`'s fields, in order (Step gives the patches their defaults)."""
 
     seq: int
     kind: Kind
     action: Mapping[str, Any]
-    before: Patch = field(default_factory=dict)
-    after: Patch = field(default_factory=dict)
+    before: Patch
+    after: Patch
     log: tuple[LogEntry, ...] = ()
+
+
+class Step(_StepFields):
+    """One journaled change (see the module docstring)."""
+
+    __slots__ = ()
+
+    def __new__(
+        cls,
+        seq: int,
+        kind: Kind,
+        action: Mapping[str, Any],
+        before: Patch | None = None,
+        after: Patch | None = None,
+        log: tuple[LogEntry, ...] = (),
+    ) -> Step:
+        # a patch left out is a new empty dict for this step, never one shared
+        return super().__new__(
+            cls,
+            seq,
+            kind,
+            action,
+            {} if before is None else before,
+            {} if after is None else after,
+            log,
+        )
 
     def to_dict(self, with_log: bool = True) -> dict[str, Any]:
         """The journal record.  ``with_log=False`` leaves the log entries
@@ -529,12 +554,9 @@ _LOG_KEYS = ("seq", "round", "actor", "text")
 
 
 def _entry(raw: tuple[int, int, str, str]) -> LogEntry:
-    """The LogEntry of a checked ``(seq, round, actor, text)`` tuple,
-    without the dataclass constructor's per-field overhead (the result is
-    the same frozen value)."""
-    entry: LogEntry = object.__new__(LogEntry)
-    entry.__dict__.update(zip(_LOG_KEYS, raw, strict=True))
-    return entry
+    """The LogEntry of a checked ``(seq, round, actor, text)`` tuple (its
+    fields in that order), without the constructor's per-field overhead."""
+    return tuple.__new__(LogEntry, raw)
 
 
 def _raw_entries(data: Any) -> list[Any]:
