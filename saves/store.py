@@ -125,7 +125,6 @@ import re
 import threading
 import uuid
 from collections.abc import Iterator
-from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from types import TracebackType
@@ -209,8 +208,7 @@ class Summary(NamedTuple):
     save_points: int
 
 
-@dataclass(frozen=True)
-class Loaded:
+class Loaded(NamedTuple):
     """An encounter as saved: the last snapshot and every record appended
     after it, in order, plus what loading it found.
 
@@ -227,6 +225,10 @@ class Loaded:
 
     def __iter__(self) -> Iterator[Any]:
         return iter((self.snapshot, self.records))
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # copy and pickle rebuild from iteration by default: keep the notices
+        return (type(self), (self.snapshot, self.records, self.notices))
 
 
 def _now() -> str:
