@@ -10,13 +10,12 @@ from these tables, so they can never disagree with what the keys do.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from textual.binding import Binding
 
 
-@dataclass(frozen=True)
-class Key:
+class Key(NamedTuple):
     """One rebindable key: ``key`` may list several keys (``"j,down"``)."""
 
     id: str
