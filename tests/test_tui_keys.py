@@ -8,6 +8,7 @@ truth) and what the panes show.  The fight is seeded, in memory
 from __future__ import annotations
 
 import random
+from typing import Any
 
 from rich.color import ColorSystem
 from textual.pilot import Pilot
@@ -224,6 +225,24 @@ async def test_the_active_turn_and_the_marks_look_different() -> None:
             assert active_bg.downgrade(ColorSystem.EIGHT_BIT) != marked_bg.downgrade(
                 ColorSystem.EIGHT_BIT
             )
+
+
+async def test_a_theme_switch_repaints_every_pane_in_the_new_colours() -> None:
+    """The panes remember their colours between lines drawn; a new theme
+    must still reach every line they draw next."""
+    app = make_app(fight(started=True))
+    async with app.run_test(size=(80, 24)) as pilot:
+        panes = [app.screen.query_one(p) for p in (InitiativePane, CombatantPane, LogPane)]
+
+        def last_cell(pane: Any) -> Any:  # the pane's own background there
+            return list(pane.render_line(pane.size.height - 1))[-1].style.bgcolor
+
+        before = [last_cell(pane) for pane in panes]
+        app.theme = "textual-light" if app.theme != "textual-light" else "textual-dark"
+        await pilot.pause()
+        for pane, old in zip(panes, before, strict=True):
+            now = last_cell(pane)
+            assert now == pane.rich_style.bgcolor != old, type(pane).__name__
 
 
 # -- prompts --------------------------------------------------------------------

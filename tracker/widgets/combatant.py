@@ -247,5 +247,5 @@ class CombatantPane(SteadyScrollView):
         index = int(self.scroll_offset.y) + y
         width = self.scrollable_content_region.width
         if 0 <= index < len(self._lines):
-            return self._lines[index].apply_style(self.rich_style)
-        return Strip.blank(width, self.rich_style)
+            return self._lines[index].apply_style(self.pane_style)
+        return Strip.blank(width, self.pane_style)

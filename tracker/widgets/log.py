@@ -206,8 +206,8 @@ class LogPane(SteadyScrollView, can_focus=True):
         note = len(self._note)
         if 0 <= index < note + len(self._body):
             strip = self._note[index] if index < note else self._body[index - note]
-            return strip.crop_extend(0, width, None).apply_style(self.rich_style)
-        return Strip.blank(width, self.rich_style)
+            return strip.crop_extend(0, width, None).apply_style(self.pane_style)
+        return Strip.blank(width, self.pane_style)
 
     # -- updates ----------------------------------------------------------------
 
