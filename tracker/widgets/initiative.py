@@ -381,17 +381,21 @@ class InitiativePane(SteadyScrollView, can_focus=True):
 
     def _line(self, cells: list[Text], width: int, lay: Layout) -> Strip:
         """Lay *cells* out in the columns, cropped or padded to *width*
-        (the cells' own styles only: the cursor and pane styles go under)."""
-        line = Text(no_wrap=True, overflow="crop")
+        (the cells' own styles only: the cursor and pane styles go under).
+        The cells are fitted to their columns in place."""
+        console = self.app.console
+        segments: list[Segment] = []
         for size, cell in zip(lay.widths, cells, strict=True):
-            cell = cell.copy()
             if cell.justify == "right":
                 cell.align("right", size)
             else:
                 cell.truncate(size, overflow="ellipsis", pad=True)
-            line.append_text(cell)
-        line.truncate(width, pad=True)
-        return Strip(line.render(self.app.console), width).crop_extend(0, width, None)
+            if cell.spans:
+                segments.extend(cell.render(console))
+            else:  # Text.render draws a span-less text without its own style
+                segments.append(Segment(cell.plain, console.get_style(cell.style)))
+        strip = Strip(segments, sum(lay.widths))
+        return strip if strip.cell_length == width else strip.crop_extend(0, width, None)
 
     def _row_strip(self, index: int, width: int) -> Strip:
         if width != self._strip_width:
@@ -448,7 +452,7 @@ class InitiativePane(SteadyScrollView, can_focus=True):
         if not self._rows and self.hint:
             return self._hint_line(y - 1, width)
         if not 0 <= index < len(self._rows):
-            return Strip.blank(width, self.rich_style)
+            return Strip.blank(width, self.pane_style)
         strip = self._row_strip(index, width)
         if index == self.cursor_row:
             # over the cells, as DataTable draws its cursor; the gutter (▶ ●)
@@ -457,7 +461,7 @@ class InitiativePane(SteadyScrollView, can_focus=True):
             gutter, cells = strip.divide([2, width])[:2]
             cells = Strip([Segment(t, (s or Style()) + cursor, c) for t, s, c in cells])
             strip = Strip.join([gutter, cells])
-        return strip.apply_style(self.rich_style)
+        return strip.apply_style(self.pane_style)
 
     def _hint_line(self, y: int, width: int) -> Strip:
         """Line *y* under the header of the empty order: a blank line, then
@@ -473,9 +477,9 @@ class InitiativePane(SteadyScrollView, can_focus=True):
             )
         lines = self._hint_lines[1]
         if not 1 <= y <= len(lines):
-            return Strip.blank(width, self.rich_style)
+            return Strip.blank(width, self.pane_style)
         margin = Strip.blank(1)
-        return Strip.join([margin, lines[y - 1], margin]).apply_style(self.rich_style)
+        return Strip.join([margin, lines[y - 1], margin]).apply_style(self.pane_style)
 
     # -- updates ----------------------------------------------------------------
 
