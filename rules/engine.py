@@ -101,8 +101,9 @@ Kind = Literal["do", "undo", "redo"]
 SNAPSHOT_VERSION = 3
 
 
-class _StepFields(NamedTuple):
-    """:class:`Step`'s fields, in order (Step gives the patches their defaults)."""
+class Step(NamedTuple):
+    """One journaled change (see the module docstring).  A named tuple (a
+    carrier, never changed once built; cheap to define at start-up)."""
 
     seq: int
     kind: Kind
@@ -110,32 +111,6 @@ class _StepFields(NamedTuple):
     before: Patch
     after: Patch
     log: tuple[LogEntry, ...] = ()
-
-
-class Step(_StepFields):
-    """One journaled change (see the module docstring)."""
-
-    __slots__ = ()
-
-    def __new__(
-        cls,
-        seq: int,
-        kind: Kind,
-        action: Mapping[str, Any],
-        before: Patch | None = None,
-        after: Patch | None = None,
-        log: tuple[LogEntry, ...] = (),
-    ) -> Step:
-        # a patch left out is a new empty dict for this step, never one shared
-        return super().__new__(
-            cls,
-            seq,
-            kind,
-            action,
-            {} if before is None else before,
-            {} if after is None else after,
-            log,
-        )
 
     def to_dict(self, with_log: bool = True) -> dict[str, Any]:
         """The journal record.  ``with_log=False`` leaves the log entries

@@ -215,20 +215,11 @@ class Loaded(NamedTuple):
     ``notices`` holds one sentence per problem this load found and dealt
     with (a journal damaged in the middle, a missing journal); show them
     after loading.  They are also added to ``store.notices`` as before.
-
-    Still unpacks as a pair: ``snapshot, records = store.load(name)``.
     """
 
     snapshot: dict[str, Any]
     records: list[dict[str, Any]]
     notices: tuple[str, ...] = ()
-
-    def __iter__(self) -> Iterator[Any]:
-        return iter((self.snapshot, self.records))
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        # copy and pickle rebuild from iteration by default: keep the notices
-        return (type(self), (self.snapshot, self.records, self.notices))
 
 
 def _now() -> str:

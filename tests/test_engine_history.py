@@ -150,15 +150,6 @@ def test_step_round_trips_through_json() -> None:
         Step.from_dict({"seq": 1})
 
 
-def test_steps_built_without_patches_never_share_one() -> None:
-    # a patch is journaled as it stands: one filled in by a step must not
-    # appear in another step's journal record
-    first, second = Step(1, "do", {"verb": "next"}), Step(2, "do", {"verb": "next"})
-    first.before["round"] = 3
-    assert second.before == {} and second.after == {} and first.after == {}
-    assert second.to_dict()["before"] == {}
-
-
 def test_resolved_action_carries_names_and_faces() -> None:
     s = make()
     step = s.apply("damage og,goblin\\ 2 2d6 fire")
