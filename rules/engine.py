@@ -480,7 +480,7 @@ class Session:
                 redo=[Step.from_dict(s) for s in data.get("redo", ())],
             )
             session.log = log
-            session._undo = _LazySteps(raws, list.copy(log), loader, count or 0)
+            session._undo = _LazySteps(raws, log.rows, loader, count or 0)
             return session
         except (KeyError, TypeError, ValueError) as exc:
             if isinstance(exc, ActionError):
@@ -528,53 +528,72 @@ _KINDS = frozenset(("do", "undo", "redo"))
 _LOG_KEYS = ("seq", "round", "actor", "text")
 
 
-def _entry(raw: tuple[int, int, str, str]) -> LogEntry:
-    """The LogEntry of a checked ``(seq, round, actor, text)`` tuple (its
-    fields in that order), without the constructor's per-field overhead."""
-    return tuple.__new__(LogEntry, raw)
+class _Rows:
+    """The log as a snapshot stored it: four checked columns, read by row.
 
+    An entry is built only when its row is read (:meth:`entry`); the log
+    pane reading the last 30 of 10,000 builds 30, and opening the fight
+    builds none."""
 
-def _raw_entries(data: Any) -> list[Any]:
-    """The saved log (columns, or a version 1 list of entries) as a list of
-    checked ``(seq, round, actor, text)`` tuples; an entry whose JSON types
-    are not exactly int, int, str, str goes through ``LogEntry.from_dict``
-    (which converts, or raises KeyError / TypeError / ValueError)."""
-    if isinstance(data, Mapping):
-        columns = [data[key] for key in _LOG_KEYS]
-        if not all(type(c) is list for c in columns) or len(set(map(len, columns))) > 1:
-            raise ValueError("the log's columns are not four lists of one length")
-        seqs, rounds, actors, texts = columns
-        ints = set(map(type, seqs)) | set(map(type, rounds))
-        if ints <= {int} and set(map(type, actors)) | set(map(type, texts)) <= {str}:
-            return list(zip(seqs, rounds, actors, texts, strict=True))
-        return [
-            LogEntry.from_dict(dict(zip(_LOG_KEYS, row, strict=True)))
-            for row in zip(*columns, strict=True)
-        ]
-    out: list[Any] = []
-    append = out.append
-    for item in data:
-        seq, rnd, actor, text = (item[k] for k in _LOG_KEYS)
-        if type(seq) is int and type(rnd) is int and type(actor) is str and type(text) is str:
-            append((seq, rnd, actor, text))
+    __slots__ = ("seqs", "rounds", "actors", "texts")
+
+    def __init__(self, seqs: list[int], rounds: list[int], actors: list[str], texts: list[str]):
+        self.seqs, self.rounds, self.actors, self.texts = seqs, rounds, actors, texts
+
+    @classmethod
+    def load(cls, data: Any) -> _Rows:
+        """The saved log: columns, or a version 1 list of entries.  A value
+        whose JSON type is not exactly int, int, str, str goes through
+        ``LogEntry.from_dict`` (which converts, or raises KeyError /
+        TypeError / ValueError)."""
+        if isinstance(data, Mapping):
+            columns = [data[key] for key in _LOG_KEYS]
+            if not all(type(c) is list for c in columns) or len(set(map(len, columns))) > 1:
+                raise ValueError("the log's columns are not four lists of one length")
+            seqs, rounds, actors, texts = columns
+            ints = set(map(type, seqs)) | set(map(type, rounds))
+            if ints <= {int} and set(map(type, actors)) | set(map(type, texts)) <= {str}:
+                return cls(seqs, rounds, actors, texts)
+            rows: Any = zip(*columns, strict=True)
+            entries = [LogEntry.from_dict(dict(zip(_LOG_KEYS, r, strict=True))) for r in rows]
         else:
-            append(LogEntry.from_dict(item))
-    return out
+            entries = [LogEntry.from_dict(item) for item in data]
+        if not entries:
+            return cls([], [], [], [])
+        seqs, rounds, actors, texts = map(list, zip(*entries, strict=True))
+        return cls(seqs, rounds, actors, texts)
+
+    def __len__(self) -> int:
+        return len(self.seqs)
+
+    def entry(self, row: int) -> LogEntry:
+        """The entry in *row*, built without the constructor's per-field
+        overhead (its values were checked when loaded)."""
+        return tuple.__new__(
+            LogEntry, (self.seqs[row], self.rounds[row], self.actors[row], self.texts[row])
+        )
 
 
 def _log_columns(log: Any) -> dict[str, list[Any]]:
     """The log as the snapshot stores it: four columns (loaded entries
-    that were never read are written without being built)."""
-    items = list.__iter__(log) if isinstance(log, _LazyLog) else iter(log)
-    rows = [i if type(i) is tuple else (i.seq, i.round, i.actor, i.text) for i in items]
-    if not rows:
+    that were never read are written from their row, not built)."""
+    if isinstance(log, _LazyLog):
+        rows = log.rows
+        items: Any = (
+            (rows.seqs[i], rows.rounds[i], rows.actors[i], rows.texts[i]) if type(i) is int else i
+            for i in list.__iter__(log)
+        )
+    else:
+        items = log
+    columns = list(zip(*items, strict=True))  # LogEntry is (seq, round, actor, text)
+    if not columns:
         return {key: [] for key in _LOG_KEYS}
-    return dict(zip(_LOG_KEYS, map(list, zip(*rows, strict=True)), strict=True))
+    return dict(zip(_LOG_KEYS, map(list, columns), strict=True))
 
 
 class _LazyLog(list):
     """``Session.log`` as loaded: a ``list`` of LogEntry whose loaded items
-    stay checked ``(seq, round, actor, text)`` tuples until read.
+    stay row numbers into the saved columns (:class:`_Rows`) until read.
 
     Reading an item (index, slice, iteration, ``reversed``, ``in``, ``==``,
     ``index``, ``count``, ``pop``, ``copy``, ``+``) builds it into its
@@ -583,14 +602,19 @@ class _LazyLog(list):
     reading the last 30 entries of a 10,000-entry log builds 30.
     """
 
+    rows = _Rows([], [], [], [])
+
     @classmethod
     def load(cls, data: Any) -> _LazyLog:
-        return cls(_raw_entries(data))
+        rows = _Rows.load(data)
+        log = cls(range(len(rows)))
+        log.rows = rows
+        return log
 
     def _get(self, index: int) -> LogEntry:
         item = list.__getitem__(self, index)
-        if type(item) is tuple:
-            item = _entry(item)
+        if type(item) is int:
+            item = self.rows.entry(item)
             list.__setitem__(self, index, item)
         return item
 
@@ -703,18 +727,16 @@ class _LazySteps(list):
     def __init__(
         self,
         raws: list[Any],
-        entries: list[Any],
+        rows: _Rows,
         loader: Callable[[], Any] | None = None,
         count: int = 0,
     ) -> None:
         super().__init__(raws)
-        #: the log as loaded: each item (a raw tuple until built) and, once
-        #: a step needs its entries, each item's sequence number; the log is
-        #: in sequence order (entries are appended in order, undo cuts the
-        #: tail, redo re-appends the newest), checked before it is searched
-        #: by bisection
-        self._entries = entries
-        self._seq_list: list[int] | None = None
+        #: the log as loaded, where a loaded step finds its entries by
+        #: sequence number; the log is in sequence order (entries are
+        #: appended in order, undo cuts the tail, redo re-appends the
+        #: newest), checked before it is searched by bisection
+        self._rows = rows
         self._in_order: bool | None = None
         self._by_seq: dict[int, tuple[int, ...]] | None = None
         #: the history not loaded yet (below every item) and its length
@@ -773,16 +795,8 @@ class _LazySteps(list):
     def __bool__(self) -> bool:
         return len(self) > 0
 
-    def _entry(self, index: int) -> LogEntry:
-        item = self._entries[index]
-        if type(item) is tuple:
-            item = self._entries[index] = _entry(item)
-        return item
-
     def _log_of(self, seq: int) -> tuple[LogEntry, ...]:
-        if self._seq_list is None:  # not at open: only when undo goes below this session
-            self._seq_list = [i[0] if type(i) is tuple else i.seq for i in self._entries]
-        seqs = self._seq_list
+        seqs = self._rows.seqs
         if self._in_order is None:
             self._in_order = all(map(operator.le, seqs, seqs[1:]))
         if self._in_order:
@@ -795,7 +809,7 @@ class _LazySteps(list):
                     grouped.setdefault(s, []).append(i)
                 self._by_seq = {k: tuple(v) for k, v in grouped.items()}
             indices = self._by_seq.get(seq, ())
-        return tuple(self._entry(i) for i in indices)
+        return tuple(self._rows.entry(i) for i in indices)
 
     def _build(self, index: int) -> Step:
         item = list.__getitem__(self, index)
