@@ -254,6 +254,25 @@ async def test_kept_dice_are_bold_in_the_log_without_asterisks() -> None:
         assert "**" not in lines
 
 
+async def test_a_log_entry_takes_one_line_unless_it_is_wider_than_the_pane() -> None:
+    session = fight().session
+    session.apply("roll 1d4")  # short
+    session.apply("roll 12d6")  # every face listed: wider than the pane at 80x24
+    app = make_app(LiveEncounter.in_memory(session))
+    async with app.run_test(size=(80, 24)):
+        pane = app.screen.query_one(LogPane)
+        width = pane.scrollable_content_region.width
+        texts = [entry_text(e).plain for e in session.log[-2:]]
+        assert len(texts[0]) <= width < len(texts[1])
+        lines = [strip.text.rstrip() for strip in pane.lines]
+        short_at = lines.index(texts[0])  # the short entry: one line, as it is
+        rest = lines[short_at + 1 :]
+        assert len(rest) >= 2 and all(len(line) <= width for line in rest)
+        assert " ".join(rest).split() == texts[1].split()  # wrapped, nothing lost
+        bold = [seg.text for seg in pane.lines[short_at] if seg.style and seg.style.bold]
+        assert bold and session.log[-2].actor in bold[0]  # the actor stays bold
+
+
 # -- layout ----------------------------------------------------------------------------------
 
 

@@ -136,6 +136,10 @@ class LogPane(SteadyScrollView, can_focus=True):
 
     def _wrap(self, text: Text) -> list[Strip]:
         console = self.app.console
+        plain = text.plain
+        if text.cell_len <= self._width and "\n" not in plain and "\t" not in plain:
+            # one line as it stands (most entries): what wrapping would give
+            return [Strip(text.render(console), text.cell_len)]
         return [
             Strip(line.render(console), line.cell_len) for line in text.wrap(console, self._width)
         ]
