@@ -10,11 +10,10 @@ selected combatant (a frozen value) is a different object.
 
 from __future__ import annotations
 
-from typing import Any
-
 from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
 from rich.measure import Measurement
-from rich.table import Table
+from rich.segment import Segment
+from rich.style import Style
 from rich.text import Text
 from textual.geometry import Size
 from textual.strip import Strip
@@ -49,11 +48,34 @@ def _modifier(score: int) -> str:
     return f"{modifier(score):+d}"
 
 
-class _Grid(Table):
-    """A two-column grid whose cells are plain text (never Rich markup)."""
+class _Rows:
+    """Label / value rows (a Rich renderable): the labels bold in a column
+    as wide as the widest, one space, then each value wrapped to the room
+    left (its continuation lines under it).  Values are plain text, never
+    Rich markup.  What a two-column ``Table.grid`` draws, at a tenth of the
+    cost (it is drawn on the first frame: issue 4, "Starts fast")."""
 
-    def add_row(self, *cells: Any, **kw: Any) -> None:  # type: ignore[override]
-        super().add_row(*(Text(c) if isinstance(c, str) else c for c in cells), **kw)
+    def __init__(self) -> None:
+        self.rows: list[tuple[str, Text]] = []
+
+    def add_row(self, label: str, value: str | Text) -> None:
+        self.rows.append((label, Text(value) if isinstance(value, str) else value))
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        if not self.rows:
+            return
+        label_width = max(len(label) for label, _ in self.rows)
+        room = max(1, options.max_width - label_width - 1)
+        bold, new_line = Style(bold=True), Segment.line()
+        indent = Segment(" " * (label_width + 1), bold)
+        for label, value in self.rows:
+            base = console.get_style(value.style) if value.style else None
+            for n, line in enumerate(value.wrap(console, room)):
+                yield Segment(label.ljust(label_width + 1), bold) if n == 0 else indent
+                segments = line.render(console)  # without the text's own style:
+                yield from Segment.apply_style(segments, base) if base else segments
+                yield Segment(" " * (room - line.cell_len), base)  # the cell's width, as a grid's
+                yield new_line
 
 
 def pack(items: list[str], width: int | None, gap: str = "  ") -> list[str]:
@@ -83,9 +105,7 @@ def describe(
         head.append("  DOWN", "bold reverse")
     if delayed:
         head.append("  delayed", "italic")
-    grid = _Grid.grid(padding=(0, 1))
-    grid.add_column(style="bold", no_wrap=True)
-    grid.add_column()
+    grid = _Rows()
     hp = f"{c.hp} / {c.max_hp}"
     if c.temp_hp:
         hp += f"   temp {c.temp_hp}"
