@@ -49,13 +49,7 @@ import shlex
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-
-class ActionError(ValueError):
-    """A line or action that cannot be applied; the message says why.
-
-    Raised before anything changes: an encounter is never left half-changed.
-    """
-
+from rules.errors import ActionError
 
 #: usage line per verb, for help screens and completion.
 HELP: dict[str, str] = {

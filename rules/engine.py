@@ -82,12 +82,19 @@ import operator
 import random
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterator, Mapping
-from typing import Any, Literal, NamedTuple
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
-from rules.actions import BATCH, ActionError, format_action, normalize_action
 from rules.encounter import Encounter, LogEntry
-from rules.engine_patch import Patch, apply_patch, diff, mismatch
-from rules.engine_work import Roller, Work
+from rules.errors import ActionError
+
+if TYPE_CHECKING:
+    from rules.engine_patch import Patch
+    from rules.engine_work import Work
+
+# The action parser (rules.actions), the patches (rules.engine_patch) and the
+# working copy (rules.engine_work) are imported where an action is applied,
+# undone or shown: opening a saved fight and drawing it needs none of them
+# (issue 4, "Starts fast": import only what the first screen needs).
 
 Kind = Literal["do", "undo", "redo"]
 #: 2: the log is stored as four columns (``{"seq": [...], "round": [...],
@@ -149,6 +156,8 @@ class Step(NamedTuple):
         if self.kind != "do":
             return str(self.action.get("verb", self.kind))
         try:
+            from rules.actions import format_action
+
             return format_action({k: v for k, v in self.action.items() if k != "unused_faces"})
         except ActionError:
             return str(self.action.get("verb", ""))
@@ -228,6 +237,8 @@ class Session:
         leaves everything unchanged — encounter, log, history and the random
         source's state — when the action cannot be applied.
         """
+        from rules.actions import normalize_action
+
         action = normalize_action(line_or_action)
         verb = action["verb"]
         if verb == "undo":
@@ -246,6 +257,9 @@ class Session:
 
     def _run(self, action: Mapping[str, Any], rng: random.Random) -> tuple[Work, dict[str, Any]]:
         """Apply *action* to a working copy; (the work, the resolved record)."""
+        from rules.actions import BATCH
+        from rules.engine_work import Roller, Work
+
         work = Work(self.encounter, Roller(rng))
         if action["verb"] != BATCH:
             return work, self._run_one(work, action, rng)
@@ -271,6 +285,7 @@ class Session:
         """Run one (non-batch) action on *work* with its own faces; return
         its resolved record (targets as resolved, every face dealt)."""
         from rules.engine_verbs import HANDLERS
+        from rules.engine_work import Roller
 
         roller = Roller(rng, action.get("faces", ()))
         if "roll" in action:
@@ -297,6 +312,8 @@ class Session:
         return resolved
 
     def _commit(self, resolved: dict[str, Any], work: Work) -> Step:
+        from rules.engine_patch import diff
+
         seq = self.seq + 1
         before, after = diff(self.encounter, work.enc)
         log = tuple(LogEntry(seq, r, actor, text) for r, actor, text in work.entries)
@@ -353,6 +370,8 @@ class Session:
         return step
 
     def _apply_undo(self, step: Step, target: Step) -> None:
+        from rules.engine_patch import apply_patch
+
         self.encounter = apply_patch(self.encounter, step.after)
         n = len(target.log)
         if n:
@@ -362,6 +381,8 @@ class Session:
         self.seq = step.seq
 
     def _apply_redo(self, step: Step, target: Step) -> None:
+        from rules.engine_patch import apply_patch
+
         self.encounter = apply_patch(self.encounter, step.after)
         self.log.extend(target.log)
         self._redo.pop()
@@ -379,6 +400,8 @@ class Session:
         step = step_dict if isinstance(step_dict, Step) else Step.from_dict(step_dict)
         if step.seq <= self.seq:
             raise ActionError(f"step {step.seq} is already in this session (it is at {self.seq})")
+        from rules.engine_patch import apply_patch, mismatch
+
         problem = mismatch(self.encounter, step.before)
         if problem:
             raise ActionError(f"cannot replay step {step.seq}: {problem}")
@@ -494,6 +517,8 @@ class Session:
         """``(label, sides)`` of each die the program would roll for *action*
         beyond the faces it carries, by a dry run (nothing changes).  The
         first entry is exact; later ones follow the dry run's outcome."""
+        from rules.actions import normalize_action
+
         record = normalize_action(action)
         verb = record["verb"]
         if verb in ("undo", "redo") or (verb == "prev" and self._last_is_next()):
@@ -508,6 +533,7 @@ class Session:
         random source; send ``move T MOVEMENT roll <check.face>`` (and
         ``nospend`` if the GM declines to pay) to make it for real."""
         from rules.engine_verbs import preview_move
+        from rules.engine_work import Roller, Work
 
         key = movement.strip().lower()
         if key not in ("dash", "run", "sprint"):
@@ -519,6 +545,8 @@ class Session:
 
 
 def _line(action: Mapping[str, Any]) -> str:
+    from rules.actions import format_action
+
     try:
         return format_action(action)
     except ActionError:

@@ -21,9 +21,9 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
 from typing import Any, TypeVar
 
-from rules.actions import ActionError
 from rules.combatant import Combatant
 from rules.encounter import Encounter
+from rules.errors import ActionError
 from rules.rulesets import Ruleset
 
 T = TypeVar("T")

@@ -52,11 +52,11 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from rules.actions import ActionError
 from rules.combatant import Combatant
 from rules.durations import Duration
 from rules.encounter import Encounter
 from rules.engine_work import Work, rules_function
+from rules.errors import ActionError
 
 
 def following(

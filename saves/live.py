@@ -30,9 +30,9 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from rules.actions import ActionError
 from rules.encounter import Encounter
 from rules.engine import SNAPSHOT_VERSION, Session, Step, UnreadHistory
+from rules.errors import ActionError
 from rules.rulesets import Ruleset
 from saves.journal import Deferred
 from saves.store import SaveError, Store

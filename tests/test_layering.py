@@ -55,3 +55,43 @@ def test_roll_command_does_not_pay_for_textual() -> None:
     # registers every subcommand) must not import Textual.
     loaded = _loaded_after("from tracker.cli import build_parser; build_parser()")
     assert "textual" not in loaded
+
+
+def test_resuming_a_saved_fight_loads_no_action_machinery(tmp_path: Path) -> None:
+    # issue 4, "Starts fast" (import only what the first screen needs):
+    # opening a saved fight and reading what the first screen shows needs the
+    # state records, not the action parser, the verbs, the dice or the
+    # engine's working copy; those load with the GM's first action.
+    import random
+
+    from rules.encounter import Encounter
+    from rules.engine import Session
+    from saves.live import LiveEncounter, open_store
+
+    session = Session(Encounter("Bridge"), rng=random.Random(4))
+    session.apply("add Goblin count 3 hp 7 al 13; add Zalek hp 30 al 15")
+    session.apply("start")
+    db = tmp_path / "encounters.json"
+    store = open_store(db)
+    try:
+        live = LiveEncounter.create(store, "Bridge")
+        live.session = session
+        live.compact()
+    finally:
+        store.close()
+    code = (
+        "import json, sys\n"
+        "from saves.live import LiveEncounter, open_store\n"
+        f"store = open_store({str(db)!r})\n"
+        "live = LiveEncounter.open(store, 'Bridge')\n"
+        "shown = [c.name for c in live.session.encounter.combatants], live.session.log[-20:]\n"
+        "store.close()\n"
+        "print(json.dumps(sorted(sys.modules)))\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True
+    )
+    loaded = set(json.loads(out.stdout))
+    unused = {"rules.actions", "rules.engine_verbs", "rules.engine_work", "rules.engine_patch"}
+    assert not loaded & (unused | {"rules.dice", "rules.checks"})
+    assert "rules.engine" in loaded  # it did open the fight

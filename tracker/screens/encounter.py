@@ -21,8 +21,8 @@ from typing import TYPE_CHECKING, Any
 from textual import events
 from textual.screen import Screen
 
-from rules.actions import HELP, VERBS, ActionError, parse_action
 from rules.combatant import Combatant
+from rules.errors import ActionError
 from tracker.bindings import ENCOUNTER_KEYS, bindings
 from tracker.config import Config
 from tracker.screens import lines
@@ -248,6 +248,8 @@ class EncounterScreen(Screen[None]):
         GM cancelled the dice).
         """
         if self.config.physical_rolls:
+            from rules.actions import parse_action
+
             try:
                 action = parse_action(line)
                 needed = self.live.session.dice_needed(action)
@@ -576,6 +578,7 @@ class EncounterScreen(Screen[None]):
 
     async def action_command_line(self) -> None:
         """Open the ``:`` line (mounted the first time it is used)."""
+        from rules.actions import HELP, VERBS
         from tracker.widgets.command_line import CommandLine
 
         found = self.query(CommandLine)
