@@ -74,13 +74,15 @@ class Deferred:
 
     ``Deferred(raw)`` is what :func:`unseal` puts in place of a deferred
     section; ``Deferred.of(value)`` wraps a value to be written as one (a
-    call returns that value itself).  ``raw`` is the encoded bytes.
+    call returns that value itself).  ``raw`` is the encoded bytes (given
+    as a view into the file read, they are copied out only when needed:
+    a long fight's history is most of its snapshot).
     """
 
     __slots__ = ("_raw", "_value")
 
-    def __init__(self, raw: bytes) -> None:
-        self._raw: bytes | None = raw
+    def __init__(self, raw: bytes | memoryview) -> None:
+        self._raw: bytes | memoryview | None = raw
         self._value: Any = _UNSET
 
     @classmethod
@@ -93,14 +95,15 @@ class Deferred:
     def raw(self) -> bytes:
         if self._raw is None:
             self._raw = dumps(self._value, "deferred value")
+        elif isinstance(self._raw, memoryview):
+            self._raw = self._raw.tobytes()
         return self._raw
 
     def __call__(self) -> Any:
         if self._value is not _UNSET:
             return self._value
-        assert self._raw is not None
         try:
-            return json.loads(self._raw)
+            return json.loads(self.raw)
         except (UnicodeDecodeError, ValueError):
             raise CorruptData("its deferred section is not JSON") from None
 
@@ -226,7 +229,7 @@ def unseal(data: bytes) -> dict[str, Any]:
     return obj
 
 
-def _split_deferred(data: bytes) -> tuple[bytes, bytes]:
+def _split_deferred(data: bytes) -> tuple[memoryview, bytes]:
     """(the deferred section, the rest of the document as a JSON object)."""
     digits = data[_DIGITS_AT : _DIGITS_AT + _DEFERRED_DIGITS]
     if not (digits.isdigit() and data.startswith(_DEFERRED_MID, _DIGITS_AT + _DEFERRED_DIGITS)):
@@ -234,10 +237,11 @@ def _split_deferred(data: bytes) -> tuple[bytes, bytes]:
     end = _DEFERRED_START + int(digits)
     if data[end : end + 1] != b",":
         raise CorruptData("its deferred section's length is wrong")
-    return data[_DEFERRED_START:end], b"".join((b"{", memoryview(data)[end + 1 :]))
+    view = memoryview(data)
+    return view[_DEFERRED_START:end], b"".join((b"{", view[end + 1 :]))
 
 
-def _place_deferred(obj: dict[str, Any], section: bytes) -> None:
+def _place_deferred(obj: dict[str, Any], section: memoryview) -> None:
     """Put the section back, as a Deferred, at the member ``deferred_at`` names."""
     path = obj.pop(_DEFERRED_AT, None)
     if not (isinstance(path, list) and path and all(isinstance(k, str) for k in path)):
