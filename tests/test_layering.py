@@ -22,16 +22,18 @@ def _modules(package: str) -> list[str]:
     return [f"{package}.{m.name}" for m in pkgutil.iter_modules([str(path)])]
 
 
-def _loaded_after(statement: str) -> set[str]:
-    code = (
-        "import importlib, json, sys\n"
-        f"{statement}\n"
-        "print(json.dumps(sorted({m.split('.')[0] for m in sys.modules})))\n"
-    )
+def _modules_after(statement: str) -> set[str]:
+    """Every module a fresh interpreter holds after running *statement*."""
+    code = f"import importlib, json, sys\n{statement}\nprint(json.dumps(sorted(sys.modules)))\n"
     out = subprocess.run(
         [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True
     )
     return set(json.loads(out.stdout))
+
+
+def _loaded_after(statement: str) -> set[str]:
+    """The top-level packages loaded after *statement*."""
+    return {m.split(".")[0] for m in _modules_after(statement)}
 
 
 def _loaded_after_import(module: str) -> set[str]:
@@ -79,19 +81,13 @@ def test_resuming_a_saved_fight_loads_no_action_machinery(tmp_path: Path) -> Non
         live.compact()
     finally:
         store.close()
-    code = (
-        "import json, sys\n"
+    loaded = _modules_after(
         "from saves.live import LiveEncounter, open_store\n"
         f"store = open_store({str(db)!r})\n"
         "live = LiveEncounter.open(store, 'Bridge')\n"
         "shown = [c.name for c in live.session.encounter.combatants], live.session.log[-20:]\n"
-        "store.close()\n"
-        "print(json.dumps(sorted(sys.modules)))\n"
+        "store.close()"
     )
-    out = subprocess.run(
-        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True
-    )
-    loaded = set(json.loads(out.stdout))
     unused = {"rules.actions", "rules.engine_verbs", "rules.engine_work", "rules.engine_patch"}
     assert not loaded & (unused | {"rules.dice", "rules.checks"})
     assert "rules.engine" in loaded  # it did open the fight
