@@ -21,17 +21,28 @@ Journal
     torn tail that is not there yet, so reading never needs a lock.
 
 Deferred sections
-    A snapshot or save-point file may keep one value of its document (the
-    undo history of the session) as a section that is read back unparsed:
-    ``{"crc":…,"deferred_len":"000001010418","deferred":[…],"schema":2,…,
-    "deferred_at":["snapshot","session","undo"]}``.  The section's length
-    (12 digits, so the header has a fixed layout) says where the rest of the
-    document starts; ``deferred_at`` names the member it belongs to, where
-    :func:`unseal` puts a :class:`Deferred` holding the section's bytes.
-    The whole file is still one JSON object and the CRC still covers every
-    byte, so damage anywhere is found at open; only the parsing waits until
-    the value is called.  :func:`seal_document` writes one (the first
-    :class:`Deferred` found among the members of nested objects).
+    A snapshot or save-point file may keep some values of its document (the
+    undo history of the session, the older part of its log) as sections
+    that are read back unparsed.  Each section is a header and the value,
+    one after the other at the front of the file::
+
+        {"crc":…,"deferred_len":"000001010418","deferred":[…],
+         "deferred_len":"000000421337","deferred":{…},"schema":3,…,
+         "deferred_at":["snapshot","session","undo"],
+         "deferred_also_at":[["snapshot","session","log_head"]]}
+
+    A section's length (12 digits, so each header has a fixed layout) says
+    where the next header, or the rest of the document, starts;
+    ``deferred_at`` names the member the first section belongs to and
+    ``deferred_also_at`` (only with more than one) those of the others, in
+    order; :func:`unseal` puts a :class:`Deferred` holding each section's
+    bytes there.  (The first path keeps the one-section form, so a program
+    that knows one section reads such a file far enough to see its schema
+    and refuse it as newer, instead of calling it damaged.)  The whole file
+    is still one JSON object and the CRC still covers every byte, so damage
+    anywhere is found at open; only the parsing waits until the value is
+    called.  :func:`seal_document` writes every :class:`Deferred` found
+    among the members of nested objects as a section.
 """
 
 from __future__ import annotations
@@ -56,13 +67,13 @@ _CRC_OF_BRACE = zlib.crc32(b"{")
 _DEFERRED_LEN = "deferred_len"
 _DEFERRED = "deferred"
 _DEFERRED_AT = "deferred_at"
+_DEFERRED_ALSO_AT = "deferred_also_at"
+_RESERVED = frozenset((_DEFERRED_LEN, _DEFERRED, _DEFERRED_AT, _DEFERRED_ALSO_AT))
 _DEFERRED_HEAD = b'"deferred_len":"'
 _DEFERRED_DIGITS = 12
 _DEFERRED_MID = b'","deferred":'
-#: where the section's length and the section start: after ``{"crc":"xxxxxxxx",``
-#: and ``"deferred_len":"`` / after ``000001010418","deferred":``
-_DIGITS_AT = _HEAD_LEN + len(_DEFERRED_HEAD)
-_DEFERRED_START = _DIGITS_AT + _DEFERRED_DIGITS + len(_DEFERRED_MID)
+#: a section's header: ``"deferred_len":"000001010418","deferred":``
+_SECTION_HEADER_LEN = len(_DEFERRED_HEAD) + _DEFERRED_DIGITS + len(_DEFERRED_MID)
 
 
 _UNSET: Any = object()
@@ -161,41 +172,47 @@ def seal(obj: dict[str, Any], what: str = "document") -> bytes:
     return b'{"crc":"%08x",' % zlib.crc32(body) + body[1:]
 
 
-def _find_deferred(obj: dict[str, Any]) -> tuple[str, ...] | None:
-    """The member path of the first Deferred among nested objects' members."""
+def _find_deferred(obj: dict[str, Any], above: tuple[str, ...] = ()) -> list[tuple[str, ...]]:
+    """The member paths of every Deferred among nested objects' members,
+    in document order."""
+    found: list[tuple[str, ...]] = []
     for key, value in obj.items():
         if isinstance(value, Deferred):
-            return (key,)
-        if isinstance(value, dict):
-            below = _find_deferred(value)
-            if below is not None:
-                return (key, *below)
-    return None
+            found.append((*above, key))
+        elif isinstance(value, dict):
+            found.extend(_find_deferred(value, (*above, key)))
+    return found
 
 
 def seal_document(obj: dict[str, Any], what: str = "document") -> bytes:
-    """:func:`seal`, writing the first :class:`Deferred` member found as the
-    document's deferred section (see "Deferred sections"); others are
-    written inline.  Without one it is exactly :func:`seal`."""
-    path = _find_deferred(obj)
-    if path is None:
+    """:func:`seal`, writing every :class:`Deferred` member found as one of
+    the document's deferred sections (see "Deferred sections").  Without
+    one it is exactly :func:`seal`."""
+    paths = _find_deferred(obj)
+    if not paths:
         return seal(obj, what)
-    reserved = {_DEFERRED_LEN, _DEFERRED, _DEFERRED_AT}
-    if reserved & obj.keys():
-        raise ValueError(f"{sorted(reserved)} are reserved for the deferred section")
+    if _RESERVED & obj.keys():
+        raise ValueError(f"{sorted(_RESERVED)} are reserved for the deferred sections")
     main = dict(obj)
-    parent = main
-    for key in path[:-1]:
-        child = dict(parent[key])
-        parent[key] = child
-        parent = child
-    section = parent.pop(path[-1]).raw
-    main[_DEFERRED_AT] = list(path)
-    if len(section) >= 10**_DEFERRED_DIGITS:
-        raise SaveError(f"The {what} cannot be saved: its deferred section is too long.")
-    rest = dumps(main, what)
-    length = b"%0*d" % (_DEFERRED_DIGITS, len(section))
-    body = b"{" + _DEFERRED_HEAD + length + _DEFERRED_MID + section + b"," + rest[1:]
+    parts = [b"{"]
+    copied: set[tuple[str, ...]] = set()
+    for path in paths:
+        parent = main
+        for depth, key in enumerate(path[:-1], 1):
+            if path[:depth] not in copied:  # copy each object on the way once
+                parent[key] = dict(parent[key])
+                copied.add(path[:depth])
+            parent = parent[key]
+        section = parent.pop(path[-1]).raw
+        if len(section) >= 10**_DEFERRED_DIGITS:
+            raise SaveError(f"The {what} cannot be saved: its deferred section is too long.")
+        length = b"%0*d" % (_DEFERRED_DIGITS, len(section))
+        parts += (_DEFERRED_HEAD, length, _DEFERRED_MID, section, b",")
+    main[_DEFERRED_AT] = list(paths[0])
+    if len(paths) > 1:
+        main[_DEFERRED_ALSO_AT] = [list(path) for path in paths[1:]]
+    parts.append(dumps(main, what)[1:])
+    body = b"".join(parts)
     return b'{"crc":"%08x",' % zlib.crc32(body) + body[1:]
 
 
@@ -213,48 +230,63 @@ def unseal(data: bytes) -> dict[str, Any]:
     view = memoryview(data)
     if zlib.crc32(view[_HEAD_LEN:], _CRC_OF_BRACE) != expected:
         raise CorruptData("checksum mismatch")
-    section = None
-    if data.startswith(_DEFERRED_HEAD, _HEAD_LEN):
-        section, body = _split_deferred(data)
-    else:
-        body = b"".join((b"{", view[_HEAD_LEN:]))
+    sections, rest = _split_sections(data)
+    body = b"".join((b"{", view[rest:]))
     try:
         obj = json.loads(body)
     except (UnicodeDecodeError, ValueError):
         raise CorruptData("not JSON although the checksum matches") from None
     if not isinstance(obj, dict):
         raise CorruptData("not a JSON object")
-    if section is not None:
-        _place_deferred(obj, section)
+    if sections:
+        _place_deferred(obj, sections)
     return obj
 
 
-def _split_deferred(data: bytes) -> tuple[memoryview, bytes]:
-    """(the deferred section, the rest of the document as a JSON object)."""
-    digits = data[_DIGITS_AT : _DIGITS_AT + _DEFERRED_DIGITS]
-    if not (digits.isdigit() and data.startswith(_DEFERRED_MID, _DIGITS_AT + _DEFERRED_DIGITS)):
-        raise CorruptData("its deferred section's header is damaged")
-    end = _DEFERRED_START + int(digits)
-    if data[end : end + 1] != b",":
-        raise CorruptData("its deferred section's length is wrong")
+def _split_sections(data: bytes) -> tuple[list[memoryview], int]:
+    """(the deferred sections, as views into *data*; where the rest of the
+    document's members start)."""
     view = memoryview(data)
-    return view[_DEFERRED_START:end], b"".join((b"{", view[end + 1 :]))
+    sections = []
+    pos = _HEAD_LEN
+    while data.startswith(_DEFERRED_HEAD, pos):
+        digits_at = pos + len(_DEFERRED_HEAD)
+        digits = data[digits_at : digits_at + _DEFERRED_DIGITS]
+        if not (digits.isdigit() and data.startswith(_DEFERRED_MID, digits_at + _DEFERRED_DIGITS)):
+            raise CorruptData("its deferred section's header is damaged")
+        start = pos + _SECTION_HEADER_LEN
+        end = start + int(digits)
+        if data[end : end + 1] != b",":
+            raise CorruptData("its deferred section's length is wrong")
+        sections.append(view[start:end])
+        pos = end + 1
+    return sections, pos
 
 
-def _place_deferred(obj: dict[str, Any], section: memoryview) -> None:
-    """Put the section back, as a Deferred, at the member ``deferred_at`` names."""
-    path = obj.pop(_DEFERRED_AT, None)
-    if not (isinstance(path, list) and path and all(isinstance(k, str) for k in path)):
+def _is_path(value: Any) -> bool:
+    return isinstance(value, list) and bool(value) and all(isinstance(k, str) for k in value)
+
+
+def _place_deferred(obj: dict[str, Any], sections: list[memoryview]) -> None:
+    """Put each section back, as a Deferred, at the member its path names
+    (``deferred_at``, then ``deferred_also_at``)."""
+    first = obj.pop(_DEFERRED_AT, None)
+    others = obj.pop(_DEFERRED_ALSO_AT, [])
+    if not (_is_path(first) and isinstance(others, list) and all(map(_is_path, others))):
         raise CorruptData("its deferred section has no place")
-    parent = obj
-    for key in path[:-1]:
-        child = parent.get(key)
-        if not isinstance(child, dict):
-            raise CorruptData("its deferred section's place is missing")
-        parent = child
-    if path[-1] in parent:
-        raise CorruptData("its deferred section's place is taken")
-    parent[path[-1]] = Deferred(section)
+    paths = [first, *others]
+    if len(paths) != len(sections):
+        raise CorruptData(f"it names {len(paths)} places for {len(sections)} deferred sections")
+    for path, section in zip(paths, sections, strict=True):
+        parent = obj
+        for key in path[:-1]:
+            child = parent.get(key)
+            if not isinstance(child, dict):
+                raise CorruptData("its deferred section's place is missing")
+            parent = child
+        if path[-1] in parent:
+            raise CorruptData("its deferred section's place is taken")
+        parent[path[-1]] = Deferred(section)
 
 
 class Entry(NamedTuple):

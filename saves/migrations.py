@@ -16,10 +16,15 @@ timestamp instead of ``created`` / ``updated``.
 Snapshot and save-point *files* (the sealed envelopes beside the index)
 carry ``FILE_SCHEMA_VERSION`` instead: version 2 is the layout whose undo
 history may be a deferred section (``saves.journal``, "Deferred sections"),
-read back unparsed.  A version 1 file (the history inline) needs no change
-and is read as it is; an older program refuses a version 2 file as "saved
-by a newer combat-tracker" instead of reading it without its history.  The
-index documents and journal lines did not change and stay at version 1.
+read back unparsed; version 3 may hold several deferred sections (the undo
+history and the older part of the log, whose entries a version 2 reader
+would silently leave out).  Version 1 (the history inline) and version 2
+files need no change and are read as they are; an older program refuses a
+newer file as "saved by a newer combat-tracker" (the first section's place
+is written in the one-section form, so the older program reads the file far
+enough to see its schema) instead of reading it without its history or its
+older log.  The index documents and journal lines did not change and stay
+at version 1.
 
 To change a layout: bump ``SCHEMA_VERSION`` (or ``FILE_SCHEMA_VERSION``) and
 register one function per kind with ``@migration(kind, from_version=…)``.
@@ -36,7 +41,7 @@ from saves.errors import CorruptData, NewerSchema
 
 SCHEMA_VERSION = 1
 #: the schema of snapshot and save-point files (``migrate(..., target=FILE_SCHEMA_VERSION)``)
-FILE_SCHEMA_VERSION = 2
+FILE_SCHEMA_VERSION = 3
 
 KINDS = ("encounter", "save_point", "snapshot", "journal")
 
@@ -140,4 +145,15 @@ def _journal_0_to_1(doc: dict[str, Any]) -> dict[str, Any]:
 @migration("save_point", 1)
 def _file_1_to_2(doc: dict[str, Any]) -> dict[str, Any]:
     """A version 1 file holds its undo history inline: still readable as is."""
+    return doc
+
+
+# --- files: version 2 -> 3 -----------------------------------------------
+
+
+@migration("snapshot", 2)
+@migration("save_point", 2)
+def _file_2_to_3(doc: dict[str, Any]) -> dict[str, Any]:
+    """A version 2 file holds at most one deferred section (the undo
+    history) and its whole log inline: still readable as is."""
     return doc
