@@ -104,7 +104,21 @@ Kind = Literal["do", "undo", "redo"]
 #: and ``"undo"`` may be supplied lazily: a zero-argument callable returning
 #: the list of steps, called the first time the history is read (saves keeps
 #: it unparsed until then).  Versions 1 and 2 (no count, the list inline) load.
-SNAPSHOT_VERSION = 3
+#: 4: the log may be split: ``"log"`` holds the newest entries (columns) and
+#: ``"log_head"`` the older ones (columns, or a zero-argument callable
+#: returning them, called the first time an older entry is read), with
+#: ``"log_head_count"`` their number.  Versions 1 to 3 (the whole log in
+#: ``"log"``) load.
+SNAPSHOT_VERSION = 4
+#: A snapshot written with ``keep_unread`` (the one saves writes) keeps at
+#: most this many of the newest log entries inline, beside an unread head
+#: that is written back as it was: the inline part is parsed at every open.
+LOG_INLINE_MAX = 2048
+#: When the inline part would exceed ``LOG_INLINE_MAX`` (or the head was read
+#: anyway), the log is split afresh: the newest ``LOG_INLINE_KEEP`` entries
+#: inline, the rest the head.  More than the log pane's window of 200, so
+#: scrolling to the top of it does not read the head.
+LOG_INLINE_KEEP = 256
 
 
 class Step(NamedTuple):
@@ -186,6 +200,23 @@ class UnreadHistory:
         return base + self.tail
 
 
+class UnreadLogHead:
+    """The older part of a session's log as it was supplied lazily to
+    :meth:`Session.from_dict` and never read since: ``loader`` (as
+    supplied) holding ``count`` entries.  ``Session.to_dict(keep_unread=True)``
+    returns one as ``"log_head"`` so that whoever supplied the loader can
+    write its bytes back without parsing them; calling it calls the loader,
+    so it is itself a lazy ``"log_head"`` for :meth:`Session.from_dict`."""
+
+    __slots__ = ("loader", "count")
+
+    def __init__(self, loader: Callable[[], Any], count: int):
+        self.loader, self.count = loader, count
+
+    def __call__(self) -> Any:
+        return self.loader()
+
+
 class Session:
     """The live encounter and its history (see the module docstring)."""
 
@@ -222,6 +253,21 @@ class Session:
     @property
     def undo_stack(self) -> tuple[Step, ...]:
         return tuple(self._undo)
+
+    @property
+    def log_problem(self) -> str | None:
+        """Why the older log entries saved with this fight could not be read
+        (they were found unreadable when first read, and each is shown as
+        this message instead); None when they are fine or not read yet."""
+        problem: str | None = getattr(self.log, "problem", None)
+        return problem
+
+    def read_log(self) -> str | None:
+        """Read the older log entries supplied lazily (see :meth:`from_dict`)
+        now, if they were not yet; return :attr:`log_problem`."""
+        if isinstance(self.log, _LazyLog):
+            self.log.load_head()
+        return self.log_problem
 
     @property
     def redo_stack(self) -> tuple[Step, ...]:
@@ -432,12 +478,19 @@ class Session:
         order, so those steps are stored without their entries (they are
         taken back from the log by sequence number on load); the redo stack's
         entries are not in the log and are stored with their steps.  The log
-        is stored as four columns (see ``SNAPSHOT_VERSION``).
+        is stored as four columns (see ``SNAPSHOT_VERSION``), all of it in
+        ``"log"`` (``"log_head_count"`` 0).
 
-        An undo history supplied lazily and never read is read here (a
-        history found unreadable is left out: see :meth:`from_dict`) unless
-        ``keep_unread``: then ``"undo"`` is an :class:`UnreadHistory` (not
-        JSON: for the caller that supplied the loader to write back).
+        An undo history or older log supplied lazily and never read is read
+        here (a history found unreadable is left out, an unreadable log head
+        is its notes: see :meth:`from_dict`) unless ``keep_unread``: then
+        ``"undo"`` is an :class:`UnreadHistory` and ``"log_head"`` an
+        :class:`UnreadLogHead` (not JSON: for the caller that supplied the
+        loaders to write back), with ``"log"`` the entries after that head.
+        ``keep_unread`` also keeps the inline part bounded: when it would
+        hold more than ``LOG_INLINE_MAX`` entries, or the head was read, the
+        log is split afresh (``"log_head"`` then the older entries' columns,
+        ``"log"`` the newest ``LOG_INLINE_KEEP``).
         """
         undo = self._undo
         history: Any = None
@@ -448,15 +501,22 @@ class Session:
                 history = undo.to_dicts()
         else:
             history = [s.to_dict(with_log=False) for s in undo]
-        return {
+        head, head_count, inline = _log_parts(self.log, keep_unread)
+        out: dict[str, Any] = {
             "version": SNAPSHOT_VERSION,
             "encounter": self.encounter.to_dict(),
-            "log": _log_columns(self.log),
-            "seq": self.seq,
-            "undo": history,
-            "undo_count": len(undo),
-            "redo": [s.to_dict() for s in self._redo],
+            "log": inline,
+            "log_head_count": head_count,
         }
+        if head_count:
+            out["log_head"] = head
+        out.update(
+            seq=self.seq,
+            undo=history,
+            undo_count=len(undo),
+            redo=[s.to_dict() for s in self._redo],
+        )
+        return out
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any], rng: random.Random | None = None) -> Session:
@@ -480,9 +540,22 @@ class Session:
         encounter, log and everything else stay as they are, and undo says
         so once (:attr:`_LazySteps.problem`) instead of reaching below this
         session's actions.
+
+        ``"log_head"`` (version 4) holds the log's older entries, before
+        those in ``"log"``: columns, or a zero-argument callable returning
+        them, with ``"log_head_count"`` their number.  A callable is called
+        only when an older entry is first read (an index or slice reaching
+        it, iterating from the start, an undo cutting into it or reaching a
+        step whose entries are there, :meth:`to_dict`); the log's length
+        needs only the count.  If they turn out unreadable then (the call
+        raises, or the columns or their number do not check out), each is
+        read as one note saying so (:attr:`log_problem`): the log keeps its
+        length, nothing else changes, and reading it never raises.
         """
         try:
-            log = _LazyLog.load(data.get("log", ()))
+            log = _LazyLog.load(
+                data.get("log", ()), data.get("log_head"), data.get("log_head_count")
+            )
             undo = data.get("undo", ())
             count = data.get("undo_count")
             loader = None
@@ -504,7 +577,7 @@ class Session:
                 redo=[Step.from_dict(s) for s in data.get("redo", ())],
             )
             session.log = log
-            session._undo = _LazySteps(raws, log.rows, loader, count or 0)
+            session._undo = _LazySteps(raws, log, loader, count or 0)
             return session
         except (KeyError, TypeError, ValueError) as exc:
             if isinstance(exc, ActionError):
@@ -605,7 +678,8 @@ class _Rows:
 
 def _log_columns(log: Any) -> dict[str, list[Any]]:
     """The log as the snapshot stores it: four columns (loaded entries
-    that were never read are written from their row, not built)."""
+    that were never read are written from their row, not built).  For a
+    log whose head is still unread, only the entries after it."""
     if isinstance(log, _LazyLog):
         rows = log.rows
         items: Any = (
@@ -620,37 +694,170 @@ def _log_columns(log: Any) -> dict[str, list[Any]]:
     return dict(zip(_LOG_KEYS, map(list, columns), strict=True))
 
 
+def _log_parts(log: Any, keep_unread: bool) -> tuple[Any, int, dict[str, list[Any]]]:
+    """``(head, head count, inline columns)`` of a snapshot (see
+    :meth:`Session.to_dict`): an unread head kept as it is while the inline
+    part stays within ``LOG_INLINE_MAX``; else, with ``keep_unread``, a
+    fresh split when the log is longer than that or its head was read;
+    else the whole log inline."""
+    lazy = isinstance(log, _LazyLog)
+    loader = log.head_loader if lazy else None
+    if keep_unread and loader is not None and list.__len__(log) <= LOG_INLINE_MAX:
+        unread = UnreadLogHead(loader, log.head_pending)
+        return unread, log.head_pending, _log_columns(log)
+    if lazy:
+        log.load_head()
+    columns = _log_columns(log)
+    total = len(columns["seq"])
+    if not keep_unread or (total <= LOG_INLINE_MAX and not (lazy and log.head_read)):
+        return None, 0, columns
+    cut = max(0, total - LOG_INLINE_KEEP)
+    if not cut:
+        return None, 0, columns
+    head = {key: column[:cut] for key, column in columns.items()}
+    return head, cut, {key: column[cut:] for key, column in columns.items()}
+
+
 class _LazyLog(list):
     """``Session.log`` as loaded: a ``list`` of LogEntry whose loaded items
-    stay row numbers into the saved columns (:class:`_Rows`) until read.
+    stay row numbers into the saved columns (:class:`_Rows`) until read,
+    and whose older entries (the snapshot's ``"log_head"``) may not even
+    be parsed yet.
 
     Reading an item (index, slice, iteration, ``reversed``, ``in``, ``==``,
     ``index``, ``count``, ``pop``, ``copy``, ``+``) builds it into its
     LogEntry, once, in place; what is appended later is a LogEntry already;
     ``len``, ``del`` and ``extend`` are the list's own.  So the log pane
     reading the last 30 entries of a 10,000-entry log builds 30.
+
+    A head supplied lazily (a loader and its count) sits before the list's
+    items: ``len`` counts it, and it is loaded (:meth:`load_head`) the
+    first time an index in it is read, written or deleted (a slice or
+    ``del`` reaching it, iterating from the start, ``reversed`` reaching
+    it, anything that reads every item).  Loaded, its rows go before the
+    others in :attr:`rows`.  If it is unreadable then, each of its entries
+    is read as a note saying so (:attr:`problem`): the length stays, and
+    reading never raises.
     """
 
     rows = _Rows([], [], [], [])
+    #: the head supplied lazily and not loaded yet (None: none is pending)
+    head_loader: Callable[[], Any] | None = None
+    #: its number of entries (0: none pending)
+    head_pending = 0
+    #: a head supplied lazily has been loaded (or found unreadable)
+    head_read = False
+    #: why the head supplied lazily was unreadable (None: it was not)
+    problem: str | None = None
 
     @classmethod
-    def load(cls, data: Any) -> _LazyLog:
+    def load(cls, data: Any, head: Any = None, head_count: Any = None) -> _LazyLog:
         rows = _Rows.load(data)
         log = cls(range(len(rows)))
         log.rows = rows
+        if head is None:
+            if head_count not in (None, 0):
+                raise ValueError(f"log_head_count is {head_count!r} without a log_head")
+        elif callable(head):
+            if isinstance(head, UnreadLogHead):
+                head = head.loader
+            if type(head_count) is not int or head_count < 0:
+                raise ValueError(f"the older log's length is {head_count!r}")
+            if head_count:
+                log.head_loader, log.head_pending = head, head_count
+        else:
+            older = _Rows.load(head)
+            if head_count is not None and head_count != len(older):
+                raise ValueError(f"log_head_count is {head_count!r} for {len(older)} entries")
+            log._prepend(older)
         return log
 
+    def _prepend(self, head: _Rows) -> None:
+        """Put *head*'s rows before every item (the rows are renumbered)."""
+        n = len(head)
+        if not n:
+            return
+        rows = self.rows
+        items = [i + n if type(i) is int else i for i in list.__iter__(self)]
+        self.rows = _Rows(
+            head.seqs + rows.seqs,
+            head.rounds + rows.rounds,
+            head.actors + rows.actors,
+            head.texts + rows.texts,
+        )
+        list.__setitem__(self, slice(None), [*range(n), *items])
+
+    def load_head(self) -> None:
+        """Load the head supplied lazily (once), before the items."""
+        loader, count = self.head_loader, self.head_pending
+        if loader is None:
+            return
+        self.head_loader, self.head_pending, self.head_read = None, 0, True
+        try:
+            head = _Rows.load(loader())
+            if len(head) != count:
+                raise ValueError(f"it holds {len(head)} entries, not the {count} saved")
+        except Exception as exc:  # whatever the supplied loader raises: never a traceback
+            why = f"{exc!r}" if isinstance(exc, KeyError) else str(exc)
+            self.problem = (
+                f"(older log entry unreadable: the older log saved with this fight "
+                f"could not be read ({why}); {count} entries are lost)"
+            )
+            head = _Rows([0] * count, [0] * count, [""] * count, [self.problem] * count)
+        self._prepend(head)
+
+    def _at(self, index: Any) -> Any:
+        """The list position of *index*, loading the head if it is there."""
+        pending = self.head_pending
+        if not pending:
+            return index
+        i = operator.index(index)
+        n = list.__len__(self) + pending
+        if i < 0:
+            i += n
+        if not 0 <= i < n:
+            raise IndexError("list index out of range")
+        if i >= pending:
+            return i - pending
+        self.load_head()
+        return i
+
     def _get(self, index: int) -> LogEntry:
+        index = self._at(index)
         item = list.__getitem__(self, index)
         if type(item) is int:
             item = self.rows.entry(item)
             list.__setitem__(self, index, item)
         return item
 
+    def __len__(self) -> int:
+        return list.__len__(self) + self.head_pending
+
+    def __bool__(self) -> bool:
+        return len(self) > 0
+
     def __getitem__(self, index: Any) -> Any:
         if isinstance(index, slice):
             return [self._get(i) for i in range(*index.indices(len(self)))]
         return self._get(index)
+
+    def __setitem__(self, index: Any, value: Any) -> None:
+        self.load_head()
+        list.__setitem__(self, index, value)
+
+    def __delitem__(self, index: Any) -> None:
+        pending = self.head_pending
+        if pending and isinstance(index, slice):
+            start, stop, step = index.indices(len(self))
+            if step == 1 and min(start, stop) >= pending:
+                index = slice(start - pending, stop - pending)
+            elif len(range(start, stop, step)):
+                self.load_head()
+            else:
+                return
+        elif pending:
+            index = self._at(index)
+        list.__delitem__(self, index)
 
     def __iter__(self) -> Iterator[LogEntry]:
         i = 0
@@ -679,8 +886,21 @@ class _LazyLog(list):
     def __radd__(self, other: Any) -> Any:
         return other + list(self)
 
+    def __mul__(self, n: Any) -> Any:
+        return list(self) * n
+
+    __rmul__ = __mul__
+
+    def __imul__(self, n: Any) -> Any:
+        self.load_head()
+        return list.__imul__(self, n)
+
     def __repr__(self) -> str:
         return repr(list(self))
+
+    def __reduce__(self) -> Any:
+        """Copied or pickled as the plain list of its entries."""
+        return (list, (list(self),))
 
     def copy(self) -> list[LogEntry]:
         return list(self)
@@ -693,7 +913,31 @@ class _LazyLog(list):
 
     def pop(self, index: Any = -1) -> LogEntry:
         self._get(index)
-        return list.pop(self, index)
+        return list.pop(self, self._at(index))
+
+    def _build_all(self) -> None:
+        for i in range(len(self)):
+            self._get(i)
+
+    def insert(self, index: Any, value: Any) -> None:
+        self.load_head()
+        list.insert(self, index, value)
+
+    def remove(self, value: Any) -> None:
+        self._build_all()
+        list.remove(self, value)
+
+    def clear(self) -> None:
+        self.head_loader, self.head_pending = None, 0
+        list.clear(self)
+
+    def sort(self, *args: Any, **kwargs: Any) -> None:
+        self._build_all()
+        list.sort(self, *args, **kwargs)
+
+    def reverse(self) -> None:
+        self.load_head()
+        list.reverse(self)
 
 
 def _canonical_step(raw: Any) -> bool:
@@ -756,16 +1000,19 @@ class _LazySteps(list):
     def __init__(
         self,
         raws: list[Any],
-        rows: _Rows,
+        log: _LazyLog,
         loader: Callable[[], Any] | None = None,
         count: int = 0,
     ) -> None:
         super().__init__(raws)
-        #: the log as loaded, where a loaded step finds its entries by
-        #: sequence number; the log is in sequence order (entries are
-        #: appended in order, undo cuts the tail, redo re-appends the
-        #: newest), checked before it is searched by bisection
-        self._rows = rows
+        #: the log as loaded, whose rows (``log.rows``) are where a loaded
+        #: step finds its entries by sequence number; the log is in
+        #: sequence order (entries are appended in order, undo cuts the
+        #: tail, redo re-appends the newest), checked before it is searched
+        #: by bisection.  Its head, if still unread, is loaded when a step
+        #: may have entries there (see :meth:`_log_of`).
+        self._log = log
+        self._rows = log.rows
         self._in_order: bool | None = None
         self._by_seq: dict[int, tuple[int, ...]] | None = None
         #: the history not loaded yet (below every item) and its length
@@ -825,10 +1072,18 @@ class _LazySteps(list):
         return len(self) > 0
 
     def _log_of(self, seq: int) -> tuple[LogEntry, ...]:
+        log = self._log
+        if log.head_pending:
+            # The entries of a step are after the head's only if the rows
+            # are in order and the step is after their first entry's (a
+            # step at that entry may have its first entries in the head).
+            seqs = log.rows.seqs
+            if not (seqs and seq > seqs[0] and self._ordered()):
+                log.load_head()
+        if self._rows is not log.rows:  # the head was loaded: rows renumbered
+            self._rows, self._in_order, self._by_seq = log.rows, None, None
         seqs = self._rows.seqs
-        if self._in_order is None:
-            self._in_order = all(map(operator.le, seqs, seqs[1:]))
-        if self._in_order:
+        if self._ordered():
             lo = bisect_left(seqs, seq)
             indices: Any = range(lo, bisect_right(seqs, seq, lo))
         else:
@@ -839,6 +1094,15 @@ class _LazySteps(list):
                 self._by_seq = {k: tuple(v) for k, v in grouped.items()}
             indices = self._by_seq.get(seq, ())
         return tuple(self._rows.entry(i) for i in indices)
+
+    def _ordered(self) -> bool:
+        """Whether the rows as loaded are in sequence order (once per rows)."""
+        if self._rows is not self._log.rows:
+            self._rows, self._in_order, self._by_seq = self._log.rows, None, None
+        if self._in_order is None:
+            seqs = self._rows.seqs
+            self._in_order = all(map(operator.le, seqs, seqs[1:]))
+        return self._in_order
 
     def _build(self, index: int) -> Step:
         item = list.__getitem__(self, index)

@@ -12,7 +12,12 @@ saved as the snapshot file's deferred section (``saves.journal``) and handed
 to the session unparsed (``Session.from_dict`` takes it lazily): it is
 parsed on the first undo that reaches below this session's actions, and a
 compaction or save point that never needed it writes its bytes back as
-they were, with the steps pushed since spliced on.  When the journal has
+they were, with the steps pushed since spliced on.  The log's older
+entries are saved the same way, as a second deferred section (the
+snapshot's ``"log_head"``, version 4): read only when the GM reaches them
+(scrolling up, export, an undo that deep), written back byte for byte while
+unread, split afresh when the newest entries kept inline grow past
+``rules.engine.LOG_INLINE_MAX``.  When the journal has
 grown long (or the snapshot was written by an older version), it is folded
 into a new snapshot (compaction) on close, or earlier when the app calls
 :meth:`LiveEncounter.compact_if_due` once it is idle; never per action.
@@ -31,7 +36,7 @@ from pathlib import Path
 from typing import Any
 
 from rules.encounter import Encounter
-from rules.engine import SNAPSHOT_VERSION, Session, Step, UnreadHistory
+from rules.engine import SNAPSHOT_VERSION, Session, Step, UnreadHistory, UnreadLogHead
 from rules.errors import ActionError
 from rules.rulesets import Ruleset
 from saves.journal import Deferred
@@ -122,8 +127,8 @@ class LiveEncounter:
     def open(cls, store: Store, name: str, rng: random.Random | None = None) -> LiveEncounter:
         """Load the last snapshot and replay the journal after it; nothing
         is written (a due compaction waits for :meth:`compact_if_due` or
-        :meth:`close`).  The undo history stays unparsed (see the module
-        docstring).  A journal that does not fit its snapshot is a
+        :meth:`close`).  The undo history and the log's older entries stay
+        unparsed (see the module docstring).  A journal that does not fit its snapshot is a
         SaveError naming the problem."""
         with _no_gc_pauses():
             loaded = store.load(name)
@@ -218,19 +223,28 @@ class LiveEncounter:
     # -- internals ----------------------------------------------------------
 
     def snapshot(self) -> dict[str, Any]:
-        """The session and UI state to save, the undo history as a
-        ``Deferred`` (the store writes it as the file's deferred section).
-        A history loaded lazily and never read is not parsed: its bytes are
-        written back with the steps pushed since appended."""
+        """The session and UI state to save, the undo history and the log's
+        older entries as ``Deferred`` values (the store writes them as the
+        file's deferred sections).  A history loaded lazily and never read
+        is not parsed: its bytes are written back with the steps pushed
+        since appended; an older log never read is written back as it was."""
         data = self.session.to_dict(keep_unread=True)
+        head = data.get("log_head")
+        if isinstance(head, UnreadLogHead) and not isinstance(head.loader, Deferred):
+            self.session.read_log()  # not ours to write back: read it (a fresh split)
+            data = self.session.to_dict(keep_unread=True)
+            head = data.get("log_head")
+        if isinstance(head, UnreadLogHead):
+            data["log_head"] = head.loader
+        elif head is not None:
+            data["log_head"] = Deferred.of(head)
         undo = data["undo"]
         history = None
         if isinstance(undo, UnreadHistory):
             if isinstance(undo.loader, Deferred):
                 history = undo.loader.extended(undo.tail)
             if history is None:  # not ours to splice: read it
-                data = self.session.to_dict()
-                undo = data["undo"]
+                undo = self.session.to_dict()["undo"]
         data["undo"] = history if history is not None else Deferred.of(undo)
         return {"session": data, "ui": dict(self.ui_state)}
 

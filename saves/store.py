@@ -64,18 +64,20 @@ shows the summary of the last line written.  ``load()`` (or the first
 ``append``) cuts the journal back to the line before the damage, and from
 then on ``list()`` shows the summary saved with the last action kept.
 
-Deferred undo history.  A snapshot (or save point) may hold one value as a
-deferred section (``saves.journal``: the snapshot dict had a ``Deferred``
-there; ``saves.live`` puts the session's undo history in one): it is
-written in the same file, in the same atomic write, under the same CRC, and
-comes back from ``load`` / ``load_save_point`` as a ``Deferred`` that is
-parsed only when called, so opening a long fight does not parse its undo
-history.  The store itself never parses it.
+Deferred sections.  A snapshot (or save point) may hold some values as
+deferred sections (``saves.journal``: the snapshot dict had a ``Deferred``
+there; ``saves.live`` puts the session's undo history and the older part of
+its log in them): they are written in the same file, in the same atomic
+write, under the same CRC, and come back from ``load`` /
+``load_save_point`` as ``Deferred`` values that are parsed only when
+called, so opening a long fight parses neither its undo history nor its
+older log.  The store itself never parses them.
 
 Schema versions: every stored document carries ``"schema"``: 1 in the index
-and the journal lines, 2 in snapshot and save-point files (version 1 files,
-with the history inline, are read as they are); see ``saves.migrations``
-for the upgrade path.
+and the journal lines, 3 in snapshot and save-point files (version 1 files,
+with the history inline, and version 2 files, with at most one deferred
+section, are read as they are); see ``saves.migrations`` for the upgrade
+path.
 
 Only one process may open a database for writing: the second gets
 ``DatabaseLocked`` ("… is in use by PID 1234").  A ``Store`` is safe to share

@@ -195,7 +195,7 @@ def c_hp(s: Session, name: str) -> int:
 
 def test_a_lazy_history_needs_its_count_and_an_inline_one_must_match_it() -> None:
     data = roundtrip(fight().to_dict())
-    assert data["version"] == SNAPSHOT_VERSION == 3
+    assert data["version"] == SNAPSHOT_VERSION == 4
     assert data["undo_count"] == len(data["undo"])
     wrong = dict(data, undo_count=len(data["undo"]) + 1)
     with pytest.raises(ActionError, match="not a saved session.*undo_count"):
