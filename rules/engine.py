@@ -759,10 +759,12 @@ class _LazyLog(list):
             if head_count not in (None, 0):
                 raise ValueError(f"log_head_count is {head_count!r} without a log_head")
         elif callable(head):
-            if isinstance(head, UnreadLogHead):
-                head = head.loader
             if type(head_count) is not int or head_count < 0:
                 raise ValueError(f"the older log's length is {head_count!r}")
+            if isinstance(head, UnreadLogHead):
+                if head.count != head_count:
+                    raise ValueError(f"log_head_count is {head_count} for {head.count} entries")
+                head = head.loader
             if head_count:
                 log.head_loader, log.head_pending = head, head_count
         else:
