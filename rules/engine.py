@@ -78,6 +78,7 @@ again until the list is empty.
 
 from __future__ import annotations
 
+import itertools
 import operator
 import random
 from bisect import bisect_left, bisect_right
@@ -550,7 +551,10 @@ class Session:
         needs only the count.  If they turn out unreadable then (the call
         raises, or the columns or their number do not check out), each is
         read as one note saying so (:attr:`log_problem`): the log keeps its
-        length, nothing else changes, and reading it never raises.
+        length, nothing else changes, and reading it never raises; and
+        ``to_dict(keep_unread=True)`` still hands the head back as it was
+        supplied (so saves writes the unreadable bytes back, losing
+        nothing) until the inline part outgrows ``LOG_INLINE_MAX``.
         """
         try:
             log = _LazyLog.load(
@@ -676,15 +680,16 @@ class _Rows:
         )
 
 
-def _log_columns(log: Any) -> dict[str, list[Any]]:
-    """The log as the snapshot stores it: four columns (loaded entries
-    that were never read are written from their row, not built).  For a
-    log whose head is still unread, only the entries after it."""
+def _log_columns(log: Any, start: int = 0) -> dict[str, list[Any]]:
+    """The log as the snapshot stores it, from the list item *start* on:
+    four columns (loaded entries that were never read are written from
+    their row, not built).  For a log whose head is still unread, the
+    items are the entries after it."""
     if isinstance(log, _LazyLog):
         rows = log.rows
         items: Any = (
             (rows.seqs[i], rows.rounds[i], rows.actors[i], rows.texts[i]) if type(i) is int else i
-            for i in list.__iter__(log)
+            for i in itertools.islice(list.__iter__(log), start, None)
         )
     else:
         items = log
@@ -705,6 +710,10 @@ def _log_parts(log: Any, keep_unread: bool) -> tuple[Any, int, dict[str, list[An
     if keep_unread and loader is not None and list.__len__(log) <= LOG_INLINE_MAX:
         unread = UnreadLogHead(loader, log.head_pending)
         return unread, log.head_pending, _log_columns(log)
+    kept = log.kept_head if lazy else None
+    if keep_unread and kept is not None and list.__len__(log) - kept[1] <= LOG_INLINE_MAX:
+        # unreadable, its notes untouched: its bytes go back as they were
+        return UnreadLogHead(*kept), kept[1], _log_columns(log, kept[1])
     if lazy:
         log.load_head()
     columns = _log_columns(log)
@@ -737,7 +746,8 @@ class _LazyLog(list):
     it, anything that reads every item).  Loaded, its rows go before the
     others in :attr:`rows`.  If it is unreadable then, each of its entries
     is read as a note saying so (:attr:`problem`): the length stays, and
-    reading never raises.
+    reading never raises; :attr:`kept_head` keeps its loader while those
+    notes are untouched.
     """
 
     rows = _Rows([], [], [], [])
@@ -749,6 +759,9 @@ class _LazyLog(list):
     head_read = False
     #: why the head supplied lazily was unreadable (None: it was not)
     problem: str | None = None
+    #: an unreadable head's loader and count while its notes are untouched
+    #: (``to_dict(keep_unread=True)`` hands it back: nothing saved is lost)
+    kept_head: tuple[Callable[[], Any], int] | None = None
 
     @classmethod
     def load(cls, data: Any, head: Any = None, head_count: Any = None) -> _LazyLog:
@@ -803,10 +816,21 @@ class _LazyLog(list):
             why = f"{exc!r}" if isinstance(exc, KeyError) else str(exc)
             self.problem = (
                 f"(older log entry unreadable: the older log saved with this fight "
-                f"could not be read ({why}); {count} entries are lost)"
+                f"could not be read ({why}); {count} entries cannot be shown)"
             )
             head = _Rows([0] * count, [0] * count, [""] * count, [self.problem] * count)
+            self.kept_head = (loader, count)
         self._prepend(head)
+
+    def _changing(self, lowest: Any = 0) -> None:
+        """An item from position *lowest* on is about to change: an
+        unreadable head's notes there are no longer what its bytes hold."""
+        kept = self.kept_head
+        if kept is not None:
+            n = list.__len__(self)
+            i = operator.index(lowest)
+            if (i + n if i < 0 else i) < kept[1]:
+                self.kept_head = None
 
     def _at(self, index: Any) -> Any:
         """The list position of *index*, loading the head if it is there."""
@@ -845,6 +869,7 @@ class _LazyLog(list):
 
     def __setitem__(self, index: Any, value: Any) -> None:
         self.load_head()
+        self._changing()
         list.__setitem__(self, index, value)
 
     def __delitem__(self, index: Any) -> None:
@@ -859,6 +884,13 @@ class _LazyLog(list):
                 return
         elif pending:
             index = self._at(index)
+        if self.kept_head is not None:
+            if isinstance(index, slice):
+                start, stop, step = index.indices(list.__len__(self))
+                if len(range(start, stop, step)):
+                    self._changing(start if step > 0 else 0)
+            else:
+                self._changing(index)
         list.__delitem__(self, index)
 
     def __iter__(self) -> Iterator[LogEntry]:
@@ -895,6 +927,7 @@ class _LazyLog(list):
 
     def __imul__(self, n: Any) -> Any:
         self.load_head()
+        self._changing()
         return list.__imul__(self, n)
 
     def __repr__(self) -> str:
@@ -915,7 +948,9 @@ class _LazyLog(list):
 
     def pop(self, index: Any = -1) -> LogEntry:
         self._get(index)
-        return list.pop(self, self._at(index))
+        position = self._at(index)
+        self._changing(position)
+        return list.pop(self, position)
 
     def _build_all(self) -> None:
         for i in range(len(self)):
@@ -923,22 +958,26 @@ class _LazyLog(list):
 
     def insert(self, index: Any, value: Any) -> None:
         self.load_head()
+        self._changing()
         list.insert(self, index, value)
 
     def remove(self, value: Any) -> None:
         self._build_all()
+        self._changing()
         list.remove(self, value)
 
     def clear(self) -> None:
-        self.head_loader, self.head_pending = None, 0
+        self.head_loader, self.head_pending, self.kept_head = None, 0, None
         list.clear(self)
 
     def sort(self, *args: Any, **kwargs: Any) -> None:
         self._build_all()
+        self._changing()
         list.sort(self, *args, **kwargs)
 
     def reverse(self) -> None:
         self.load_head()
+        self._changing()
         list.reverse(self)
 
 

@@ -234,6 +234,10 @@ class LiveEncounter:
             self.session.read_log()  # not ours to write back: read it (a fresh split)
             data = self.session.to_dict(keep_unread=True)
             head = data.get("log_head")
+            if isinstance(head, UnreadLogHead):  # unreadable: what it reads as, inline
+                del data["log_head"]
+                data.update(log=self.session.to_dict()["log"], log_head_count=0)
+                head = None
         if isinstance(head, UnreadLogHead):
             data["log_head"] = head.loader
         elif head is not None:

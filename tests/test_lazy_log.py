@@ -99,11 +99,14 @@ def saved_split(s: Session) -> dict[str, Any]:
     return data
 
 
-def lazy(s: Session, head: Any = None, rng_seed: int = 1) -> tuple[Session, Loader]:
+REAL: Any = object()
+
+
+def lazy(s: Session, head: Any = REAL, rng_seed: int = 1) -> tuple[Session, Loader]:
     """*s* resumed with its older log supplied lazily (by default the real
-    one), and the loader."""
+    one, else what the loader returns or raises), and the loader."""
     data = saved_split(s)
-    loader = Loader(data["log_head"] if head is None else head)
+    loader = Loader(data["log_head"] if head is REAL else head)
     data["log_head"] = loader
     return Session.from_dict(data, rng=random.Random(rng_seed)), loader
 
@@ -375,13 +378,13 @@ BAD_HEADS = {
 @pytest.mark.parametrize("bad", list(BAD_HEADS.values()), ids=list(BAD_HEADS))
 def test_an_unreadable_head_is_a_note_where_it_was_and_nothing_else_is_lost(bad: Any) -> None:
     eager = fight()
-    resumed, loader = lazy(eager, head=Loader(bad))
+    resumed, loader = lazy(eager, head=bad)
     count = len(eager.log) - KEEP
     assert resumed.log[-KEEP:] == eager.log[-KEEP:] and resumed.log_problem is None
     first = resumed.log[0]  # read where it is asked for: never a traceback
     assert isinstance(first, LogEntry) and "older log" in first.text and "unreadable" in first.text
     assert resumed.log_problem == first.text and resumed.read_log() == first.text
-    assert f"{count} entries are lost" in first.text
+    assert f"{count} entries cannot be shown" in first.text
     # the length stays, so a reader that counted first reads what it counted
     assert len(resumed.log) == len(eager.log) and len(list(resumed.log)) == len(eager.log)
     assert resumed.log[:count] == [first] * count
@@ -398,7 +401,16 @@ def test_an_unreadable_head_is_a_note_where_it_was_and_nothing_else_is_lost(bad:
         resumed.undo()
         eager.undo()
         assert resumed.encounter == eager.encounter
-    data = roundtrip(resumed.to_dict(keep_unread=True))  # saved again: the notes stay
+    # Saved again, the unreadable head goes back as it was (nothing saved is
+    # lost) while its notes are untouched...
+    kept = resumed.to_dict(keep_unread=True)
+    assert isinstance(kept["log_head"], UnreadLogHead) and kept["log_head"].loader is loader
+    assert kept["log_head_count"] == count
+    assert kept["log"] == {k: v[count:] for k, v in resumed.to_dict()["log"].items()}
+    # ...and once they were changed, what the log reads as is saved.
+    del resumed.log[count - 1]
+    data = roundtrip(resumed.to_dict(keep_unread=True))
+    assert data["log_head_count"] == len(resumed.log) - KEEP
     again = Session.from_dict(data)
     assert list(again.log) == list(resumed.log) and again.encounter == eager.encounter
 
@@ -729,11 +741,19 @@ def test_an_unreadable_older_log_in_a_file_is_a_note_and_the_fight_goes_on(
         assert "not JSON" in session.log[0].text and session.log_problem == session.log[0].text
         assert session.undo_stack[-1] == eager.undo_stack[-1]  # the history is all there
         live.do("damage Ogre 2")
-        live.compact()  # saved with the notes in place of the unreadable entries
+        live.compact()  # the unreadable bytes are written back as they were
+    assert head_section(snapshot_file(db)).raw == b'{"seq": [1, 2'
     with open_store(db) as store:
-        again = LiveEncounter.open(store, "Long")
+        again = LiveEncounter.open(store, "Long", rng=random.Random(1))
         assert list(again.session.log) == list(live.session.log)
         assert again.session.encounter == live.session.encounter
+        while len(again.session.log) - count <= MAX:  # the fight goes on past the bound
+            again.do("roll 1d20")
+        again.compact()  # split afresh: now what the log reads as is saved, notes included
+        shown = list(again.session.log)
+    with open_store(db) as store:
+        last = LiveEncounter.open(store, "Long")
+        assert list(last.session.log) == shown and "unreadable" in shown[0].text
 
 
 async def test_the_log_pane_shows_an_unreadable_older_log_as_notes_without_crashing() -> None:
@@ -742,7 +762,7 @@ async def test_the_log_pane_shows_an_unreadable_older_log_as_notes_without_crash
     from tracker.widgets.log import LogPane
 
     eager = fight(150)
-    resumed, loader = lazy(eager, head=Loader(ValueError("boom")))
+    resumed, loader = lazy(eager, head=ValueError("boom"))
     app = CombatTrackerApp(live=LiveEncounter.in_memory(resumed), config=Config())
     async with app.run_test(size=(120, 40)) as pilot:  # the tail is taller than KEEP entries
         pane = app.screen.query_one(LogPane)
