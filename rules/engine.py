@@ -736,8 +736,9 @@ class _LazyLog(list):
     Reading an item (index, slice, iteration, ``reversed``, ``in``, ``==``,
     ``index``, ``count``, ``pop``, ``copy``, ``+``) builds it into its
     LogEntry, once, in place; what is appended later is a LogEntry already;
-    ``len``, ``del`` and ``extend`` are the list's own.  So the log pane
-    reading the last 30 entries of a 10,000-entry log builds 30.
+    ``extend`` and ``append`` are the list's own.  So the log pane reading
+    the last 30 entries of a 10,000-entry log builds 30.  A copy or pickle
+    is the plain list of its entries.
 
     A head supplied lazily (a loader and its count) sits before the list's
     items: ``len`` counts it, and it is loaded (:meth:`load_head`) the
