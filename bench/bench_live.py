@@ -62,7 +62,6 @@ from tinydb import Query, TinyDB
 from rules.encounter import Encounter
 from rules.engine import Session
 from saves import Store
-from saves.journal import Deferred
 from saves.live import LiveEncounter, summary_of
 
 NAME = "Fight"
@@ -116,10 +115,10 @@ def saved_form(session: Session) -> dict[str, Any]:
 
 def ours_form(snapshot: dict[str, Any]) -> dict[str, Any]:
     """The snapshot as ``LiveEncounter.snapshot`` hands it to the store: the
-    undo history as the file's deferred section (``saves/journal.py``)."""
-    session = dict(snapshot["session"])
-    session["undo"] = Deferred.of(session["undo"])
-    return {**snapshot, "session": session}
+    undo history and the log's older entries as the file's deferred
+    sections (``saves/journal.py``), the newest entries inline."""
+    live = LiveEncounter.in_memory(Session.from_dict(snapshot["session"]))
+    return {**live.snapshot(), "ui": snapshot.get("ui", {})}
 
 
 def spread(samples: int, rounds: int) -> set[int]:
