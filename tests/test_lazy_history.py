@@ -66,17 +66,18 @@ def state(s: Session) -> dict[str, Any]:
 
 
 class Loader:
-    """A lazily supplied history that counts how often it is read."""
+    """A lazily supplied value (a history, an older log) that counts how
+    often it is read; an exception given as the value is raised."""
 
-    def __init__(self, steps: Any) -> None:
-        self.steps = steps
+    def __init__(self, value: Any) -> None:
+        self.value = value
         self.calls = 0
 
     def __call__(self) -> Any:
         self.calls += 1
-        if isinstance(self.steps, Exception):
-            raise self.steps
-        return copy.deepcopy(self.steps)
+        if isinstance(self.value, Exception):
+            raise self.value
+        return copy.deepcopy(self.value)
 
 
 def lazy(s: Session, steps: Any = None, rng_seed: int = 1) -> tuple[Session, Loader]:
@@ -308,20 +309,6 @@ def section(path: Path) -> Deferred:
     history = unseal(path.read_bytes())["snapshot"]["session"]["undo"]
     assert isinstance(history, Deferred)
     return history
-
-
-@pytest.fixture
-def parses(monkeypatch: pytest.MonkeyPatch) -> list[bytes]:
-    """Every deferred section parsed (by calling its Deferred)."""
-    seen: list[bytes] = []
-    real = Deferred.__call__
-
-    def counting(self: Deferred) -> Any:
-        seen.append(self.raw)
-        return real(self)
-
-    monkeypatch.setattr(Deferred, "__call__", counting)
-    return seen
 
 
 def test_opening_a_saved_fight_does_not_parse_its_history(tmp_path: Path, parses: list) -> None:

@@ -25,6 +25,7 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from test_lazy_history import Loader, snapshot_file
 
 import rules.engine as engine
 from rules.encounter import Encounter, LogEntry
@@ -76,20 +77,6 @@ def roundtrip(data: Any) -> Any:
 def state(s: Session) -> dict[str, Any]:
     """What the GM sees: the encounter and the log."""
     return {"encounter": s.encounter.to_dict(), "log": [tuple(e) for e in s.log]}
-
-
-class Loader:
-    """A lazily supplied older log that counts how often it is read."""
-
-    def __init__(self, value: Any) -> None:
-        self.value = value
-        self.calls = 0
-
-    def __call__(self) -> Any:
-        self.calls += 1
-        if isinstance(self.value, Exception):
-            raise self.value
-        return copy.deepcopy(self.value)
 
 
 def saved_split(s: Session) -> dict[str, Any]:
@@ -587,29 +574,10 @@ def body(entry: LogEntry) -> str:
     return entry.text.removeprefix(entry.actor)
 
 
-def snapshot_file(db: Path) -> Path:
-    (path,) = db.parent.glob("encounters.json.d/*/snapshot-*.json")
-    return path
-
-
 def head_section(path: Path) -> Deferred:
     head = unseal(path.read_bytes())["snapshot"]["session"]["log_head"]
     assert isinstance(head, Deferred)
     return head
-
-
-@pytest.fixture
-def parses(monkeypatch: pytest.MonkeyPatch) -> list[bytes]:
-    """Every deferred section parsed (by calling its Deferred)."""
-    seen: list[bytes] = []
-    real = Deferred.__call__
-
-    def counting(self: Deferred) -> Any:
-        seen.append(self.raw)
-        return real(self)
-
-    monkeypatch.setattr(Deferred, "__call__", counting)
-    return seen
 
 
 def test_opening_does_not_parse_the_older_log_and_reaching_it_does_once(
