@@ -227,6 +227,18 @@ async def test_the_active_turn_and_the_marks_look_different() -> None:
             )
 
 
+async def test_tab_moves_the_keys_from_pane_to_pane_and_the_focused_border_shows_it() -> None:
+    app = make_app(fight(started=True))
+    async with app.run_test(size=(80, 24)) as pilot:
+        panes = [app.screen.query_one(p) for p in (InitiativePane, CombatantPane, LogPane)]
+        for n in range(4):  # round the three panes and back to the order
+            pane = panes[n % 3]
+            assert app.focused is pane
+            borders = {p.styles.border_top[1] for p in panes if p is not pane}
+            assert len(borders) == 1 and pane.styles.border_top[1] not in borders
+            await pilot.press("tab")
+
+
 async def test_a_theme_switch_repaints_every_pane_in_the_new_colours() -> None:
     """The panes remember their colours between lines drawn; a new theme
     must still reach every line they draw next."""
