@@ -1122,10 +1122,9 @@ class _LazySteps(list):
             seqs = log.rows.seqs
             if not (seqs and seq > seqs[0] and self._ordered()):
                 log.load_head()
-        if self._rows is not log.rows:  # the head was loaded: rows renumbered
-            self._rows, self._in_order, self._by_seq = log.rows, None, None
+        ordered = self._ordered()  # first: it takes the rows afresh if the head was loaded
         seqs = self._rows.seqs
-        if self._ordered():
+        if ordered:
             lo = bisect_left(seqs, seq)
             indices: Any = range(lo, bisect_right(seqs, seq, lo))
         else:
@@ -1138,7 +1137,8 @@ class _LazySteps(list):
         return tuple(self._rows.entry(i) for i in indices)
 
     def _ordered(self) -> bool:
-        """Whether the rows as loaded are in sequence order (once per rows)."""
+        """Whether the rows as loaded are in sequence order (once per rows;
+        the log's rows are taken afresh when loading its head renumbered them)."""
         if self._rows is not self._log.rows:
             self._rows, self._in_order, self._by_seq = self._log.rows, None, None
         if self._in_order is None:
