@@ -23,7 +23,7 @@ from rules.bonuses import effective_al
 from rules.combatant import Combatant
 from rules.durations import Duration
 from rules.rulesets import Ruleset
-from tracker.widgets.steady import SteadyScrollView
+from tracker.widgets.steady import SteadyScrollView, text_segments
 
 ABILITY_ORDER = ("dex", "per", "str", "con", "int", "wis", "cha", "luck")
 
@@ -72,8 +72,7 @@ class _Rows:
             base = console.get_style(value.style) if value.style else None
             for n, line in enumerate(value.wrap(console, room)):
                 yield Segment(label.ljust(label_width + 1), bold) if n == 0 else indent
-                segments = line.render(console)  # without the text's own style:
-                yield from Segment.apply_style(segments, base) if base else segments
+                yield from text_segments(line, console)
                 yield Segment(" " * (room - line.cell_len), base)  # the cell's width, as a grid's
                 yield new_line
 

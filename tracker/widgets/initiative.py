@@ -28,7 +28,7 @@ from textual.widget import Widget
 
 from rules.combatant import Combatant
 from rules.encounter import Encounter
-from tracker.widgets.steady import SteadyScrollView
+from tracker.widgets.steady import SteadyScrollView, text_segments
 
 #: (key, header, narrow header); widths are decided by :func:`layout`.
 COLUMNS = (
@@ -390,10 +390,7 @@ class InitiativePane(SteadyScrollView, can_focus=True):
                 cell.align("right", size)
             else:
                 cell.truncate(size, overflow="ellipsis", pad=True)
-            if cell.spans:
-                segments.extend(cell.render(console))
-            else:  # Text.render draws a span-less text without its own style
-                segments.append(Segment(cell.plain, console.get_style(cell.style)))
+            segments.extend(text_segments(cell, console))
         strip = Strip(segments, sum(lay.widths))
         return strip if strip.cell_length == width else strip.crop_extend(0, width, None)
 

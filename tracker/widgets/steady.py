@@ -9,13 +9,29 @@ first was the scrollbars again).  Passing the view's own virtual size keeps
 everything else as Textual does it.  ``_size_updated`` is a private hook
 (Textual is pinned exactly; tests/test_tui_big_fight.py and the snapshots
 catch a change).
+
+The panes' line helper lives here too: :func:`text_segments`.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
+from rich.console import Console
+from rich.segment import Segment
 from rich.style import Style
+from rich.text import Text
 from textual.geometry import Size
 from textual.scroll_view import ScrollView
+
+
+def text_segments(text: Text, console: Console) -> Iterable[Segment]:
+    """*text* as segments with its own style: ``Text.render`` applies the
+    text's base style only through its spans, so a span-less text would
+    lose it (a dim note, a one-style cell)."""
+    if text.spans:
+        return text.render(console)
+    return [Segment(text.plain, console.get_style(text.style) if text.style else None)]
 
 
 class SteadyScrollView(ScrollView):
