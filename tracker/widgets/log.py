@@ -26,7 +26,7 @@ from textual.strip import Strip
 
 from rules.encounter import LogEntry
 from tracker.breakdown import styled
-from tracker.widgets.steady import SteadyScrollView
+from tracker.widgets.steady import SteadyScrollView, text_segments
 
 #: Entries kept on screen when the GM scrolls to the top of the tail.
 WINDOW = 200
@@ -139,14 +139,13 @@ class LogPane(SteadyScrollView, can_focus=True):
         plain = text.plain
         if text.cell_len <= self._width and "\n" not in plain and "\t" not in plain:
             # one line as it stands (most entries): what wrapping would give
-            return [Strip(text.render(console), text.cell_len)]
+            return [Strip(text_segments(text, console), text.cell_len)]
         return [
-            Strip(line.render(console), line.cell_len) for line in text.wrap(console, self._width)
+            Strip(text_segments(line, console), line.cell_len)
+            for line in text.wrap(console, self._width)
         ]
 
     def _make_note(self, start: int, count: int) -> None:
-        # Text.styled: a span, which wrapping and rendering keep (a Text's
-        # base style is not part of what ``Text.render`` yields)
         if start:
             more = "scroll up for more, " if self._limit < WINDOW else ""
             text = Text.styled(
