@@ -1,0 +1,157 @@
+"""Text a person typed: what it may hold, how it compares, how it is shown.
+
+Names (combatants, encounters, save points), conditions, tags and notes are
+*data*.  Three rules keep them from ever acting on a terminal, a browser or a
+report:
+
+- **At input** (:func:`check_text`): a value holding a control character
+  (C0, DEL, C1), a line or paragraph separator, a bidirectional override or
+  isolate, a zero-width character or any other invisible format character
+  (Unicode categories Cc, Cf, Cs, Zl, Zp) is refused with one message naming
+  the field and the character.  Such characters have no business in a name,
+  and refusing them is the only way to be sure a shared prepared file cannot
+  drive the GM's terminal (an OSC 52 clipboard write, a screen clear) or
+  reorder what the players read.  Text is normalised to NFC first, so
+  ``Café`` typed with a combining accent is the same name as ``Café``.
+- **At output** (:func:`visible`): text that holds such characters anyway (a
+  hand-edited file, data saved by an older version) is shown with each one
+  spelled out as an escape (``\\x1b``, ``\\u202e``), so it is visible and
+  harmless on every path.
+- **Comparison** (:func:`name_key`): names compare as a person reads them:
+  NFC-normalised and case-folded.
+
+Pure functions, no I/O: the rules core, the saves and the app all use them.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+
+from rules.errors import ActionError
+
+#: Unicode categories refused in names and shown escaped: controls (Cc: C0,
+#: DEL, C1), format characters (Cf: bidi overrides and isolates, zero-width
+#: space / joiners, BOM, soft hyphen), surrogates (Cs: undecodable bytes read
+#: with ``surrogateescape``), line and paragraph separators (Zl, Zp).
+UNSAFE_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Zl", "Zp"})
+
+#: the longest encounter or save-point name (a title, not a paragraph).
+MAX_TITLE = 80
+#: the longest combatant, condition or tag name.
+MAX_NAME = 80
+#: the longest notes text.
+MAX_NOTES = 1000
+
+
+def is_unsafe(ch: str) -> bool:
+    """Whether the one character *ch* may not appear in a name (see the
+    module docstring for the categories)."""
+    # Every character of those categories is non-printable to Python, and
+    # almost every character typed is printable: the category is looked up
+    # only for the rare rest (spaces other than U+0020, private use, …).
+    return not ch.isprintable() and unicodedata.category(ch) in UNSAFE_CATEGORIES
+
+
+def first_unsafe(text: str) -> int:
+    """Index of the first unsafe character in *text*, or -1."""
+    if text.isascii() and text.isprintable():
+        return -1
+    for i, ch in enumerate(text):
+        if is_unsafe(ch):
+            return i
+    return -1
+
+
+def describe(ch: str) -> str:
+    """``U+001B ESCAPE``: a character named for an error message."""
+    code = ord(ch)
+    if 0xDC80 <= code <= 0xDCFF:
+        return f"the byte 0x{code - 0xDC00:02X} (not UTF-8 text)"
+    name = unicodedata.name(ch, "")
+    if not name and unicodedata.category(ch) == "Cc":
+        name = _CONTROL_NAMES.get(code, "control character")
+    return f"U+{code:04X} {name}".rstrip()
+
+
+_CONTROL_NAMES = {
+    0x00: "NULL",
+    0x07: "BELL",
+    0x08: "BACKSPACE",
+    0x09: "TAB",
+    0x0A: "LINE FEED",
+    0x0D: "CARRIAGE RETURN",
+    0x1B: "ESCAPE",
+    0x7F: "DELETE",
+    0x9B: "CONTROL SEQUENCE INTRODUCER",
+}
+
+
+def check_text(field: str, value: str, limit: int = MAX_NAME) -> str:
+    """*value* NFC-normalised, or :class:`ActionError` naming *field*: it
+    holds an unsafe character, or is longer than *limit* characters.
+
+    >>> check_text("name", "Cafe\\u0301")
+    'Café'
+    """
+    if not isinstance(value, str):
+        raise ActionError(f"{field} must be text, not {type(value).__name__}")
+    text = unicodedata.normalize("NFC", value)
+    i = first_unsafe(text)
+    if i >= 0:
+        raise ActionError(
+            f"{field} cannot contain {describe(text[i])} "
+            f"(at character {i + 1}: no control, bidirectional or invisible characters)"
+        )
+    if len(text) > limit:
+        raise ActionError(f"{field} is too long ({len(text):,} characters; at most {limit:,})")
+    return text
+
+
+def name_key(name: str) -> str:
+    """How two names compare: NFC-normalised, then case-folded."""
+    return unicodedata.normalize("NFC", name).casefold()
+
+
+def _escape(ch: str) -> str:
+    code = ord(ch)
+    if 0xDC80 <= code <= 0xDCFF:  # an undecodable byte kept by surrogateescape
+        return f"\\x{code - 0xDC00:02x}"
+    if code <= 0xFF:
+        return f"\\x{code:02x}"
+    return f"\\u{code:04x}" if code <= 0xFFFF else f"\\U{code:08x}"
+
+
+def visible(text: str) -> str:
+    """*text* with every unsafe character spelled out as an escape
+    (``\\x1b``, ``\\u202e``), so nothing in it can act on a terminal or a
+    page; safe text is returned as it is.  Backslashes are left alone: the
+    result is for people to read, not to parse back."""
+    if not isinstance(text, str):
+        text = str(text)
+    if first_unsafe(text) < 0:
+        return text
+    return "".join(_escape(ch) if is_unsafe(ch) else ch for ch in text)
+
+
+def shorten(text: str, limit: int = 60) -> str:
+    """*text* made visible and cut to about *limit* characters with an
+    ellipsis: how an error message quotes a value it refuses, so a 10 MB
+    field is never echoed whole."""
+    shown = visible(text)
+    if len(shown) <= limit:
+        return shown
+    return shown[: max(1, limit - 1)] + "…"
+
+
+__all__ = [
+    "MAX_NAME",
+    "MAX_NOTES",
+    "MAX_TITLE",
+    "check_text",
+    "describe",
+    "first_unsafe",
+    "is_unsafe",
+    "name_key",
+    "shorten",
+    "visible",
+]
