@@ -46,10 +46,12 @@ else ever escapes :func:`parse_action`, whatever the text.
 from __future__ import annotations
 
 import shlex
+import unicodedata
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from rules.errors import ActionError
+from rules.text import MAX_NAME, MAX_NOTES, check_text, describe, first_unsafe
 
 #: usage line per verb, for help screens and completion.
 HELP: dict[str, str] = {
@@ -493,10 +495,50 @@ def parse_action(line: str) -> dict[str, Any]:
         raise ActionError(f"an action line is text, not {type(line).__name__}")
     if len(line) > 2000:
         raise ActionError(f"the line is too long ({len(line)} characters; at most 2000)")
-    parts = [p for p in split_batch(line) if p.strip()]
-    if len(parts) > 1:
-        return _parse_batch(parts)
-    return _parse_one(parts[0] if parts else "")
+    line = unicodedata.normalize("NFC", line)
+    try:
+        parts = [p for p in split_batch(line) if p.strip()]
+        one = parts[0] if parts else ""
+        record = _parse_batch(parts) if len(parts) > 1 else _parse_one(one)
+    except ActionError:
+        bad = first_unsafe(line.strip())
+        if bad >= 0:  # say so, rather than echo the character in a message
+            raise ActionError(
+                f"the line contains {describe(line.strip()[bad])} at character {bad + 1}: "
+                "no control, bidirectional or invisible characters"
+            ) from None
+        raise
+    _check_texts(record)
+    return record
+
+
+#: record keys whose text may be longer than a name.
+_LONG_TEXT = frozenset({"notes"})
+
+
+def _check_texts(record: Mapping[str, Any], where: str = "") -> None:
+    """Every text a record carries (names, targets, tags, conditions, notes)
+    passes :func:`rules.text.check_text`; the message names the verb and the
+    field (``add name cannot contain U+001B ESCAPE …``)."""
+    verb = str(record.get("verb", ""))
+    if verb == BATCH:
+        for n, part in enumerate(record["actions"], 1):
+            _check_texts(part, f"part {n}: ")
+        return
+    for key, value in record.items():
+        field = f"{where}{verb} {key}"
+        limit = MAX_NAME
+        if key in _LONG_TEXT or (key == "value" and record.get("field") != "name"):
+            limit = MAX_NOTES
+        if isinstance(value, str):
+            check_text(field, value, limit)
+        elif isinstance(value, list):
+            for item in value:
+                if isinstance(item, str):
+                    check_text(field, item, limit)
+        elif isinstance(value, dict):
+            for item in value:
+                check_text(field, str(item), limit)
 
 
 def _parse_one(line: str) -> dict[str, Any]:

@@ -25,6 +25,7 @@ from rules.combatant import Combatant
 from rules.encounter import Encounter
 from rules.errors import ActionError
 from rules.rulesets import Ruleset
+from rules.text import name_key
 
 T = TypeVar("T")
 
@@ -113,11 +114,11 @@ def resolve_name(names: Sequence[str], target: str) -> str:
     """The combatant *target* means: an exact name (any case) first, else the
     one name it is a prefix of.  Unknown or ambiguous → ActionError listing
     the candidates."""
-    key = target.strip().lower()
+    key = name_key(target.strip())
     for name in names:
-        if name.lower() == key:
+        if name_key(name) == key:
             return name
-    matches = [n for n in names if n.lower().startswith(key)]
+    matches = [n for n in names if name_key(n).startswith(key)]
     if len(matches) == 1:
         return matches[0]
     if matches:

@@ -1,0 +1,173 @@
+"""Names a person typed are data: what the action language, the store and
+the display helper do with text that holds markup, control, bidirectional or
+invisible characters (issue 9)."""
+
+from __future__ import annotations
+
+import shlex
+import unicodedata
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from rules.actions import parse_action
+from rules.engine_work import resolve_name
+from rules.errors import ActionError
+from rules.text import MAX_TITLE, check_text, first_unsafe, is_unsafe, name_key, visible
+from saves.store import SaveError, Store
+
+HOSTILE = [
+    "Imp \x1b]52;c;ZWNobyBwd25lZA==\x1b\\",  # OSC 52: sets the clipboard
+    "Orc \x1b[2J",  # clears the screen
+    "Shade\x9b31m",  # C1 control sequence introducer
+    "evil\u202eknip",  # right-to-left override
+    "Gob\u200blin",  # zero-width space
+    "tab\there",
+    "new\nline",
+    "bell\x07",
+    "del\x7f",
+    "bom\ufeff",
+    "iso\u2066late",
+    "line\u2028sep",
+]
+
+#: text a person might type, with the awkward parts over-represented.
+names = st.text(
+    alphabet=st.one_of(
+        st.characters(codec="utf-8"),
+        st.sampled_from("[]/@=\\\"'$;,|*_#<>&\x1b\x9b\u202e\u200b\u0301\u00a0 é👹"),
+    ),
+    min_size=1,
+    max_size=120,
+)
+
+
+@pytest.mark.parametrize("name", HOSTILE)
+def test_a_typed_name_with_a_control_character_is_refused_naming_the_field(name: str) -> None:
+    with pytest.raises(ActionError) as err:
+        parse_action(f"add {shlex.quote(name)} hp 7")
+    message = str(err.value)
+    assert "add name" in message
+    assert first_unsafe(message) == -1  # the message itself is safe to print
+    assert "U+" in message
+
+
+@pytest.mark.parametrize(
+    "line, field",
+    [
+        ("cond Goblin 'fright\x1bened'", "cond name"),
+        ("damage Goblin 5 'fi\u202ere'", "damage tags"),
+        ("add Imp notes 'see\x1b[2J'", "add notes"),
+        ("set Goblin name 'Bob\x07'", "set value"),
+        ("add Imp immune 'poi\u200bson'", "add immunities"),
+        ("temp Goblin 3 of 'Mi\x9bra'", "temp of"),
+    ],
+)
+def test_every_text_field_is_checked(line: str, field: str) -> None:
+    with pytest.raises(ActionError, match=field):
+        parse_action(line)
+
+
+def test_a_control_character_that_breaks_the_parse_is_named_not_echoed() -> None:
+    # An unbalanced quote fails the parse; the message must not carry ESC.
+    with pytest.raises(ActionError) as err:
+        parse_action("add 'Imp \x1b[2J hp 7")
+    assert "U+001B ESCAPE" in str(err.value)
+    assert "\x1b" not in str(err.value)
+
+
+def test_markup_is_just_characters_in_a_name() -> None:
+    for name in ("[bold]Boss[/bold]", "Imp [/b]", "[@click=app.quit]x[/]", "[link=https://x]a"):
+        assert parse_action(f"add {shlex.quote(name)}")["name"] == name
+
+
+def test_names_are_nfc_normalised_so_two_spellings_are_one_name() -> None:
+    decomposed = "Cafe\u0301"
+    record = parse_action(f"add {decomposed}")
+    assert record["name"] == "Café"
+    assert resolve_name(["Café"], decomposed) == "Café"
+    assert resolve_name(["Cafe\u0301 1"], "café") == "Cafe\u0301 1"  # older, unnormalised data
+
+
+@settings(max_examples=150, deadline=None)
+@given(names)
+def test_any_name_is_either_kept_as_typed_or_refused_with_a_safe_message(name: str) -> None:
+    try:
+        record = parse_action(f"add {shlex.quote(name)}")
+    except ActionError as exc:
+        assert first_unsafe(str(exc)) == -1
+        assert len(str(exc)) < 3000
+        return
+    typed = unicodedata.normalize("NFC", name).strip()
+    assert record["name"] == typed
+    assert first_unsafe(record["name"]) == -1
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(max_size=200), st.text(max_size=20))
+def test_visible_text_has_no_unsafe_character_and_keeps_safe_text(text: str, more: str) -> None:
+    shown = visible(text)
+    assert first_unsafe(shown) == -1
+    if first_unsafe(text) == -1:
+        assert shown == text
+    # character by character: a safe one is kept, an unsafe one becomes a
+    # printable ASCII escape, so the order and every safe character survive
+    assert visible(text + more) == shown + visible(more)
+    for ch in text:
+        if is_unsafe(ch):
+            assert visible(ch).startswith("\\") and visible(ch).isascii()
+            assert visible(ch).isprintable()
+        else:
+            assert visible(ch) == ch
+
+
+def test_visible_spells_out_what_would_act_on_a_terminal() -> None:
+    assert visible("a\x1b[2Jb") == "a\\x1b[2Jb"
+    assert visible("x\u202ey") == "x\\u202ey"
+    assert visible("bad\udcffbyte") == "bad\\xffbyte"  # surrogateescape'd 0xFF
+    assert visible("Café 👹 [b]") == "Café 👹 [b]"
+
+
+def test_check_text_limits_length_and_names_the_field() -> None:
+    assert check_text("label", "x" * MAX_TITLE, MAX_TITLE) == "x" * MAX_TITLE
+    with pytest.raises(ActionError, match="label is too long"):
+        check_text("label", "x" * (MAX_TITLE + 1), MAX_TITLE)
+
+
+def test_name_key_compares_as_a_person_reads() -> None:
+    assert name_key("CAFE\u0301") == name_key("café")
+    assert name_key("Straße") == name_key("STRASSE")
+
+
+# -- the store: encounter names and save-point labels ----------------------
+
+SNAP: dict = {}
+SUMMARY: dict = {"round": 0, "combatants": 0}
+
+
+@pytest.mark.parametrize("name", HOSTILE[:6] + ["x" * (MAX_TITLE + 1)])
+def test_an_encounter_name_that_is_unsafe_or_too_long_is_refused(tmp_path: Path, name: str) -> None:
+    with Store(tmp_path / "db.json") as store:
+        with pytest.raises(SaveError) as err:
+            store.create(name, SNAP, SUMMARY)
+        assert first_unsafe(str(err.value)) == -1
+        assert store.list() == []
+
+
+def test_a_save_point_label_that_is_unsafe_is_refused(tmp_path: Path) -> None:
+    with Store(tmp_path / "db.json") as store:
+        store.create("Crypt", SNAP, SUMMARY)
+        with pytest.raises(SaveError, match="save point label cannot contain"):
+            store.save_point("Crypt", "before\x1b[2J", SNAP, SUMMARY)
+        assert store.save_points("Crypt") == []
+
+
+def test_an_encounter_is_found_by_either_spelling(tmp_path: Path) -> None:
+    with Store(tmp_path / "db.json") as store:
+        store.create("Cafe\u0301 brawl", SNAP, SUMMARY)
+        assert store.list()[0].name == "Café brawl"
+        assert store.exists("CAFÉ BRAWL")
+        store.save_point("café brawl", "Before", SNAP, SUMMARY)
+        assert [label for label, _ in store.save_points("Cafe\u0301 Brawl")] == ["Before"]
