@@ -125,6 +125,7 @@ import contextlib
 import os
 import re
 import threading
+import unicodedata
 import uuid
 from collections.abc import Iterator
 from datetime import UTC, datetime
@@ -135,6 +136,8 @@ from typing import Any, NamedTuple
 import platformdirs
 from tinydb import TinyDB
 
+from rules.errors import ActionError
+from rules.text import MAX_TITLE, check_text, name_key, visible
 from saves.errors import (
     CorruptData,
     DatabaseLocked,
@@ -237,9 +240,20 @@ def _parse_time(text: Any) -> datetime:
 
 
 def _clean_name(name: Any, what: str = "encounter name") -> str:
+    """A name to look up: trimmed and NFC-normalised (not checked, so an
+    encounter saved under a name refused today can still be opened)."""
     if not isinstance(name, str) or not name.strip():
-        raise SaveError(f"The {what} must be a non-empty text (got {name!r}).")
-    return name.strip()
+        raise SaveError(f"The {what} must be a non-empty text (got {visible(repr(name))}).")
+    return unicodedata.normalize("NFC", name.strip())
+
+
+def _new_name(name: Any, what: str = "encounter name") -> str:
+    """A name to save something under: also free of control, bidirectional
+    and invisible characters, and at most MAX_TITLE characters."""
+    try:
+        return check_text(what, _clean_name(name, what), MAX_TITLE)
+    except ActionError as exc:
+        raise SaveError(f"The {exc}.") from None
 
 
 def _require_dict(value: Any, what: str) -> dict[str, Any]:
@@ -249,7 +263,7 @@ def _require_dict(value: Any, what: str) -> dict[str, Any]:
 
 
 def _new_id(name: str) -> str:
-    slug = re.sub(r"[^a-z0-9]+", "-", name.casefold()).strip("-")[:32].strip("-")
+    slug = re.sub(r"[^a-z0-9]+", "-", name_key(name)).strip("-")[:32].strip("-")
     return f"{slug}-{uuid.uuid4().hex[:8]}" if slug else uuid.uuid4().hex[:12]
 
 
@@ -480,20 +494,20 @@ class Store:
                     save_points=len(self._sp.get(doc["id"], {})),
                 )
             )
-        out.sort(key=lambda s: (-s.updated.timestamp(), s.name.casefold()))
+        out.sort(key=lambda s: (-s.updated.timestamp(), name_key(s.name)))
         return out
 
     def exists(self, name: str) -> bool:
         """Whether an encounter with this name (ignoring case) is saved."""
         with self._op():
-            return _clean_name(name).casefold() in self._enc
+            return name_key(_clean_name(name)) in self._enc
 
     def create(self, name: str, snapshot: dict[str, Any], summary: dict[str, Any]) -> None:
         """Save a new encounter; EncounterExists if the name is taken
         (names are compared ignoring case)."""
         with self._op(write=f"save the new encounter {name!r}"):
-            name = _clean_name(name)
-            existing = self._enc.get(name.casefold())
+            name = _new_name(name)
+            existing = self._enc.get(name_key(name))
             if existing is not None:
                 raise EncounterExists(name, existing["name"])
             _require_dict(snapshot, "snapshot")
@@ -516,7 +530,7 @@ class Store:
                         "schema": SCHEMA_VERSION,
                         "id": enc_id,
                         "name": name,
-                        "key": name.casefold(),
+                        "key": name_key(name),
                         "gen": 1,
                         "snapshot_seq": 0,
                         "summary": summary,
@@ -597,7 +611,7 @@ class Store:
         existing label replaces it)."""
         with self._op(write=f"save the save point {label!r} of {name!r}"):
             doc = self._get(name)
-            label = _clean_name(label, "save point label")
+            label = _new_name(label, "save point label")
             _require_dict(snapshot, "snapshot")
             _require_dict(summary, "summary")
             now = _now()
@@ -615,7 +629,7 @@ class Store:
             body = seal_document(envelope, "save point snapshot or summary")
             directory = self.dir / doc["id"]
             table = self._db.table(SAVE_POINTS)
-            old = self._sp.get(doc["id"], {}).get(label.casefold())
+            old = self._sp.get(doc["id"], {}).get(name_key(label))
             fields = {"label": label, "file": file, "created": now}
             try:
                 atomic_write(directory / file, body)
@@ -624,7 +638,7 @@ class Store:
                         {
                             "schema": SCHEMA_VERSION,
                             "encounter": doc["id"],
-                            "key": label.casefold(),
+                            "key": name_key(label),
                             **fields,
                         }
                     )
@@ -822,13 +836,16 @@ class Store:
     def _reindex(self) -> None:
         self._enc = {}
         for d in self._db.table(ENCOUNTERS).all():
-            self._enc[d["key"]] = {**d, "doc_id": d.doc_id}
+            self._enc[name_key(d["name"])] = {**d, "doc_id": d.doc_id}
         self._sp = {}
         for d in self._db.table(SAVE_POINTS).all():
-            self._sp.setdefault(d["encounter"], {})[d["key"]] = {**d, "doc_id": d.doc_id}
+            self._sp.setdefault(d["encounter"], {})[name_key(d["label"])] = {
+                **d,
+                "doc_id": d.doc_id,
+            }
 
     def _get(self, name: str) -> dict[str, Any]:
-        doc = self._enc.get(_clean_name(name).casefold())
+        doc = self._enc.get(name_key(_clean_name(name)))
         if doc is None:
             raise EncounterNotFound(name)
         return doc
@@ -836,7 +853,7 @@ class Store:
     def _save_point(self, name: str, label: str) -> tuple[dict[str, Any], dict[str, Any], Path]:
         """The encounter, the save point's index entry and its file."""
         doc = self._get(name)
-        point = self._sp.get(doc["id"], {}).get(label.casefold())
+        point = self._sp.get(doc["id"], {}).get(name_key(label))
         if point is None:
             raise SavePointNotFound(doc["name"], label)
         return doc, point, self.dir / doc["id"] / point["file"]
@@ -1163,7 +1180,7 @@ class Store:
             self._normal_form(directory, gen, journals, entries)
         name = envelope["name"].strip() or directory.name
         base, n = name, 2
-        while name.casefold() in self._enc:
+        while name_key(name) in self._enc:
             name = f"{base} (recovered{'' if n == 2 else f' {n - 1}'})"
             n += 1
         self._db.table(ENCOUNTERS).insert(
@@ -1171,7 +1188,7 @@ class Store:
                 "schema": SCHEMA_VERSION,
                 "id": directory.name,
                 "name": name,
-                "key": name.casefold(),
+                "key": name_key(name),
                 "gen": gen,
                 "snapshot_seq": envelope["seq"],
                 "summary": envelope["summary"],
@@ -1222,7 +1239,7 @@ class Store:
             except CorruptData as exc:
                 self.notices.append(f"The save point file {path} is damaged ({exc.message}).")
                 continue
-            key = env["label"].casefold()
+            key = name_key(env["label"])
             if key not in best or env["created"] > best[key]["created"]:
                 best[key] = {**env, "file": path.name}
         table = self._db.table(SAVE_POINTS)
