@@ -514,6 +514,11 @@ def parse_action(line: str) -> dict[str, Any]:
 
 #: record keys whose text may be longer than a name.
 _LONG_TEXT = frozenset({"notes"})
+#: keys that name something that already exists (a combatant, a condition
+#: to remove) rather than new text: an encounter saved with a name refused
+#: today must still be reachable, and an unknown one is an error anyway.
+_REFERENCES = frozenset({"targets", "of"})
+_REFERENCE_VERBS = frozenset({"uncond", "unpersist", "unbonus"})
 
 
 def _check_texts(record: Mapping[str, Any], where: str = "") -> None:
@@ -526,6 +531,8 @@ def _check_texts(record: Mapping[str, Any], where: str = "") -> None:
             _check_texts(part, f"part {n}: ")
         return
     for key, value in record.items():
+        if key in _REFERENCES or (verb in _REFERENCE_VERBS and key != "verb"):
+            continue
         field = f"{where}{verb} {key}"
         limit = MAX_NAME
         if key in _LONG_TEXT or (key == "value" and record.get("field") != "name"):

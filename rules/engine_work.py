@@ -25,7 +25,7 @@ from rules.combatant import Combatant
 from rules.encounter import Encounter
 from rules.errors import ActionError
 from rules.rulesets import Ruleset
-from rules.text import name_key
+from rules.text import name_key, shorten, visible
 
 T = TypeVar("T")
 
@@ -106,7 +106,7 @@ def call(fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
 
 
 def _listing(names: Sequence[str], limit: int = 12) -> str:
-    shown = ", ".join(names[:limit])
+    shown = ", ".join(visible(n) for n in names[:limit])
     return shown + (f", … ({len(names)} in all)" if len(names) > limit else "")
 
 
@@ -124,13 +124,13 @@ def resolve_name(names: Sequence[str], target: str) -> str:
     if matches:
         return _ambiguous(target, matches)
     if not names:
-        raise ActionError(f'no combatant named "{target}": the encounter is empty')
-    raise ActionError(f'no combatant named "{target}" (combatants: {_listing(names)})')
+        raise ActionError(f'no combatant named "{shorten(target)}": the encounter is empty')
+    raise ActionError(f'no combatant named "{shorten(target)}" (combatants: {_listing(names)})')
 
 
 def _ambiguous(target: str, matches: Sequence[str]) -> str:
     raise ActionError(
-        f'"{target}" matches {len(matches)} combatants: {_listing(matches)} — type more of the name'
+        f'"{shorten(target)}" matches {len(matches)} combatants: {_listing(matches)} — type more of the name'
     )
 
 

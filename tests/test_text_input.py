@@ -62,7 +62,7 @@ def test_a_typed_name_with_a_control_character_is_refused_naming_the_field(name:
         ("add Imp notes 'see\x1b[2J'", "add notes"),
         ("set Goblin name 'Bob\x07'", "set value"),
         ("add Imp immune 'poi\u200bson'", "add immunities"),
-        ("temp Goblin 3 of 'Mi\x9bra'", "temp of"),
+        ("bonus Goblin 'sta\x9btus' 1", "bonus type"),
     ],
 )
 def test_every_text_field_is_checked(line: str, field: str) -> None:
@@ -171,3 +171,30 @@ def test_an_encounter_is_found_by_either_spelling(tmp_path: Path) -> None:
         assert store.exists("CAFÉ BRAWL")
         store.save_point("café brawl", "Before", SNAP, SUMMARY)
         assert [label for label, _ in store.save_points("Cafe\u0301 Brawl")] == ["Before"]
+
+
+# -- data saved before these checks (a hand-edited file, an older version) --
+
+
+def test_a_combatant_saved_with_an_unsafe_name_can_still_be_targeted() -> None:
+    import random
+    from dataclasses import replace
+
+    from rules.combatant import Combatant
+    from rules.encounter import Encounter
+    from rules.engine import Session
+    from rules.rulesets import ruleset
+
+    old = "Imp\x1b[2J"
+    encounter = replace(
+        Encounter("Old", ruleset("core")), combatants=(Combatant(name=old, max_hp=9, hp=9),)
+    )
+    session = Session(encounter, rng=random.Random(1))
+    session.apply(f"damage {shlex.quote(old)} 3")
+    session.apply("cond Imp frightened")
+    session.apply("uncond Imp frightened")
+    assert session.encounter.combatants[0].hp == 6
+    with pytest.raises(ActionError) as err:
+        session.apply("damage 'Orc\x1b]52;c;eA==\x1b\\' 3")
+    assert "\x1b" not in str(err.value)
+    assert "Imp\\x1b[2J" in str(err.value)  # the listing shows the name made visible
