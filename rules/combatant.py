@@ -48,7 +48,8 @@ class Combatant:
 
     @property
     def down(self) -> bool:
-        """At 0 HP: shown as down, keeps its place and turn (RULES.md §4)."""
+        """At 0 HP: shown as down and keeps its place; a non-player's turns
+        are then skipped unless the ruleset says keep (RULES.md §4)."""
         return self.hp <= 0
 
     def to_dict(self) -> dict[str, Any]:

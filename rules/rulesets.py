@@ -24,7 +24,15 @@ OPTIONS: dict[str, tuple[tuple[str, ...] | type, str]] = {
     "stack_cap": (int, "most extra d20s under the `stack` advantage mode (§2)"),
     "cover_half": (int, "AL bonus of half cover (§9)"),
     "cover_three_quarters": (int, "AL bonus of three-quarters cover (§9)"),
+    "down_turns": (
+        ("skip-monsters", "keep"),
+        "whether a down non-player combatant's turns are skipped (§4, §7)",
+    ),
 }
+
+#: what an option missing from an encounter saved before it existed means:
+#: the way that encounter was played, not the new default.
+SAVED_BEFORE: dict[str, Any] = {"down_turns": "keep"}
 
 _COMMON: dict[str, Any] = {
     "persistent_dc": 20,
@@ -32,6 +40,7 @@ _COMMON: dict[str, Any] = {
     "stack_cap": 10,
     "cover_half": 2,
     "cover_three_quarters": 5,
+    "down_turns": "skip-monsters",
 }
 
 #: The shipped rulesets, as data (RULES.md preamble table).
@@ -106,10 +115,11 @@ class Ruleset:
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Ruleset:
         """Rebuild a stored ruleset; options missing from old saves get the
-        named ruleset's defaults."""
+        named ruleset's defaults, or what the fight was played by before the
+        option existed (:data:`SAVED_BEFORE`)."""
         name = str(data.get("name", DEFAULT_RULESET))
         base = RULESETS.get(name, RULESETS[DEFAULT_RULESET])
-        stored = dict(data.get("options", {}))
+        stored = {**SAVED_BEFORE, **dict(data.get("options", {}))}
         unknown = [k for k in stored if k not in OPTIONS]
         for key in unknown:
             del stored[key]

@@ -21,9 +21,13 @@ start of a turn (§6/§9/§10, then §8)
     ticks; then its endurance counts one of its own turns (active movement
     windows and the recovery countdown).
 
-``next`` ends the active turn and starts the next combatant's that is not
-delaying, wrapping to a new round (logged ``Round N``).  Down combatants
-(0 HP) keep their place and their turn (§4).
+``next`` ends the active turn and starts the next combatant's that takes
+its turn, wrapping to a new round (logged ``Round N``).  Down combatants
+(0 HP) keep their place (§4); a down non-player combatant's turns are
+skipped unless the ruleset option ``down_turns`` is ``keep`` (§4), so
+nothing of its turn happens — no persistent damage tick (§7), no duration
+counted on its turns — until it is healed.  A down player keeps its turns.
+A combatant delaying never takes a turn until it returns.
 
 ``prev`` (when the last action was not a ``next``; otherwise the engine
 undoes that ``next``) only moves the turn pointer back to the previous
@@ -58,14 +62,30 @@ from rules.encounter import Encounter
 from rules.engine_work import Work, rules_function
 from rules.errors import ActionError
 
+#: why no turn can start.
+NOBODY_ACTS = (
+    "no combatant can take a turn: each is delaying (return one) or a down "
+    "monster (heal or remove one)"
+)
+
+
+def passed_over(enc: Encounter) -> set[str]:
+    """The combatants whose turns are passed over now: those delaying, and
+    the down non-players unless ``down_turns`` is ``keep`` (RULES.md §4)."""
+    skip = set(enc.delayed)
+    if enc.ruleset["down_turns"] != "keep":
+        skip.update(c.name for c in enc.combatants if c.down and not c.player)
+    return skip
+
 
 def following(
     work: Work, index: int | None, exclude: frozenset[str] = frozenset()
 ) -> tuple[int | None, bool]:
-    """The next combatant after *index* that is not delaying (nor in
-    *exclude*), and whether the search wrapped to the top (a new round)."""
+    """The next combatant after *index* that takes its turn (not passed
+    over, nor in *exclude*), and whether the search wrapped to the top (a
+    new round)."""
     cs = work.enc.combatants
-    skip = set(work.enc.delayed) | exclude
+    skip = passed_over(work.enc) | exclude
     n = len(cs)
     start = -1 if index is None else index
     for step in range(1, n + 1):
@@ -78,9 +98,9 @@ def following(
 
 
 def preceding(work: Work, index: int) -> tuple[int | None, bool]:
-    """The previous combatant not delaying, and whether it wrapped."""
+    """The previous combatant that takes its turn, and whether it wrapped."""
     cs = work.enc.combatants
-    skip = set(work.enc.delayed)
+    skip = passed_over(work.enc)
     n = len(cs)
     for step in range(1, n + 1):
         i = index - step
@@ -109,13 +129,14 @@ def ending_round(enc: Encounter, duration: Duration | None) -> int | None:
     if duration is None or not duration.of:
         return None
     names = [c.name for c in enc.combatants]
-    if duration.of not in names or duration.of in enc.delayed:
+    skip = passed_over(enc)
+    if duration.of not in names or duration.of in skip:
         return None
     if not enc.started:
         return duration.rounds_left  # every turn of round 1 is still to come
     if enc.turn is None or not 0 <= enc.turn < len(names):
         return None
-    acting = [i for i, n in enumerate(names) if n not in enc.delayed]
+    acting = [i for i, n in enumerate(names) if n not in skip]
     if not acting:
         return None
     rnd, index, skip = enc.round, enc.turn, enc.rewound
@@ -179,7 +200,7 @@ def start_combat(work: Work) -> None:
     work.enc = replace(work.enc, combatants=tuple(ordered), started=True, round=1, turn=None)
     first, _ = following(work, None)
     if first is None:
-        raise ActionError("start: every combatant is delaying; return one first")
+        raise ActionError(f"start: {NOBODY_ACTS}")
     work.log("", "Round 1")
     work.enc = replace(work.enc, turn=first)
     begin_turn(work)
@@ -269,7 +290,7 @@ def advance(work: Work, exclude: frozenset[str] = frozenset()) -> None:
     wrapping to a new round, and start that turn."""
     nxt, wrapped = following(work, work.enc.turn, exclude)
     if nxt is None:
-        raise ActionError("every combatant is delaying: return one first")
+        raise ActionError(NOBODY_ACTS)
     if wrapped:
         work.enc = replace(work.enc, round=work.enc.round + 1)
         work.log("", f"Round {work.enc.round}")
@@ -297,7 +318,7 @@ def step_back(work: Work) -> None:
         raise ActionError("prev: combat has not started")
     prev, wrapped = preceding(work, enc.turn)
     if prev is None:
-        raise ActionError("prev: every combatant is delaying")
+        raise ActionError(f"prev: {NOBODY_ACTS}")
     if wrapped and enc.round <= 1:
         raise ActionError("prev: already at the first turn of round 1")
     new_round = enc.round - 1 if wrapped else enc.round

@@ -12,6 +12,7 @@ import pytest
 from rules.actions import ActionError
 from rules.encounter import Encounter
 from rules.engine import Session
+from rules.rulesets import ruleset
 
 
 def fight(*lines: str, seed: int = 3) -> Session:
@@ -138,13 +139,58 @@ def test_durations_tick_at_start_and_end_of_the_named_turn() -> None:
     assert any(e.text == "Goblin is no longer frightened" for e in s.log)
 
 
-def test_down_combatants_keep_their_place_and_turn() -> None:
+def test_a_down_monster_keeps_its_place_but_its_turn_is_skipped() -> None:
     s = trio()
     s.apply("start faces 10")
+    s.apply("persist Goblin 1d6 bleed")
     s.apply("damage Goblin 50")
     assert c(s, "Goblin").down and c(s, "Goblin").hp == 0
+    step = s.apply("next")
+    assert s.encounter.active.name == "Ogre"  # Goblin passed over (§4)
+    assert [x.name for x in s.encounter.combatants] == ["Zalek", "Goblin", "Ogre"]
+    assert not any("Goblin" in e.text for e in step.log)
+    assert c(s, "Goblin").persistent  # nothing ticked, the entry stays (§7)
+    s.apply("prev")  # an undo of that next
+    assert s.encounter.active.name == "Zalek"
+    s.apply("next")
+    s.apply("heal Goblin 5")  # back up: its turn comes again
+    s.apply("next")
     s.apply("next")
     assert s.encounter.active.name == "Goblin"
+
+
+def test_a_down_player_keeps_its_turn() -> None:
+    s = trio()
+    s.apply("start faces 10")
+    s.apply("damage Zalek 50")
+    s.apply("next")
+    s.apply("next")
+    s.apply("next")
+    assert (s.encounter.round, s.encounter.active.name) == (2, "Zalek")
+
+
+def test_the_keep_option_gives_down_monsters_their_turns() -> None:
+    s = Session(Encounter("Turns", ruleset("core", down_turns="keep")), rng=random.Random(3))
+    s.apply("add Zalek player hp 38 init 20")
+    s.apply("add Goblin hp 12 init 15")
+    s.apply("start")
+    s.apply("damage Goblin 50")
+    s.apply("next")
+    assert s.encounter.active.name == "Goblin"
+
+
+def test_an_encounter_saved_before_the_option_keeps_down_turns() -> None:
+    old = {"name": "Old", "ruleset": {"name": "core", "options": {"natural": "step"}}}
+    assert Encounter.from_dict(old).ruleset["down_turns"] == "keep"
+    assert Encounter("New").ruleset["down_turns"] == "skip-monsters"
+
+
+def test_when_only_down_monsters_are_left_next_says_why() -> None:
+    s = fight("add Goblin hp 5 init 12", "add Orc hp 5 init 10")
+    s.apply("start")
+    s.apply("damage Goblin,Orc 9")
+    with pytest.raises(ActionError, match="down monster"):
+        s.apply("next")
 
 
 def test_prev_after_next_undoes_it_with_its_rolls() -> None:
