@@ -64,6 +64,7 @@ from rules.conditions import Condition
 from rules.damage import Defenses
 from rules.durations import Duration
 from rules.engine_work import Work, call, rules_data, rules_function
+from rules.limits import check_amount, check_roster, check_total
 from rules.turns import (
     advance,
     begin_turn,
@@ -103,7 +104,10 @@ def _number_suffix(name: str, base: str) -> int | None:
     return None
 
 
-def _new_names(existing: Sequence[str], base: str, count: int | None) -> list[str]:
+def new_names(existing: Sequence[str], base: str, count: int | None) -> list[str]:
+    """The names ``add base count N`` gives beside *existing* (numbering
+    continues; each checked).  Public so a prepared file's roster can be
+    named, and refused, before anything is built."""
     taken = {n.lower() for n in existing}
     numbers = [k for k in (_number_suffix(n, base) for n in existing) if k is not None]
     if not count or count == 1:
@@ -186,9 +190,11 @@ def add(work: Work, a: Mapping[str, Any]) -> None:
     """``add``: new combatants (RULES.md §4 HP and initiative, §8 endurance,
     §11 luck)."""
     base = _check_name(a["name"])
-    names = _new_names(work.names, base, a.get("count"))
+    names = new_names(work.names, base, a.get("count"))
+    check_roster(len(work.enc.combatants), len(names))
     if "hp" not in a:
         raise ActionError("add: hp is needed (a number, or dice like 2d8+2)")
+    check_amount("add hp", a["hp"])
     hit_points = rules_function("abilities", "hit_points")
     endurance_of = rules_function("endurance", "endurance_of")
     luck_points = rules_function("luck", "luck_points")
@@ -548,6 +554,7 @@ def damage(work: Work, a: Mapping[str, Any]) -> None:
     roll_damage = rules_function("dice", "roll_damage")
     apply_damage = rules_function("damage", "apply_damage")
     crit = bool(a.get("crit"))
+    check_amount("damage amount", a["amount"])
     result = work.roll(
         f"damage {a['amount']}",
         roll_damage,
@@ -570,6 +577,7 @@ def heal(work: Work, a: Mapping[str, Any]) -> None:
     """``heal``: roll once, heal each target up to its maximum (§5)."""
     names = work.resolve_all(a["targets"])
     do_heal = rules_function("damage", "heal")
+    check_amount("heal amount", a["amount"])
     result = _roll(work, f"healing {a['amount']}", a["amount"])
     if result.dice:
         work.log("GM", f"Healing: {result.render()}")
@@ -584,6 +592,7 @@ def temp(work: Work, a: Mapping[str, Any]) -> None:
     """``temp``: temporary HP per the ruleset's ``temp_hp`` option (§6)."""
     names = work.resolve_all(a["targets"])
     grant = rules_function("damage", "grant_temp_hp")
+    check_amount("temp amount", a["amount"])
     result = _roll(work, f"temp HP {a['amount']}", a["amount"])
     if result.dice:
         work.log("GM", f"Temp HP: {result.render()}")
@@ -593,6 +602,7 @@ def temp(work: Work, a: Mapping[str, Any]) -> None:
         dur = _duration(work, a, name, default_tick)
         ends = ending_round(work.enc, dur)
         c, text = work.roll("", grant, work.get(name), amount, work.ruleset, dur, ends_round=ends)
+        check_total(f"{name}'s temp HP", c.temp_hp)  # temp_hp = add sums them (§6)
         work.put(c)
         work.log(name, text)
 
@@ -605,6 +615,7 @@ def persist(work: Work, a: Mapping[str, Any]) -> None:
     names = work.resolve_all(a["targets"])
     entry_for = rules_function("persistent", "persistent_entry")
     add_persistent = rules_function("persistent", "add_persistent")
+    check_amount("persist dice", a["dice"])
     entry = call(
         entry_for, a["dice"], list(a.get("tags", ())), work.ruleset, a.get("dc"), _source(work)
     )
@@ -777,6 +788,8 @@ def attack(work: Work, a: Mapping[str, Any]) -> None:
     cover = a.get("cover")
     if cover == "total":
         raise ActionError(f"attack: {', '.join(names)} cannot be targeted (total cover)")
+    if a.get("damage"):
+        check_amount("attack damage", a["damage"])
     check = rules_function("checks", "check")
     effective_al = rules_function("bonuses", "effective_al")
     attacker = work.enc.active

@@ -75,20 +75,68 @@ class RulesetError(ValueError):
     """An unknown ruleset, option or option value."""
 
 
-def _check_option(key: str, value: Any) -> Any:
-    if key not in OPTIONS:
-        raise RulesetError(f"unknown rule option {key!r} (known: {', '.join(OPTIONS)})")
+#: (lowest, highest) of each whole-number option.  Not rules: guards against
+#: a value that makes no sense (a negative cover bonus, a flat DC of 0, a cap
+#: of no extra dice) or that only a typo gives.  The highest values mirror the
+#: action language's bounds (``rules.actions``: DCs and AL bonuses within
+#: 1,000, at most 100 extra dice), kept here so that loading a ruleset never
+#: imports the parser.
+INT_BOUNDS: dict[str, tuple[int, int]] = {
+    "persistent_dc": (1, 1000),
+    "stack_cap": (1, 100),
+    "cover_half": (0, 1000),
+    "cover_three_quarters": (0, 1000),
+}
+
+
+def _quoted(value: Any) -> str:
+    """*value* for an error message: text shortened and made visible (a
+    10 MB value is never echoed whole), anything else by its type."""
+    from rules.text import shorten
+
+    if isinstance(value, str):
+        return f"'{shorten(value, 40)}'"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int | float):
+        return shorten(repr(value), 40)
+    # what a TOML file can hold besides: tables, lists, dates and times
+    kinds = {"dict": "a table", "list": "a list", "datetime": "a date/time"}
+    return kinds.get(type(value).__name__, f"a {type(value).__name__}")
+
+
+def _whole_number(key: str, value: Any) -> int:
+    """*value* as an int: an int (not a bool), or text of decimal digits with
+    an optional sign (``--option stack_cap=3``).  Anything else is an error:
+    a float is not truncated, ``inf`` is not a number."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    if isinstance(value, str):
+        text = value.strip()
+        digits = text[1:] if text[:1] in "+-" else text
+        if digits.isascii() and digits.isdigit() and len(digits) <= 12:
+            return int(text)
+    raise RulesetError(f"option {key!r} takes a whole number, not {_quoted(value)}")
+
+
+def _check_option(key: Any, value: Any, bounds: bool = True) -> Any:
+    """*value* checked for option *key*: one of its words, or a whole number
+    within :data:`INT_BOUNDS` (unless *bounds* is false: an encounter saved
+    before the bounds existed keeps the rules it was played with)."""
+    if not isinstance(key, str) or key not in OPTIONS:
+        raise RulesetError(f"unknown rule option {_quoted(key)} (known: {', '.join(OPTIONS)})")
     allowed, _ = OPTIONS[key]
     if allowed is int:
-        if isinstance(value, bool):
-            raise RulesetError(f"option {key!r} takes a whole number, not {value!r}")
-        try:
-            return int(value)
-        except (TypeError, ValueError):
-            raise RulesetError(f"option {key!r} takes a whole number, not {value!r}") from None
+        number = _whole_number(key, value)
+        low, high = INT_BOUNDS[key]
+        if bounds and not low <= number <= high:
+            raise RulesetError(
+                f"option {key!r} is a whole number from {low} to {high:,}, not {number:,}"
+            )
+        return number
     assert isinstance(allowed, tuple)
-    if value not in allowed:
-        raise RulesetError(f"option {key!r} is one of {', '.join(allowed)}, not {value!r}")
+    if not isinstance(value, str) or value not in allowed:
+        raise RulesetError(f"option {key!r} is one of {', '.join(allowed)}, not {_quoted(value)}")
     return value
 
 
@@ -123,13 +171,15 @@ class Ruleset:
         unknown = [k for k in stored if k not in OPTIONS]
         for key in unknown:
             del stored[key]
-        return Ruleset(name, dict(base)).with_options(**stored)
+        options = dict(base)
+        for key, value in stored.items():
+            options[key] = _check_option(key, value, bounds=False)
+        return Ruleset(name, options)
 
 
 def ruleset(name: str = DEFAULT_RULESET, **overrides: Any) -> Ruleset:
     """The shipped ruleset *name*, with optional single-option overrides."""
-    try:
-        base = RULESETS[name]
-    except KeyError:
-        raise RulesetError(f"unknown ruleset {name!r} (choose {', '.join(RULESETS)})") from None
+    if not isinstance(name, str) or name not in RULESETS:
+        raise RulesetError(f"unknown ruleset {_quoted(name)} (choose {', '.join(RULESETS)})")
+    base = RULESETS[name]
     return Ruleset(name, dict(base)).with_options(**overrides)
