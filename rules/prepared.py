@@ -22,42 +22,58 @@ Format (see ``examples/goblin-ambush.toml`` and the README)::
     player = false
     init = 15                        # a fixed initiative (not rolled)
 
-:func:`parse_prepared` validates the text and returns plain dicts; every
-mistake raises :class:`PreparedError` naming the combatant and the key.
+:func:`parse_prepared` validates the text and returns plain dicts.  A file
+may come from anyone, so every mistake raises :class:`PreparedError`, one
+line that names the combatant (its number in the file, and its name once
+known) and the key, and quotes at most a short excerpt of a bad value.
+Nothing is altered silently: a value that does not fit — a float where a
+whole number goes, ``true`` for hit points, a tag holding a comma, a number
+past its bound — is an error, never truncated, split or cut down.  The
+bounds are the action language's (``rules.actions``) and the rule options'
+(``rules.rulesets``); names, tags and notes are checked by
+``rules.text.check_text`` (no control, bidirectional or invisible
+characters).  Each combatant is finally checked as the ``add`` action it
+becomes, so a file that parses builds.
 """
 
 from __future__ import annotations
 
+import re
 import tomllib
 from dataclasses import dataclass, field
 from typing import Any
 
 from rules.abilities import ABILITIES
+from rules.actions import BOUNDS, MAX_COUNT, MAX_MODIFIER, MAX_NUMBER, ActionError, normalize_action
+from rules.engine_verbs import MAX_NAME, new_names
+from rules.limits import MAX_COMBATANTS
 from rules.rulesets import RULESETS, RulesetError, ruleset
+from rules.text import MAX_NAME as MAX_TAG
+from rules.text import MAX_NOTES, MAX_TITLE, check_text, shorten, visible
 
 
-class PreparedError(ValueError):
-    """A prepared-encounter file that cannot be used, with the reason."""
+class PreparedError(ActionError):
+    """A prepared-encounter file that cannot be used, with the reason (one
+    line, of bounded length)."""
 
+
+#: the longest file read, in characters: 500 combatants with the longest
+#: notes are well under a megabyte; past this, parsing alone takes seconds.
+MAX_TEXT = 4_000_000
+#: the most dots outside strings on one line: a dotted key or table header
+#: nested deeper than this is refused before parsing, because the TOML
+#: parser's work and memory grow with the square of the depth (a 200 KB line
+#: of ``a.a.a…`` exhausts memory).  No valid prepared file needs more than 2.
+MAX_DOTS = 64
+#: the longest message: a file's mistake is reported in one short line.
+MAX_MESSAGE = 300
+#: the longest dice expression (``rules.dice.MAX_LENGTH``).
+MAX_DICE_TEXT = 200
 
 _INT_KEYS = ("count", "al", "init", "bonus", "athletics")
 _LIST_KEYS = ("immunities", "weaknesses", "susceptibilities")
-_KNOWN = {
-    "name",
-    "count",
-    "player",
-    "hp",
-    "al",
-    "init",
-    "bonus",
-    "abilities",
-    "athletics",
-    "immunities",
-    "resistances",
-    "weaknesses",
-    "susceptibilities",
-    "notes",
-}
+_KNOWN = ("name", "player", "hp", "abilities", "resistances", "notes", *_INT_KEYS, *_LIST_KEYS)
+_TOP = ("name", "ruleset", "options", "combatant")
 
 
 @dataclass(frozen=True)
@@ -70,109 +86,301 @@ class Prepared:
     combatants: tuple[dict[str, Any], ...] = ()
 
 
+def _kind(value: Any) -> str:
+    """What a TOML value is, for a message: never the value itself."""
+    if isinstance(value, bool):
+        return "true/false"
+    if isinstance(value, int):
+        return "a whole number"
+    if isinstance(value, float):
+        return "a decimal number"
+    if isinstance(value, str):
+        return "text"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, dict):
+        return "a table"
+    return "a date/time"
+
+
+def _quote(text: str, limit: int = 40) -> str:
+    return f"'{shorten(text, limit)}'"
+
+
 def _is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _text(field: str, value: Any, limit: int) -> str:
+    """*value* as checked text (NFC, no unsafe characters, at most *limit*)."""
+    if not isinstance(value, str):
+        raise PreparedError(f"{field} must be text, not {_kind(value)}")
+    try:
+        return check_text(field, value, limit)
+    except ActionError as exc:
+        raise PreparedError(str(exc)) from None
+
+
+def _number(field: str, key: str, value: Any) -> int:
+    """*value* as a whole number within the action language's bound for
+    *key* (``rules.actions.BOUNDS``); a bool, a float or text is an error,
+    never converted."""
+    if not _is_int(value):
+        raise PreparedError(f"{field} must be a whole number, not {_kind(value)}")
+    low, high = BOUNDS.get(key, (-MAX_MODIFIER, MAX_MODIFIER))
+    if value > high:
+        raise PreparedError(f"{field} {shorten(f'{value:,}', 20)} is too large (at most {high:,})")
+    if value < low:
+        raise PreparedError(f"{field} {shorten(f'{value:,}', 20)} is too small (at least {low:,})")
+    return value
+
+
+def _tag(field: str, value: Any) -> str:
+    """One damage tag: text without a comma or ``=`` (they separate tags and
+    amounts in the action language, so ``"fire,cold"`` would silently become
+    two tags), lower-cased as every tag is."""
+    tag = _text(field, value, MAX_TAG).strip().lower()
+    if not tag:
+        raise PreparedError(f"{field}: a tag cannot be empty")
+    for sep in (",", "="):
+        if sep in tag:
+            raise PreparedError(
+                f"{field}: a tag cannot contain {sep!r} ({_quote(tag)}; "
+                'write one tag per entry, like ["fire", "cold"])'
+            )
+    return tag
+
+
+def _hp(field: str, value: Any) -> int | str:
+    if _is_int(value):
+        return _number(field, "hp", value)
+    if not isinstance(value, str):
+        raise PreparedError(f'{field} must be a number or dice like "2d8+4", not {_kind(value)}')
+    text = _text(field, value, MAX_DICE_TEXT)
+    if _PLAIN_NUMBER.fullmatch(text):  # "12" is the number 12, bounded alike
+        return _number(field, "hp", int(text))
+    from rules.dice import DiceError, maximum
+
+    try:
+        highest = maximum(text)
+    except DiceError as exc:
+        raise PreparedError(f"{field} {_quote(text)}: {shorten(str(exc), 120)}") from None
+    if highest > MAX_NUMBER:
+        raise PreparedError(
+            f"{field} {_quote(text)} can total {highest:,} (at most {MAX_NUMBER:,})"
+        )
+    return text
+
+
+_PLAIN_NUMBER = re.compile(r"\s*[+-]?[0-9]{1,12}\s*")
+
+
+def _abilities(field: str, value: Any) -> dict[str, int]:
+    if not isinstance(value, dict):
+        raise PreparedError(f"{field} must be a table like {{ dex = 14 }}, not {_kind(value)}")
+    clean: dict[str, int] = {}
+    for key, score in value.items():
+        name = key.lower()
+        if name not in ABILITIES:
+            raise PreparedError(
+                f"{field}: unknown ability {_quote(key)} (known: {', '.join(ABILITIES)})"
+            )
+        if name in clean:
+            raise PreparedError(f"{field}: {name} is given twice")
+        if not _is_int(score):
+            raise PreparedError(f"{field}: {name} must be a score from 1 to 30, not {_kind(score)}")
+        if not 1 <= score <= 30:
+            raise PreparedError(f"{field}: {name} must be a score from 1 to 30, not {score:,}")
+        clean[name] = score
+    return clean
+
+
+def _tags(field: str, value: Any) -> list[str]:
+    if not isinstance(value, list):
+        raise PreparedError(f'{field} must be a list of tags like ["fire"], not {_kind(value)}')
+    return list(dict.fromkeys(_tag(f"{field} #{i}", t) for i, t in enumerate(value, 1)))
+
+
+def _resistances(field: str, value: Any) -> dict[str, int]:
+    if not isinstance(value, dict):
+        raise PreparedError(f"{field} must be a table like {{ fire = 5 }}, not {_kind(value)}")
+    clean: dict[str, int] = {}
+    for key, amount in value.items():
+        tag = _tag(f"{field}", key)
+        if tag in clean:
+            raise PreparedError(f"{field}: {_quote(tag)} is given twice")
+        clean[tag] = _number(f"{field} {shorten(tag, 40)}", "resist", amount)
+    return clean
+
+
+def _name(where: str, raw: dict[str, Any]) -> str:
+    if "name" not in raw:
+        raise PreparedError(f"{where}: needs a name")
+    name = _text(f"{where}: name", raw["name"], MAX_NAME).strip()
+    if not name:
+        raise PreparedError(f"{where}: needs a name")
+    if "," in name:
+        raise PreparedError(
+            f"{where}: name {_quote(name)} cannot contain a comma (commas separate targets)"
+        )
+    return name
 
 
 def _combatant(index: int, raw: Any) -> dict[str, Any]:
     where = f"combatant #{index}"
     if not isinstance(raw, dict):
-        raise PreparedError(f"{where}: expected a table of keys")
-    name = raw.get("name")
-    if not isinstance(name, str) or not name.strip():
-        raise PreparedError(f"{where}: needs a name")
-    where = f"combatant {name!r}"
-    unknown = sorted(set(raw) - _KNOWN)
+        raise PreparedError(f"{where}: expected a table of keys, not {_kind(raw)}")
+    name = _name(where, raw)
+    where = f"combatant #{index} {_quote(name)}"
+    unknown = sorted(set(raw) - set(_KNOWN))
     if unknown:
         raise PreparedError(
-            f"{where}: unknown key {unknown[0]!r} (known: {', '.join(sorted(_KNOWN))})"
+            f"{where}: unknown key {_quote(unknown[0])} (known: {', '.join(sorted(_KNOWN))})"
         )
-    out: dict[str, Any] = {"name": name.strip()}
-    for key in _INT_KEYS:
-        if key in raw:
-            if not _is_int(raw[key]):
-                raise PreparedError(f"{where}: {key} must be a whole number")
-            out[key] = raw[key]
-    if out.get("count", 1) < 1 or out.get("count", 1) > 100:
-        raise PreparedError(f"{where}: count must be between 1 and 100")
     if "hp" not in raw:
         raise PreparedError(f'{where}: needs hp (a number, or dice like "2d8+4")')
-    if "hp" in raw:
-        hp = raw["hp"]
-        if _is_int(hp):
-            if hp < 1:
-                raise PreparedError(f"{where}: hp must be at least 1")
-        elif isinstance(hp, str):
-            from rules.dice import DiceError, parse
-
-            try:
-                parse(hp)
-            except DiceError as exc:
-                raise PreparedError(f"{where}: hp {hp!r}: {exc}") from None
-        else:
-            raise PreparedError(f'{where}: hp must be a number or dice like "2d8+4"')
-        out["hp"] = hp
+    out: dict[str, Any] = {"name": name}
+    for key in _INT_KEYS:
+        if key in raw:
+            out[key] = _number(f"{where}: {key}", key, raw[key])
+    out["hp"] = _hp(f"{where}: hp", raw["hp"])
     if "player" in raw:
         if not isinstance(raw["player"], bool):
-            raise PreparedError(f"{where}: player must be true or false")
+            raise PreparedError(
+                f"{where}: player must be true or false, not {_kind(raw['player'])}"
+            )
         out["player"] = raw["player"]
     if "notes" in raw:
-        if not isinstance(raw["notes"], str):
-            raise PreparedError(f"{where}: notes must be text")
-        out["notes"] = raw["notes"]
+        out["notes"] = _text(f"{where}: notes", raw["notes"], MAX_NOTES)
     if "abilities" in raw:
-        scores = raw["abilities"]
-        if not isinstance(scores, dict):
-            raise PreparedError(f"{where}: abilities must be a table like {{ dex = 14 }}")
-        clean: dict[str, int] = {}
-        for key, value in scores.items():
-            if key.lower() not in ABILITIES:
-                raise PreparedError(
-                    f"{where}: unknown ability {key!r} (known: {', '.join(ABILITIES)})"
-                )
-            if not _is_int(value) or not 1 <= value <= 30:
-                raise PreparedError(f"{where}: ability {key} must be a score from 1 to 30")
-            clean[key.lower()] = value
-        out["abilities"] = clean
+        out["abilities"] = _abilities(f"{where}: abilities", raw["abilities"])
     for key in _LIST_KEYS:
         if key in raw:
-            tags = raw[key]
-            if not isinstance(tags, list) or not all(isinstance(t, str) and t for t in tags):
-                raise PreparedError(f'{where}: {key} must be a list of tags like ["fire"]')
-            out[key] = [t.lower() for t in tags]
+            out[key] = _tags(f"{where}: {key}", raw[key])
     if "resistances" in raw:
-        res = raw["resistances"]
-        if not isinstance(res, dict) or not all(_is_int(v) and v >= 0 for v in res.values()):
-            raise PreparedError(f"{where}: resistances must be a table like {{ fire = 5 }}")
-        out["resistances"] = {k.lower(): v for k, v in res.items()}
+        out["resistances"] = _resistances(f"{where}: resistances", raw["resistances"])
+    try:  # the add action it becomes: whatever the engine refuses, say now
+        normalize_action({"verb": "add", **out})
+    except ActionError as exc:
+        problem = str(exc).split("  (usage:")[0]
+        raise PreparedError(f"{where}: {shorten(problem, 160)}") from None
     return out
 
 
-def parse_prepared(text: str) -> Prepared:
-    """Validate a prepared-encounter TOML text (format in the module doc)."""
+def _dotted_too_deep(text: str) -> int:
+    """The number (1-based) of the first line with more than
+    :data:`MAX_DOTS` dots outside strings and comments, or 0.  TOML keys and
+    table headers fit on one line, so this bounds how deep they nest."""
+    line, dots = 1, 0
+    for match in _LEXEME.finditer(text):
+        lexeme = match.group()
+        if lexeme == ".":
+            dots += 1
+            if dots > MAX_DOTS:
+                return line
+        elif lexeme == "\n":
+            line, dots = line + 1, 0
+        else:  # a string or a comment: its newlines still count as lines
+            line += lexeme.count("\n")
+            dots = 0 if "\n" in lexeme else dots
+    return 0
+
+
+_LEXEME = re.compile(
+    r'"""(?:[^"\\]|\\.|"(?!""))*"""'
+    r"|'''(?:[^']|'(?!''))*'''"
+    r'|"(?:[^"\\\n]|\\.)*"'
+    r"|'[^'\n]*'"
+    r"|#[^\n]*"
+    r"|[.\n]",
+    re.DOTALL,
+)
+
+
+def _load(text: Any) -> dict[str, Any]:
+    if not isinstance(text, str):
+        raise PreparedError(f"a prepared encounter is text, not {type(text).__name__}")
+    if len(text) > MAX_TEXT:
+        raise PreparedError(
+            f"the file is too large ({len(text):,} characters; at most {MAX_TEXT:,})"
+        )
+    deep = _dotted_too_deep(text)
+    if deep:
+        raise PreparedError(f"line {deep}: keys nested too deeply (more than {MAX_DOTS} dots)")
     try:
-        data = tomllib.loads(text)
+        return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        raise PreparedError(f"not valid TOML: {exc}") from None
-    unknown = sorted(set(data) - {"ruleset", "options", "combatant", "name"})
+        first = str(exc).splitlines()[0] if str(exc) else "cannot be parsed"
+        raise PreparedError(f"not valid TOML: {shorten(first, 200)}") from None
+    except RecursionError:
+        raise PreparedError("not valid TOML: values nested too deeply") from None
+
+
+def _options(name: Any, options: Any) -> tuple[str, dict[str, Any]]:
+    if not isinstance(name, str):
+        raise PreparedError(f'ruleset must be text like "core", not {_kind(name)}')
+    if name not in RULESETS:
+        raise PreparedError(f"unknown ruleset {_quote(name)} (choose {', '.join(RULESETS)})")
+    if not isinstance(options, dict):
+        raise PreparedError(f"[options] must be a table of rule options, not {_kind(options)}")
+    try:  # the same checks as `new --option KEY=VALUE` (rules.rulesets)
+        rules = ruleset(name, **options)
+    except RulesetError as exc:
+        raise PreparedError(f"[options] {exc}") from None
+    return name, {key: rules[key] for key in options}
+
+
+def _count(raw: Any) -> int:
+    """An entry's count for the roster total: a bad count counts as 1 here
+    (its own error comes when the entry is checked)."""
+    count = raw.get("count", 1) if isinstance(raw, dict) else 1
+    return count if _is_int(count) and 1 <= count <= MAX_COUNT else 1
+
+
+def parse_prepared(text: str) -> Prepared:
+    """Validate a prepared-encounter TOML text (format in the module doc).
+
+    Raises :class:`PreparedError`: one line naming the combatant and key."""
+    try:
+        return _parse(text)
+    except PreparedError as exc:  # one line, bounded, nothing raw from the file
+        raise PreparedError(shorten(visible(str(exc)), MAX_MESSAGE)) from None
+
+
+def _parse(text: str) -> Prepared:
+    data = _load(text)
+    unknown = sorted(set(data) - set(_TOP))
     if unknown:
         raise PreparedError(
-            f"unknown top-level key {unknown[0]!r} (known: name, ruleset, options, combatant)"
+            f"unknown top-level key {_quote(unknown[0])} (known: {', '.join(_TOP)})"
         )
-    name = data.get("ruleset", "core")
-    if name not in RULESETS:
-        raise PreparedError(f"unknown ruleset {name!r} (choose {', '.join(RULESETS)})")
-    options = data.get("options", {})
-    if not isinstance(options, dict):
-        raise PreparedError("options must be a table of rule options")
-    try:
-        ruleset(name, **options)
-    except RulesetError as exc:
-        raise PreparedError(str(exc)) from None
+    if "name" in data:
+        _text("name", data["name"], MAX_TITLE)
+    name, options = _options(data.get("ruleset", "core"), data.get("options", {}))
     raw = data.get("combatant", [])
     if not isinstance(raw, list):
-        raise PreparedError("combatants are written as [[combatant]] tables")
-    return Prepared(name, dict(options), tuple(_combatant(i + 1, c) for i, c in enumerate(raw)))
+        raise PreparedError(f"write each combatant as a [[combatant]] table, not {_kind(raw)}")
+    total = sum(_count(c) for c in raw)
+    if total > MAX_COMBATANTS:  # before checking (or building) any of them
+        raise PreparedError(
+            f"an encounter holds at most {MAX_COMBATANTS} combatants; "
+            f"this file would make {total:,}"
+        )
+    entries = tuple(_combatant(i + 1, c) for i, c in enumerate(raw))
+    _name_roster(entries)
+    return Prepared(name, options, entries)
+
+
+def _name_roster(entries: tuple[dict[str, Any], ...]) -> None:
+    """Name every combatant as the engine will (``Goblin 1`` …, a repeated
+    name numbered on), so a numbered name too long is refused here."""
+    names: list[str] = []
+    for i, entry in enumerate(entries, 1):
+        try:
+            names += new_names(names, entry["name"], entry.get("count"))
+        except ActionError as exc:
+            where = f"combatant #{i} {_quote(entry['name'])}"
+            raise PreparedError(f"{where}: {shorten(str(exc), 160)}") from None
 
 
 def add_actions(prepared: Prepared) -> list[dict[str, Any]]:
