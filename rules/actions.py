@@ -334,10 +334,9 @@ def check_dice(text: str, what: str = "dice") -> str:
     a bad one raises :class:`ActionError` carrying the dice module's message."""
     if not text.strip():
         raise ActionError(f"{what}: a dice expression or number is needed")
-    try:
-        from rules.dice import DiceError, parse
-    except ImportError:  # pragma: no cover - the dice module is part of the project
-        return text
+    from rules.dice import DiceError, parse
+    from rules.limits import check_amount
+
     try:
         expr = parse(text)
     except (DiceError, ValueError) as exc:
@@ -345,6 +344,9 @@ def check_dice(text: str, what: str = "dice") -> str:
     for term in expr.terms:
         if term.value > MAX_NUMBER:
             raise ActionError(f"{what}: {term.value} is too large (at most {MAX_NUMBER:,})")
+    # The bound is on what the amount can come to, not only on each number
+    # typed, so 999999+999999 is refused before anything is rolled.
+    check_amount(what, text)
     return text
 
 

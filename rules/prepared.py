@@ -45,11 +45,10 @@ from typing import Any
 
 from rules.abilities import ABILITIES
 from rules.actions import BOUNDS, MAX_COUNT, MAX_MODIFIER, MAX_NUMBER, ActionError, normalize_action
-from rules.engine_verbs import MAX_NAME, new_names
+from rules.engine_verbs import new_names
 from rules.limits import MAX_COMBATANTS
 from rules.rulesets import RULESETS, RulesetError, ruleset
-from rules.text import MAX_NAME as MAX_TAG
-from rules.text import MAX_NOTES, MAX_TITLE, check_text, shorten, visible
+from rules.text import MAX_NAME, MAX_NOTES, MAX_TITLE, check_text, shorten, visible
 
 
 class PreparedError(ActionError):
@@ -139,7 +138,7 @@ def _tag(field: str, value: Any) -> str:
     """One damage tag: text without a comma or ``=`` (they separate tags and
     amounts in the action language, so ``"fire,cold"`` would silently become
     two tags), lower-cased as every tag is."""
-    tag = _text(field, value, MAX_TAG).strip().lower()
+    tag = _text(field, value, MAX_NAME).strip().lower()
     if not tag:
         raise PreparedError(f"{field}: a tag cannot be empty")
     for sep in (",", "="):

@@ -37,8 +37,9 @@ UNSAFE_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Zl", "Zp"})
 
 #: the longest encounter or save-point name (a title, not a paragraph).
 MAX_TITLE = 80
-#: the longest combatant, condition or tag name.
-MAX_NAME = 80
+#: the longest combatant, condition or tag name (room for a number after
+#: it: "Goblin 12").
+MAX_NAME = 60
 #: the longest notes text.
 MAX_NOTES = 1000
 

@@ -129,14 +129,14 @@ def ending_round(enc: Encounter, duration: Duration | None) -> int | None:
     if duration is None or not duration.of:
         return None
     names = [c.name for c in enc.combatants]
-    skip = passed_over(enc)
-    if duration.of not in names or duration.of in skip:
+    passed = passed_over(enc)
+    if duration.of not in names or duration.of in passed:
         return None
     if not enc.started:
         return duration.rounds_left  # every turn of round 1 is still to come
     if enc.turn is None or not 0 <= enc.turn < len(names):
         return None
-    acting = [i for i, n in enumerate(names) if n not in skip]
+    acting = [i for i, n in enumerate(names) if n not in passed]
     if not acting:
         return None
     rnd, index, skip = enc.round, enc.turn, enc.rewound
