@@ -1,5 +1,6 @@
 """Pieces every subcommand shares: ``--db`` / ``--seed`` everywhere, opening
-the store with one clear message on failure, the seeded random source."""
+the store with one clear message on failure, the seeded random source, and
+how a user's text is quoted in a message."""
 
 from __future__ import annotations
 
@@ -8,8 +9,16 @@ import random
 import sys
 from typing import TYPE_CHECKING
 
+from rules.errors import ActionError
+from rules.text import MAX_TITLE, check_text, describe, shorten, visible
+
 if TYPE_CHECKING:
+    from saves.live import LiveEncounter
     from saves.store import Store
+
+#: the longest message written on stderr: a message quoting a huge field
+#: (a hand-edited file) is cut rather than flooding the terminal.
+MAX_MESSAGE = 2000
 
 
 class CommandError(Exception):
@@ -44,6 +53,43 @@ def rng_from(args: argparse.Namespace) -> random.Random:
     return random.Random(seed) if seed is not None else random.Random()
 
 
+def quoted(text: str, limit: int = 100) -> str:
+    """``'Goblin ambush'``: a name as a message quotes it — control
+    characters spelled out (a name from a hand-edited file must not drive
+    the terminal) and a huge value cut short."""
+    return f"'{shorten(text, limit)}'"
+
+
+def one_line(message: str) -> str:
+    """*message* safe to print: every control character made visible (so it
+    stays one line and cannot act on the terminal) and at most
+    MAX_MESSAGE characters."""
+    return shorten(message, MAX_MESSAGE)
+
+
+def check_arg(what: str, value: str) -> str:
+    """A name given on the command line, for looking something up: an
+    undecodable byte (Python hands argv bytes that are not UTF-8 over as
+    surrogates) is named here, instead of "no such encounter"."""
+    for ch in value:
+        if 0xDC80 <= ord(ch) <= 0xDCFF:
+            raise CommandError(f"the {what} cannot contain {describe(ch)}")
+    return value
+
+
+def check_title(what: str, value: str) -> str:
+    """A new encounter name or save-point label from the command line,
+    NFC-normalised and stripped, or one line saying why it cannot be one
+    (the store checks it again; this names the argument the GM typed)."""
+    try:
+        text = check_text(f"the {what}", value, MAX_TITLE).strip()
+    except ActionError as exc:
+        raise CommandError(str(exc)) from None
+    if not text:
+        raise CommandError(f"the {what} cannot be empty")
+    return text
+
+
 def open_store(args: argparse.Namespace, read_only: bool = False) -> Store:
     """Open the database, printing recovery notices once; a locked or
     unreadable database becomes a CommandError (one line, no traceback)."""
@@ -60,5 +106,41 @@ def open_store(args: argparse.Namespace, read_only: bool = False) -> Store:
     return store
 
 
+def open_live(args: argparse.Namespace, store: Store) -> LiveEncounter:
+    """The encounter ``args.name``, or a CommandError saying why not."""
+    from saves.live import LiveEncounter
+    from saves.store import EncounterNotFound, SaveError
+
+    name = check_arg("encounter name", args.name)
+    try:
+        live = LiveEncounter.open(store, name, rng=rng_from(args))
+    except EncounterNotFound:
+        raise CommandError(
+            f"no encounter named {quoted(name)} (see: combat-tracker list)"
+        ) from None
+    except SaveError as exc:
+        raise CommandError(str(exc)) from None
+    # What loading found (a damaged journal, say) is told once, here.
+    for notice in store.take_notices():
+        fail(notice)
+    return live
+
+
 def fail(message: str) -> None:
-    sys.stderr.write(f"combat-tracker: {message}\n")
+    """One line on stderr, made safe (see :func:`one_line`)."""
+    sys.stderr.write(f"combat-tracker: {one_line(message)}\n")
+
+
+__all__ = [
+    "CommandError",
+    "add_common",
+    "check_arg",
+    "check_title",
+    "fail",
+    "one_line",
+    "open_live",
+    "open_store",
+    "quoted",
+    "rng_from",
+    "visible",
+]

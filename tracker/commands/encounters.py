@@ -1,21 +1,35 @@
 """Encounter subcommands: ``new``, ``list``, ``show``, ``do``, ``export``,
-``delete`` — the scriptable side of the tracker (issue 3)."""
+``delete``, ``save``, ``restore`` — the scriptable side of the tracker
+(issue 3).  Every name they print is text, never markup, with control
+characters made visible (issue 9); ``export`` and the ``show --json``
+object live in :mod:`tracker.commands.report`, ``do``'s input in
+:mod:`tracker.commands.lines`."""
 
 from __future__ import annotations
 
 import argparse
-import json
-import shlex
-import sys
-from collections.abc import Iterable
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from tracker.commands.common import CommandError, add_common, fail, open_store, rng_from
+from rules.text import shorten
+from tracker.commands.common import (
+    CommandError,
+    add_common,
+    check_arg,
+    check_title,
+    fail,
+    one_line,
+    open_live,
+    open_store,
+    quoted,
+    rng_from,
+)
 
 if TYPE_CHECKING:
-    from saves.live import LiveEncounter
     from saves.store import Store
+
+#: the largest prepared file read (a few hundred combatants is ~100 KB):
+#: ``--from /dev/zero`` must not fill the memory.
+MAX_PREPARED_BYTES = 4 * 1024 * 1024
 
 
 def register(sub: Any) -> None:
@@ -78,12 +92,15 @@ def register(sub: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from saves.store import SaveError
+    from tracker.commands.report import export
+
     handler = {
         "new": _new,
         "list": _list,
         "show": _show,
         "do": _do,
-        "export": _export,
+        "export": export,
         "delete": _delete,
         "save": _save,
         "restore": _restore,
@@ -99,27 +116,14 @@ def run(args: argparse.Namespace) -> int:
     except CommandError as exc:
         fail(str(exc))
         return exc.status
+    except SaveError as exc:  # the store refused a name or failed a write
+        fail(str(exc))
+        return 1
     finally:
         store.close()
 
 
 # -- helpers -------------------------------------------------------------------
-
-
-def _open_live(args: argparse.Namespace, store: Store) -> LiveEncounter:
-    from saves.live import LiveEncounter
-    from saves.store import EncounterNotFound, SaveError
-
-    try:
-        live = LiveEncounter.open(store, args.name, rng=rng_from(args))
-    except EncounterNotFound:
-        raise CommandError(f"no encounter named {args.name!r} (see: combat-tracker list)") from None
-    except SaveError as exc:
-        raise CommandError(str(exc)) from None
-    # What loading found (a damaged journal, say) is told once, here.
-    for notice in store.take_notices():
-        fail(notice)
-    return live
 
 
 def _console() -> Any:
@@ -128,7 +132,43 @@ def _console() -> Any:
     return Console()
 
 
+#: the longest name a table shows whole (input allows 80 characters; a
+#: hand-edited file may hold megabytes)
+CELL = 200
+
+
+def _text(value: Any, limit: int = CELL) -> Any:
+    """A table cell or title: Rich ``Text`` of the plain string — never
+    markup (``[/]`` in a name would crash the table, ``[link=…]`` would be
+    a hyperlink) — with control characters made visible and a huge value
+    from a hand-edited file cut short."""
+    from rich.text import Text
+
+    return Text(shorten(str(value), limit))
+
+
 # -- new -------------------------------------------------------------------------
+
+
+def _read_prepared(path: str) -> str:
+    """The prepared file's text, or one line saying why it cannot be read:
+    missing, too large, or not UTF-8 (the byte and where it is)."""
+    try:
+        with open(path, "rb") as file:
+            raw = file.read(MAX_PREPARED_BYTES + 1)
+    except OSError as exc:
+        raise CommandError(f"cannot read {path}: {exc.strerror or exc}") from None
+    if len(raw) > MAX_PREPARED_BYTES:
+        raise CommandError(f"{path}: too large for a prepared encounter (over 4 MB)")
+    try:
+        return raw.decode("utf-8-sig")  # a byte-order mark (Windows editors) is fine
+    except UnicodeDecodeError as exc:
+        line = raw.count(b"\n", 0, exc.start) + 1
+        column = exc.start - (raw.rfind(b"\n", 0, exc.start) + 1) + 1
+        raise CommandError(
+            f"{path}: not UTF-8 text (the byte 0x{raw[exc.start]:02X} at line {line}, "
+            f"column {column}); save the file as UTF-8"
+        ) from None
 
 
 def _new(args: argparse.Namespace, store: Store) -> int:
@@ -138,45 +178,41 @@ def _new(args: argparse.Namespace, store: Store) -> int:
     from saves.live import LiveEncounter
     from saves.store import SaveError
 
+    name = check_title("encounter name", args.name)
     prepared = None
     if args.from_file:
-        try:
-            text = Path(args.from_file).read_text(encoding="utf-8")
-        except OSError as exc:
-            raise CommandError(f"cannot read {args.from_file}: {exc.strerror or exc}") from None
+        text = _read_prepared(args.from_file)
         try:
             prepared = parse_prepared(text)
         except PreparedError as exc:
             raise CommandError(f"{args.from_file}: {exc}") from None
-    name = args.ruleset or (prepared.ruleset if prepared else "core")
+    rules_name = args.ruleset or (prepared.ruleset if prepared else "core")
     options: dict[str, Any] = dict(prepared.options) if prepared else {}
     for item in args.option:
         key, sep, value = item.partition("=")
         if not sep:
-            raise CommandError(f"--option {item!r}: write it as KEY=VALUE")
+            raise CommandError(f"--option {quoted(item)}: write it as KEY=VALUE")
         options[key.strip()] = value.strip()
     try:
-        rules = ruleset(name, **options)
+        rules = ruleset(rules_name, **options)
     except RulesetError as exc:
         raise CommandError(str(exc)) from None
-    if not args.name.strip():
-        raise CommandError("an encounter needs a name")
-    if store.exists(args.name):
-        raise CommandError(f"an encounter named {args.name!r} already exists")
+    if store.exists(name):
+        raise CommandError(f"an encounter named {quoted(name)} already exists")
     try:
-        live = LiveEncounter.create(store, args.name.strip(), rules, rng=rng_from(args))
+        live = LiveEncounter.create(store, name, rules, rng=rng_from(args))
         if prepared:
             from rules.prepared import add_actions
 
             for action in add_actions(prepared):
                 live.do(action)
     except (ActionError, ValueError) as exc:
-        store.delete(args.name.strip())
+        store.delete(name)
         raise CommandError(f"{args.from_file}: {exc}") from None
     except SaveError as exc:
         raise CommandError(str(exc)) from None
     count = len(live.session.encounter.combatants)
-    print(f"created {live.name!r} ({rules.name} rules, {count} combatants)")
+    print(one_line(f"created {quoted(live.name)} ({rules.name} rules, {count} combatants)"))
     return 0
 
 
@@ -190,8 +226,10 @@ def _list(args: argparse.Namespace, store: Store) -> int:
         for s in summaries
     }
     if args.json:
+        from tracker.commands.report import to_json
+
         print(
-            json.dumps(
+            to_json(
                 [
                     {
                         "name": s.name,
@@ -212,17 +250,17 @@ def _list(args: argparse.Namespace, store: Store) -> int:
         return 0
     from rich.table import Table
 
-    table = Table(
-        "encounter", "round", "turn", "combatants", "last change", "save points", box=None
-    )
+    table = Table(box=None)
+    for header in ("encounter", "round", "turn", "combatants", "last change", "save points"):
+        table.add_column(header, overflow="fold")  # a long name wraps, never loses a letter
     for s in summaries:
         table.add_row(
-            s.name,
+            _text(s.name),
             str(s.round) if s.started else "—",
-            s.active or "—",
+            _text(s.active or "—"),
             str(s.combatants),
             s.updated.astimezone().strftime("%Y-%m-%d %H:%M"),
-            ", ".join(points[s.name]),
+            _text(", ".join(shorten(label, CELL) for label in points[s.name]), 10 * CELL),
         )
     _console().print(table)
     return 0
@@ -231,67 +269,32 @@ def _list(args: argparse.Namespace, store: Store) -> int:
 # -- show ------------------------------------------------------------------------
 
 
-def state_json(live: LiveEncounter) -> dict[str, Any]:
-    """The documented ``show --json`` object (README: CLI)."""
-    enc = live.session.encounter
-    active = enc.active
-
-    def combatant(c: Any) -> dict[str, Any]:
-        endurance = None
-        if c.endurance is not None:
-            endurance = {
-                "points": c.endurance.points,
-                "max": c.endurance.max_points,
-                "passive": c.endurance.passive,
-                "dash_rounds_left": c.endurance.active.get("dash"),
-            }
-        return {
-            "name": c.name,
-            "initiative": c.initiative,
-            "hp": c.hp,
-            "max_hp": c.max_hp,
-            "temp_hp": c.temp_hp,
-            "al": c.al,
-            "down": c.down,
-            "player": c.player,
-            "delayed": c.name in enc.delayed,
-            "conditions": [
-                {"name": k.name, "value": k.value, "rounds_left": k.rounds_left}
-                for k in c.conditions
-            ],
-            "persistent": [
-                {"dice": p.dice, "tags": list(p.tags), "dc": p.dc} for p in c.persistent
-            ],
-            "endurance": endurance,
-        }
-
-    return {
-        "name": enc.name,
-        "ruleset": enc.ruleset.to_dict(),
-        "round": enc.round,
-        "started": enc.started,
-        "active": None if active is None else active.name,
-        "combatants": [combatant(c) for c in enc.combatants],
-        "log": [{"round": e.round, "actor": e.actor, "text": e.text} for e in live.session.log],
-    }
-
-
 def _show(args: argparse.Namespace, store: Store) -> int:
-    live = _open_live(args, store)
+    from tracker.commands.report import condition_text, state_json, to_json
+
+    live = open_live(args, store)
     state = state_json(live)
     if args.json:
-        print(json.dumps(state))
+        print(to_json(state))
         return 0
     from rich.table import Table
+    from rich.text import Text
+
+    from tracker.breakdown import styled
 
     console = _console()
-    title = f"{state['name']} — " + (
-        f"round {state['round']}, {state['active']}'s turn" if state["started"] else "not started"
-    )
-    table = Table("", "init", "name", "HP", "temp", "AL", "conditions", title=title, box=None)
+    title = shorten(state["name"], CELL) + " — "
+    if state["started"]:
+        title += f"round {state['round']}, {shorten(state['active'] or '—', CELL)}'s turn"
+    else:
+        title += "not started"
+    console.print(Text(title), highlight=False)  # not a table title: that wraps to the table
+    table = Table(box=None)
+    for header in ("", "init", "name", "HP", "temp", "AL", "conditions"):
+        table.add_column(header, overflow="fold")  # a long name wraps, never loses a letter
     for c in state["combatants"]:
         marker = "▶" if c["name"] == state["active"] else ""
-        conds = ", ".join(_condition_text(k) for k in c["conditions"])
+        conds = ", ".join(condition_text(k) for k in c["conditions"])
         persistent = ", ".join(
             f"{p['dice']} {' '.join(p['tags'])}".strip() for p in c["persistent"]
         )
@@ -299,21 +302,21 @@ def _show(args: argparse.Namespace, store: Store) -> int:
         table.add_row(
             marker,
             "—" if c["initiative"] is None else str(c["initiative"]),
-            c["name"] + (" (down)" if c["down"] else ""),
+            _text(shorten(c["name"], CELL) + (" (down)" if c["down"] else "")),
             f"{c['hp']}/{c['max_hp']}",
             str(c["temp_hp"] or ""),
             str(c["al"]),
-            "; ".join(x for x in (conds, persistent and f"persistent {persistent}") if x),
+            _text(
+                "; ".join(x for x in (conds, persistent and f"persistent {persistent}") if x),
+                10 * CELL,
+            ),
             style=style,
         )
     console.print(table)
-    from rich.text import Text
-
-    from tracker.breakdown import styled
-
     for entry in state["log"][-10:]:
         line = Text(f"R{entry['round']} ", style="dim")
-        line.append_text(styled(entry["text"]))
+        # visible first: the kept-dice marks survive, control characters do not
+        line.append_text(styled(shorten(entry["text"], 2000)))
         console.print(line, highlight=False)
     return 0
 
@@ -324,103 +327,31 @@ def _show(args: argparse.Namespace, store: Store) -> int:
 def _do(args: argparse.Namespace, store: Store) -> int:
     from rules.actions import ActionError
     from saves.store import SaveError
+    from tracker.commands.lines import action_lines
 
-    live = _open_live(args, store)
-    if len(args.action) == 1:
-        lines: Iterable[str] = args.action[0].splitlines()
-    elif args.action:
-        # The shell removed the quotes: put them back where a word has spaces.
-        lines = [shlex.join(args.action)]
-    else:
-        lines = (line.rstrip("\n") for line in sys.stdin)
+    live = open_live(args, store)
     all_ok = True
     try:
-        for line in lines:
+        for line, problem in action_lines(args.action):
+            if problem is not None:  # not UTF-8, too long: this line only
+                print(one_line(f"error: {problem}"), flush=True)
+                all_ok = False
+                continue
             if not line.strip() or line.lstrip().startswith("#"):
                 continue
             try:
                 step = live.do(line)
             except ActionError as exc:
-                print(f"error: {exc}", flush=True)
+                print(one_line(f"error: {exc}"), flush=True)
                 all_ok = False
                 continue
             except SaveError as exc:
-                print(f"error: not saved: {exc}", flush=True)
+                print(one_line(f"error: not saved: {exc}"), flush=True)
                 return 1
             print(f"ok {step.seq}", flush=True)
     finally:
         live.close()
     return 0 if all_ok else 1
-
-
-# -- export ------------------------------------------------------------------------
-
-
-def markdown_report(live: LiveEncounter) -> str:
-    """A round-by-round report a GM can paste into session notes."""
-    state = state_json(live)
-    lines = [f"# {state['name']}", ""]
-    rules = state["ruleset"]["name"]
-    rounds = state["round"]
-    played = f"{rounds} round{'s' if rounds != 1 else ''}" if state["started"] else "not started"
-    count = len(state["combatants"])
-    lines.append(f"*{rules} rules · {played} · {count} combatant{'s' if count != 1 else ''}*")
-    current: int | None = None
-    for entry in state["log"]:
-        if entry["round"] != current:
-            current = entry["round"]
-            lines += ["", f"## Round {current}" if current else "## Before combat", ""]
-        text = entry["text"]
-        if text == f"Round {current}":
-            continue  # the heading says it
-        actor = entry["actor"]
-        if actor and text.startswith(actor):
-            text = f"**{actor}**{text[len(actor) :]}"
-        lines.append(f"- {text}")
-    lines += [
-        "",
-        "## Where things stand",
-        "",
-        "| Combatant | HP | Temp | AL | Conditions | Persistent damage |",
-        "|---|---|---|---|---|---|",
-    ]
-    for c in state["combatants"]:
-        conds = ", ".join(_condition_text(k) for k in c["conditions"]) or "—"
-        persistent = (
-            ", ".join(
-                f"{' '.join([p['dice'], *p['tags']])} (DC {p['dc']})" for p in c["persistent"]
-            )
-            or "—"
-        )
-        name = c["name"] + (" (down)" if c["down"] else "")
-        hp = f"{c['hp']}/{c['max_hp']}"
-        lines.append(f"| {name} | {hp} | {c['temp_hp']} | {c['al']} | {conds} | {persistent} |")
-    return "\n".join(lines) + "\n"
-
-
-def _condition_text(k: dict[str, Any]) -> str:
-    text = k["name"] + (f" {k['value']}" if k["value"] is not None else "")
-    if k["rounds_left"] is not None:
-        text += f" ({k['rounds_left']} round{'s' if k['rounds_left'] != 1 else ''} left)"
-    return text
-
-
-def _export(args: argparse.Namespace, store: Store) -> int:
-    live = _open_live(args, store)
-    text = (
-        json.dumps(state_json(live), indent=2) + "\n"
-        if args.format == "json"
-        else markdown_report(live)
-    )
-    if args.output:
-        try:
-            Path(args.output).write_text(text, encoding="utf-8")
-        except OSError as exc:
-            raise CommandError(f"cannot write {args.output}: {exc.strerror or exc}") from None
-        print(f"wrote {args.output}")
-    else:
-        sys.stdout.write(text)
-    return 0
 
 
 # -- delete ------------------------------------------------------------------------
@@ -429,11 +360,12 @@ def _export(args: argparse.Namespace, store: Store) -> int:
 def _delete(args: argparse.Namespace, store: Store) -> int:
     from saves.store import EncounterNotFound
 
+    name = check_arg("encounter name", args.name)
     try:
-        store.delete(args.name)
+        store.delete(name)
     except EncounterNotFound:
-        raise CommandError(f"no encounter named {args.name!r}") from None
-    print(f"deleted {args.name!r}")
+        raise CommandError(f"no encounter named {quoted(name)}") from None
+    print(one_line(f"deleted {quoted(name)}"))
     return 0
 
 
@@ -443,12 +375,13 @@ def _delete(args: argparse.Namespace, store: Store) -> int:
 def _save(args: argparse.Namespace, store: Store) -> int:
     from saves.store import SaveError
 
-    live = _open_live(args, store)
+    label = check_title("save point label", args.label)
+    live = open_live(args, store)
     try:
-        live.save_point(args.label)
+        live.save_point(label)
     except SaveError as exc:
         raise CommandError(str(exc)) from None
-    print(f"saved {args.name!r} as {args.label!r}")
+    print(one_line(f"saved {quoted(live.name)} as {quoted(label)}"))
     return 0
 
 
@@ -458,16 +391,24 @@ def _restore(args: argparse.Namespace, store: Store) -> int:
     from saves.store import EncounterExists, EncounterNotFound, SaveError
     from tracker.restore import default_name, restore_save_point
 
-    new_name = (args.new_name or default_name(args.name, args.label)).strip()
+    name = check_arg("encounter name", args.name)
+    label = check_arg("save point label", args.label)
+    if args.new_name:
+        new_name = check_title("name given with --as", args.new_name)
+    else:
+        try:
+            new_name = check_title("new encounter name", default_name(name, label))
+        except CommandError as exc:
+            raise CommandError(f"{exc}: choose one with --as NEW") from None
     try:
-        restore_save_point(store, args.name, args.label, new_name, rng=rng_from(args))
+        restore_save_point(store, name, label, new_name, rng=rng_from(args))
     except EncounterExists:
         raise CommandError(
-            f"an encounter named {new_name!r} already exists (use --as NEW)"
+            f"an encounter named {quoted(new_name)} already exists (use --as NEW)"
         ) from None
     except EncounterNotFound:
-        raise CommandError(f"no encounter named {args.name!r}") from None
+        raise CommandError(f"no encounter named {quoted(name)}") from None
     except SaveError as exc:
         raise CommandError(str(exc)) from None
-    print(f"restored {args.name!r} save point {args.label!r} as {new_name!r}")
+    print(one_line(f"restored {quoted(name)} save point {quoted(label)} as {quoted(new_name)}"))
     return 0

@@ -1,0 +1,81 @@
+"""``do``'s input: the action lines from the argument or from stdin.
+
+Stdin is read as bytes and decoded one line at a time, so a line that is
+not UTF-8 (a file saved in another encoding, a stray binary byte) is an
+error for that line alone, reported with its number, and the next lines
+still run — decoding the whole stream would stop at the first bad byte and
+skip the rest.  A line is read with a bound, so a stream without newlines
+cannot fill the memory.
+"""
+
+from __future__ import annotations
+
+import codecs
+import re
+import shlex
+import sys
+from collections.abc import Iterator, Sequence
+from typing import BinaryIO
+
+#: the longest stdin line read; the action parser refuses far shorter ones,
+#: this only bounds the memory a line can take.
+MAX_LINE_BYTES = 64 * 1024
+
+#: one action per line; only a newline separates lines (``str.splitlines``
+#: would also split at form feeds, U+2028 and other characters that belong
+#: in an error message, not silently in a new line).
+_NEWLINE = re.compile(r"\r?\n")
+
+Line = tuple[str, str | None]  # (the line, or "" when there is a problem; the problem)
+
+
+def action_lines(words: Sequence[str]) -> Iterator[Line]:
+    """The lines of ``do NAME [ACTION…]``: one argument (which may hold
+    several lines), several words (the shell removed the quotes: they are
+    put back where a word has spaces), or none: stdin."""
+    if len(words) == 1:
+        for line in _NEWLINE.split(words[0]):
+            yield line, None
+    elif words:
+        yield shlex.join(words), None
+    else:
+        buffer = getattr(sys.stdin, "buffer", None)
+        if buffer is None:  # a text stream stands in for stdin (an embedding, a test)
+            for line in sys.stdin:
+                yield line.rstrip("\r\n"), None
+        else:
+            yield from decoded_lines(buffer)
+
+
+def decoded_lines(stream: BinaryIO) -> Iterator[Line]:
+    """Each line of *stream* decoded as UTF-8, or a problem naming the line."""
+    number = 0
+    while True:
+        raw = stream.readline(MAX_LINE_BYTES + 1)
+        if not raw:
+            return
+        number += 1
+        if len(raw) > MAX_LINE_BYTES and not raw.endswith(b"\n"):
+            _skip_rest_of_line(stream)
+            yield "", f"line {number} is too long (over {MAX_LINE_BYTES // 1024} KB)"
+            continue
+        raw = raw.removesuffix(b"\n").removesuffix(b"\r")
+        if number == 1:
+            raw = raw.removeprefix(codecs.BOM_UTF8)  # a Windows editor's mark
+        try:
+            yield raw.decode("utf-8"), None
+        except UnicodeDecodeError as exc:
+            yield (
+                "",
+                (
+                    f"line {number} is not UTF-8 text "
+                    f"(the byte 0x{raw[exc.start]:02X} at byte {exc.start + 1})"
+                ),
+            )
+
+
+def _skip_rest_of_line(stream: BinaryIO) -> None:
+    while True:
+        chunk = stream.readline(MAX_LINE_BYTES)
+        if not chunk or chunk.endswith(b"\n"):
+            return

@@ -1,0 +1,250 @@
+"""What ``show --json`` and ``export`` print: the documented state object and
+the round-by-round Markdown report.
+
+Everything a person typed (encounter and combatant names, conditions, tags,
+log text) is *text* in the report, never Markdown: the report must render as
+the same table and prose the GM saw, whatever a name holds (issue 9).  So
+every such value is made visible (control characters spelled out: a name
+from a shared file must not drive a terminal that ``cat``s the report), then
+each character Markdown could read as syntax is backslash-escaped, and the
+few that only mean something at the start of a line or at a cell's edge are
+handled there.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import sys
+import unicodedata
+from collections.abc import Iterable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from rules.text import visible
+from tracker.commands.common import CommandError, one_line, open_live
+
+if TYPE_CHECKING:
+    from saves.live import LiveEncounter
+    from saves.store import Store
+
+
+def state_json(live: LiveEncounter) -> dict[str, Any]:
+    """The documented ``show --json`` object (README: CLI)."""
+    enc = live.session.encounter
+    active = enc.active
+
+    def combatant(c: Any) -> dict[str, Any]:
+        endurance = None
+        if c.endurance is not None:
+            endurance = {
+                "points": c.endurance.points,
+                "max": c.endurance.max_points,
+                "passive": c.endurance.passive,
+                "dash_rounds_left": c.endurance.active.get("dash"),
+            }
+        return {
+            "name": c.name,
+            "initiative": c.initiative,
+            "hp": c.hp,
+            "max_hp": c.max_hp,
+            "temp_hp": c.temp_hp,
+            "al": c.al,
+            "down": c.down,
+            "player": c.player,
+            "delayed": c.name in enc.delayed,
+            "conditions": [
+                {"name": k.name, "value": k.value, "rounds_left": k.rounds_left}
+                for k in c.conditions
+            ],
+            "persistent": [
+                {"dice": p.dice, "tags": list(p.tags), "dc": p.dc} for p in c.persistent
+            ],
+            "endurance": endurance,
+        }
+
+    return {
+        "name": enc.name,
+        "ruleset": enc.ruleset.to_dict(),
+        "round": enc.round,
+        "started": enc.started,
+        "active": None if active is None else active.name,
+        "combatants": [combatant(c) for c in enc.combatants],
+        "log": [{"round": e.round, "actor": e.actor, "text": e.text} for e in live.session.log],
+    }
+
+
+def to_json(value: Any, indent: int | None = None) -> str:
+    """JSON for stdout or a file.  ``ensure_ascii`` (json's default) is kept
+    on purpose: every non-ASCII character, C1 controls and bidirectional
+    overrides included, is written as a ``\\uXXXX`` escape, so the output
+    is plain ASCII that cannot act on a terminal, and parses back to exactly
+    the stored names."""
+    return json.dumps(value, indent=indent, ensure_ascii=True)
+
+
+def condition_text(k: dict[str, Any]) -> str:
+    text = k["name"] + (f" {k['value']}" if k["value"] is not None else "")
+    if k["rounds_left"] is not None:
+        text += f" ({k['rounds_left']} round{'s' if k['rounds_left'] != 1 else ''} left)"
+    return text
+
+
+# -- Markdown escaping -----------------------------------------------------------------
+
+#: characters that are Markdown syntax anywhere in a line: escapes, code
+#: spans, emphasis, links and images, raw HTML and autolinks, entities,
+#: GFM table cells and strikethrough, ATX heading marks (a trailing ``#``
+#: run closes a heading).  CommonMark lets any ASCII punctuation be
+#: backslash-escaped, and the escape renders as the character itself.
+_INLINE = re.compile(r"([\\`*_\[\]<>&|~#])")
+#: what starts a block when it opens a list item: a bullet or a setext
+#: mark, or an ordered-list number (``1.``, ``2)``).
+_BLOCK_MARK = re.compile(r"^(?:[-+=]|(\d{1,9})([.)]))")
+#: a kept die in a breakdown (``(5, **14**)``, rules core): bold in the report
+_KEPT = r"\*\*(?P<kept>\d+)\*\*"
+
+
+def _escape(text: str) -> str:
+    return _INLINE.sub(r"\\\1", visible(text))
+
+
+def _edges(text: str) -> str:
+    """Leading and trailing whitespace as character references: Markdown
+    strips it from a heading, a list item or a cell, and four leading
+    spaces would make a code block."""
+    start, end = 0, len(text)
+    while start < end and text[start].isspace():
+        start += 1
+    while end > start and text[end - 1].isspace():
+        end -= 1
+
+    def refs(run: str) -> str:
+        return "".join(f"&#x{ord(ch):X};" for ch in run)
+
+    return refs(text[:start]) + text[start:end] + refs(text[end:])
+
+
+def md_cell(text: str) -> str:
+    """*text* as the content of one table cell (or a heading): literal."""
+    return _edges(_escape(text))
+
+
+def _block_start(text: str) -> str:
+    """Escape what would open a nested list (``- x``, ``1. x``) or a setext
+    heading at the start of a list item's text."""
+    match = _BLOCK_MARK.match(text)
+    if match is None:
+        return text
+    if match.group(1) is not None:  # "1." → "1\." (the digits are not syntax)
+        return f"{match.group(1)}\\{match.group(2)}{text[match.end() :]}"
+    return "\\" + text
+
+
+def _punct(ch: str) -> bool:
+    # CommonMark's flanking rules treat Unicode punctuation and symbols alike
+    return unicodedata.category(ch)[0] in "PS"
+
+
+def _can_embolden(actor: str, rest: str) -> bool:
+    """Whether ``**actor**rest`` really is bold (CommonMark's flanking
+    rules): the name must not start or end with whitespace, and a name
+    ending in punctuation needs whitespace, punctuation or nothing after it.
+    Otherwise the name is written plain (the asterisks would show)."""
+    shown = visible(actor)
+    if not shown or shown[0].isspace() or shown[-1].isspace():
+        return False
+    if _punct(shown[-1]):
+        return not rest or rest[0].isspace() or _punct(rest[0])
+    return True
+
+
+class _Escaper:
+    """Log text as Markdown: the kept dice of a breakdown bold, everything
+    else literal — a combatant's name in the text stays literal even if it
+    looks like a kept die (``**5**``)."""
+
+    def __init__(self, names: Iterable[str]) -> None:
+        known = sorted({n for n in names if n}, key=len, reverse=True)
+        alternatives = [f"(?P<name>{'|'.join(map(re.escape, known))})"] if known else []
+        self._pattern = re.compile("|".join([*alternatives, _KEPT]))
+
+    def __call__(self, text: str) -> str:
+        out: list[str] = []
+        last = 0
+        for match in self._pattern.finditer(text):
+            kept = match.group("kept")
+            if kept is None:
+                continue  # a name: escaped with the text around it
+            out.append(_escape(text[last : match.start()]))
+            out.append(f"**{kept}**")
+            last = match.end()
+        out.append(_escape(text[last:]))
+        return "".join(out)
+
+
+def _log_item(escaper: _Escaper, actor: str, text: str) -> str:
+    """One log entry as a list item's text, the acting combatant bold."""
+    if actor and text.startswith(actor) and _can_embolden(actor, text[len(actor) :]):
+        return _edges(f"**{_escape(actor)}**{escaper(text[len(actor) :])}")
+    return _edges(_block_start(escaper(text)))
+
+
+def markdown_report(live: LiveEncounter) -> str:
+    """A round-by-round report a GM can paste into session notes."""
+    state = state_json(live)
+    escaper = _Escaper([c["name"] for c in state["combatants"]] + [state["name"]])
+    lines = [f"# {md_cell(state['name'])}", ""]
+    rules = _escape(state["ruleset"]["name"])
+    rounds = state["round"]
+    played = f"{rounds} round{'s' if rounds != 1 else ''}" if state["started"] else "not started"
+    count = len(state["combatants"])
+    lines.append(f"*{rules} rules · {played} · {count} combatant{'s' if count != 1 else ''}*")
+    current: int | None = None
+    for entry in state["log"]:
+        if entry["round"] != current:
+            current = entry["round"]
+            lines += ["", f"## Round {current}" if current else "## Before combat", ""]
+        text = entry["text"]
+        if text == f"Round {current}":
+            continue  # the heading says it
+        lines.append(f"- {_log_item(escaper, entry['actor'] or '', text)}")
+    lines += [
+        "",
+        "## Where things stand",
+        "",
+        "| Combatant | HP | Temp | AL | Conditions | Persistent damage |",
+        "|---|---|---|---|---|---|",
+    ]
+    for c in state["combatants"]:
+        conds = ", ".join(condition_text(k) for k in c["conditions"]) or "—"
+        persistent = (
+            ", ".join(
+                f"{' '.join([p['dice'], *p['tags']])} (DC {p['dc']})" for p in c["persistent"]
+            )
+            or "—"
+        )
+        name = c["name"] + (" (down)" if c["down"] else "")
+        hp = f"{c['hp']}/{c['max_hp']}"
+        cells = [name, hp, str(c["temp_hp"]), str(c["al"]), conds, persistent]
+        lines.append("| " + " | ".join(md_cell(cell) for cell in cells) + " |")
+    return "\n".join(lines) + "\n"
+
+
+def export(args: argparse.Namespace, store: Store) -> int:
+    """``export NAME [--format md|json] [-o FILE]``."""
+    live = open_live(args, store)
+    if args.format == "json":
+        text = to_json(state_json(live), indent=2) + "\n"
+    else:
+        text = markdown_report(live)
+    if args.output:
+        try:
+            Path(args.output).write_text(text, encoding="utf-8")
+        except OSError as exc:
+            raise CommandError(f"cannot write {args.output}: {exc.strerror or exc}") from None
+        print(one_line(f"wrote {args.output}"))
+    else:
+        sys.stdout.write(text)
+    return 0
