@@ -8,6 +8,7 @@ With no subcommand (or ``open NAME``) the Textual app starts.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
 import os
 import sys
@@ -33,7 +34,9 @@ class _Parser(argparse.ArgumentParser):
     """argparse that exits with status 2 and one line on stderr."""
 
     def error(self, message: str) -> None:  # type: ignore[override]
-        sys.stderr.write(f"combat-tracker: {message}\n")
+        from tracker.commands.common import fail
+
+        fail(message)  # quotes what the GM typed: made visible, cut short
         raise SystemExit(2)
 
 
@@ -84,19 +87,52 @@ def build_parser(command: str | None = "?") -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """Run one command line; return the exit status.
+
+    The last resort lives here, around everything (parsing included): an
+    expected failure was already one line from the command (status 1 or 2);
+    anything else is a bug, reported by :mod:`tracker.commands.crash` as one
+    sentence and a crash report, status 70.  Ctrl+C is status 130 and a
+    reader that went away (``list | head -1``) a quiet stop — never a
+    traceback in front of the GM.
+    """
     words = list(sys.argv[1:] if argv is None else argv)
+    _tolerant_output()
+    try:
+        status = _run(words)
+        sys.stdout.flush()  # a closed pipe is found here, not at exit
+        return status
+    except SystemExit:
+        raise  # argparse: --help, a usage error (its one line is written)
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        # Point stdout at /dev/null so the interpreter's final flush does
+        # not complain about the pipe a second time.
+        with contextlib.suppress(AttributeError, OSError, ValueError):
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+        return 1
+    except Exception as exc:
+        from tracker.commands.crash import report_exception
+
+        return report_exception(exc, ["combat-tracker", *words])
+
+
+def _run(words: list[str]) -> int:
     args = build_parser(command_of(words)).parse_args(words)
     if args.command is None:
         module = importlib.import_module("tracker.commands.tui")
     else:
         module = importlib.import_module(f"tracker.commands.{COMMANDS[args.command]}")
-    try:
-        return int(module.run(args) or 0)
-    except KeyboardInterrupt:
-        return 130
-    except BrokenPipeError:
-        # The reader went away (`show … | head`): stop quietly. Point stdout
-        # at /dev/null so the interpreter's final flush does not complain.
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-        return 1
+    return int(module.run(args) or 0)
+
+
+def _tolerant_output() -> None:
+    """A terminal that cannot show a character (``LANG=C``, a Latin-1
+    console) gets an escape for it, not an UnicodeEncodeError."""
+    for stream in (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)  # a TextIOWrapper's
+        if reconfigure is not None:
+            with contextlib.suppress(ValueError, OSError):
+                reconfigure(errors="backslashreplace")

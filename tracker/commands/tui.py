@@ -13,7 +13,9 @@ from __future__ import annotations
 
 import argparse
 import gc
+import io
 import random
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -127,13 +129,46 @@ def _build_app(args: argparse.Namespace, resume_gc: bool, phase: Callable[[str],
 
 
 def run(args: argparse.Namespace) -> int:
-    """Open the store (and the encounter for ``open NAME``), run the app."""
+    """Open the store (and the encounter for ``open NAME``), run the app.
+
+    An unexpected error inside the app ends it (Textual catches it, shuts
+    the app down and sets ``app.return_code`` to 1); it becomes a crash
+    report and one sentence, status 70, like any other command's crash
+    (:mod:`tracker.commands.crash`) — not Textual's traceback with status 0.
+    """
     try:
         app = build_app(args)
     except StartError as exc:
         return _fail(str(exc))
+    details = _capture_errors(app)
     try:
         app.run()
-        return 0
     finally:
         app.store.close()
+    if not app.return_code:  # None or 0: the GM quit
+        return 0
+    from tracker.commands.crash import report_crash
+
+    text = details.getvalue() or f"the app exited with return code {app.return_code}"
+    return report_crash(text, _error_name(text))
+
+
+def _capture_errors(app: Any) -> io.StringIO:
+    """Send what Textual prints after a crash (the traceback, through the
+    app's public ``error_console``) into a buffer for the crash report,
+    instead of onto the GM's terminal."""
+    from rich.console import Console
+
+    buffer = io.StringIO()
+    app.error_console = Console(
+        file=buffer, markup=False, highlight=False, color_system=None, width=120
+    )
+    return buffer
+
+
+def _error_name(traceback: str) -> str:
+    """``RuntimeError`` from a rendered traceback's last line
+    (``RuntimeError: boom``); a generic name when there is none."""
+    lines = [line.strip() for line in traceback.splitlines() if line.strip()]
+    match = re.match(r"([A-Za-z_][\w.]*)(:|$)", lines[-1]) if lines else None
+    return match.group(1) if match else "an error in the app"
