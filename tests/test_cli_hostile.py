@@ -486,3 +486,26 @@ def test_any_typed_name_is_kept_or_refused_with_one_line(
             outputs += [out, err]
         assert_safe(*outputs)
         assert kept in re.sub(r"\n ", "", outputs[0]) or kept in outputs[0]
+
+
+# -- the config file (read when the app starts) ------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("raw", "problem"),
+    [
+        (b'[keys]\n"app.quit" = "q\xff"\n', "not UTF-8 text (the byte 0xFF at byte 23)"),
+        (b"x = " + b"[" * 100_000 + b"]" * 100_000 + b"\n", "not valid TOML"),
+        (b'[keys]\n"app.quit" = "\\u001b[2J"\n', "holds a control character ('\\x1b[2J')"),
+        (b'[keys]\n"' + b"z" * 5000 + b'" = "q"\n', "unknown key id 'zzz"),
+    ],
+)
+def test_a_hostile_config_file_is_one_problem_and_the_defaults(tmp_path, raw, problem) -> None:
+    from tracker.config import load_config
+
+    path = tmp_path / "config.toml"
+    path.write_bytes(raw)
+    config = load_config(path, known_ids={"app.quit"})
+    assert config.keymap == {} and len(config.problems) == 1
+    assert problem in config.problems[0] and len(config.problems[0]) < 300
+    assert first_unsafe(config.problems[0]) < 0

@@ -19,9 +19,10 @@ Format::
                                 # (Enter on an empty face lets the program roll)
     theme = "textual-dark"      # any built-in Textual theme, e.g. "textual-light"
 
-A problem in the file (bad TOML, an unknown id, a value of the wrong type)
-never stops the tracker: the rest is used and each problem is shown once,
-as one line naming it.
+A problem in the file (bad TOML, text that is not UTF-8, an unknown id, a
+value of the wrong type) never stops the tracker: the rest is used and each
+problem is shown once, as one line naming it (what it quotes is made
+visible and cut short).
 """
 
 from __future__ import annotations
@@ -30,7 +31,11 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from rules.text import first_unsafe, shorten, visible
+
 APP_NAME = "combat-tracker"
+#: a keymap is a few KB; anything past this is not a config file
+MAX_CONFIG_BYTES = 1024 * 1024
 
 
 @dataclass
@@ -58,29 +63,57 @@ def load_config(path: Path | None = None, known_ids: set[str] | None = None) -> 
     """Read the config file (missing file → defaults); never raises."""
     path = path or config_path()
     config = Config(path=path)
+    _read(path, config, known_ids)
+    # a path from the environment may hold anything too: one line, visible
+    config.problems = [visible(problem) for problem in config.problems]
+    return config
+
+
+def _read(path: Path, config: Config, known_ids: set[str] | None) -> None:
     try:
-        text = path.read_text(encoding="utf-8")
+        with open(path, "rb") as file:
+            raw = file.read(MAX_CONFIG_BYTES + 1)  # /dev/zero must not fill the memory
     except FileNotFoundError:
-        return config
+        return
     except OSError as exc:
         config.problems.append(f"cannot read {path}: {exc.strerror or exc}")
-        return config
+        return
+    if len(raw) > MAX_CONFIG_BYTES:
+        config.problems.append(f"{path}: too large for a config file; using the default keys")
+        return
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        config.problems.append(
+            f"{path}: not UTF-8 text (the byte 0x{raw[exc.start]:02X} at byte {exc.start + 1}); "
+            "using the default keys"
+        )
+        return
     import tomllib  # only when there is a file: most starts have none
 
     try:
         data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        config.problems.append(f"{path}: not valid TOML ({exc}); using the default keys")
-        return config
+    except (tomllib.TOMLDecodeError, RecursionError) as exc:  # deep nesting recurses
+        reason = "nested too deeply" if isinstance(exc, RecursionError) else shorten(str(exc))
+        config.problems.append(f"{path}: not valid TOML ({reason}); using the default keys")
+        return
     keys = data.get("keys", {})
     if not isinstance(keys, dict):
         config.problems.append(f'{path}: [keys] must be a table of id = "key"')
         keys = {}
     for key_id, key in keys.items():
         if known_ids is not None and key_id not in known_ids:
-            config.problems.append(f"{path}: unknown key id {key_id!r} (ids are listed under ?)")
+            config.problems.append(
+                f"{path}: unknown key id '{shorten(key_id)}' (ids are listed under ?)"
+            )
         elif not isinstance(key, str) or not key.strip():
-            config.problems.append(f"{path}: key for {key_id!r} must be a non-empty string")
+            config.problems.append(
+                f"{path}: key for '{shorten(key_id)}' must be a non-empty string"
+            )
+        elif first_unsafe(key) >= 0:
+            config.problems.append(
+                f"{path}: key for '{shorten(key_id)}' holds a control character ('{shorten(key)}')"
+            )
         else:
             config.keymap[key_id] = key.strip()
     settings = data.get("settings", {})
@@ -94,8 +127,7 @@ def load_config(path: Path | None = None, known_ids: set[str] | None = None) -> 
         config.problems.append(f"{path}: physical_rolls must be true or false")
     theme = settings.get("theme")
     if theme is not None:
-        if isinstance(theme, str):
+        if isinstance(theme, str) and first_unsafe(theme) < 0:
             config.theme = theme
         else:
-            config.problems.append(f"{path}: theme must be a string")
-    return config
+            config.problems.append(f"{path}: theme must be a theme's name")
