@@ -197,11 +197,16 @@ def test_quitting_the_app_is_status_0(capsys, tmp_path, state, monkeypatch) -> N
         store = Store()
 
         def on_mount(self) -> None:
-            self.exit()
+            self.exit(message=message)
 
         def run(self, **kwargs: Any) -> None:
             return super().run(headless=True)
 
+    message = None
     monkeypatch.setattr(tui, "build_app", lambda args: Quits())
     assert main(["--db", str(tmp_path / "db.json")]) == 0
     assert capsys.readouterr().err == "" and not state.exists()
+    # a message given to exit() still reaches the GM, made visible
+    message = "Bye\x1b[2J"
+    assert main(["--db", str(tmp_path / "db.json")]) == 0
+    assert capsys.readouterr().err == "Bye\\x1b[2J\n" and not state.exists()

@@ -16,9 +16,11 @@ import gc
 import io
 import random
 import re
+import sys
 from collections.abc import Callable
 from typing import Any
 
+from rules.text import visible
 from tracker.commands.common import add_common, fail
 
 
@@ -146,6 +148,9 @@ def run(args: argparse.Namespace) -> int:
     finally:
         app.store.close()
     if not app.return_code:  # None or 0: the GM quit
+        if details.getvalue():  # a message passed to app.exit(): still the GM's to read
+            lines = details.getvalue().rstrip("\n").splitlines()
+            sys.stderr.write("".join(visible(line) + "\n" for line in lines))
         return 0
     from tracker.commands.crash import report_crash
 
