@@ -18,11 +18,13 @@ import random
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from textual import events
 from textual.app import App
 from textual.screen import Screen
 
 from tracker.config import Config
 from tracker.screens.encounter import EncounterScreen
+from tracker.screens.quitting import QuietWhenQuitting, quitting
 
 if TYPE_CHECKING:
     from tracker.screens.picker import PickerScreen
@@ -30,7 +32,7 @@ if TYPE_CHECKING:
 FIRST_ENCOUNTER = "First fight"
 
 
-class CombatTrackerApp(App[None]):
+class CombatTrackerApp(QuietWhenQuitting, App[None]):
     """combat-tracker: keyboard-driven initiative for tabletop GMs."""
 
     CSS_PATH = "app.tcss"
@@ -63,6 +65,49 @@ class CombatTrackerApp(App[None]):
                 self._notices.append(f"unknown theme {self.config.theme!r}; using the default")
         if self.config.keymap:
             self.set_keymap(self.config.keymap)
+
+    def notify(
+        self,
+        message: str,
+        *,
+        title: str = "",
+        severity: Any = "information",
+        timeout: float | None = None,
+        markup: bool = True,
+    ) -> None:
+        """Every toast is plain text, made visible (issue 9): its message
+        and title quote names, which are never markup (``Imp [/b]`` would
+        not parse, ``[@click=app.quit]`` would be a live action) and never
+        raw control characters.  *markup* is accepted and ignored."""
+        from rules.text import visible
+
+        super().notify(
+            visible(message), title=visible(title), severity=severity, timeout=timeout, markup=False
+        )
+
+    def exit(self, *args: Any, **kwargs: Any) -> None:
+        """Exit; the workers still running (a command palette search, an
+        input's suggestion) are cancelled and may fail quietly: they would
+        find their widgets gone as the screens close, and the GM would see
+        a traceback on the way out (tracker.screens.quitting)."""
+        super().exit(*args, **kwargs)
+        for worker in self.workers:
+            worker.exit_on_error = False
+        self.workers.cancel_all()
+
+    async def on_event(self, event: events.Event) -> None:
+        """Keys, clicks and pastes that arrive once the app is exiting are
+        dropped here, before they reach a screen that is closing."""
+        if quitting(self) and isinstance(event, (events.InputEvent, events.Paste)):
+            return
+        await super().on_event(event)
+
+    def action_command_palette(self) -> None:
+        """Textual's command palette, quiet when the app quits mid-search."""
+        from tracker.screens.palette import QuietPalette
+
+        if self.use_command_palette and not QuietPalette.is_open(self):
+            self.push_screen(QuietPalette(id="--command-palette"))
 
     def get_default_screen(self) -> Screen[Any]:
         """The encounter given (``open NAME``) is the first screen itself,
@@ -106,6 +151,7 @@ class CombatTrackerApp(App[None]):
     def open_encounter(self, name: str, new: bool, ruleset: str | None = None) -> None:
         """Create (with *ruleset*) or load *name* and show it (errors: one
         notice, no change); what loading found is shown after."""
+        from rules.text import visible
         from saves.live import LiveEncounter
         from saves.store import SaveError
 
@@ -118,7 +164,7 @@ class CombatTrackerApp(App[None]):
             else:
                 live = LiveEncounter.open(self.store, name, rng=self.rng)
         except SaveError as exc:
-            self.notify(str(exc), severity="error")
+            self.notify(str(exc), severity="error", markup=False)
             self.show_notices(self.store.take_notices())
             return
         if self.live is not None:
@@ -131,7 +177,7 @@ class CombatTrackerApp(App[None]):
             self.switch_screen(screen)
         else:
             self.push_screen(screen)
-        self.show_notices(self.store.take_notices(), f"Opening {name}")
+        self.show_notices(self.store.take_notices(), f"Opening {visible(name)}")
 
     def on_picker_screen_open(self, event: PickerScreen.Open) -> None:
         self.open_encounter(event.name, event.new, event.ruleset)

@@ -16,6 +16,9 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Input, Label, Static
 
+from tracker.screens.quitting import QuietWhenQuitting, quitting
+from tracker.widgets.plain import PlainInput, plain
+
 
 def check_face(text: str, sides: int) -> int | str:
     """The face typed for a d*sides*, or an error message."""
@@ -34,7 +37,7 @@ def die_label(label: str, sides: int) -> str:
     return label if f"(d{sides})" in label else f"{label} (d{sides})"
 
 
-class FacesScreen(ModalScreen[list[int] | None]):
+class FacesScreen(QuietWhenQuitting, ModalScreen[list[int] | None]):
     """One die at a time; dismisses with the faces typed (maybe fewer)."""
 
     BINDINGS = [Binding("escape", "cancel", "Cancel")]
@@ -47,9 +50,9 @@ class FacesScreen(ModalScreen[list[int] | None]):
 
     def compose(self):  # type: ignore[no-untyped-def]
         with Vertical(classes="dialog"):
-            yield Label(self._title, classes="dialog-title", markup=False)
+            yield Label(plain(self._title), classes="dialog-title")
             yield Static("", id="faces-which", markup=False)
-            yield Input(placeholder="face", id="faces-input")
+            yield PlainInput(placeholder="face", id="faces-input")
             yield Static("", id="faces-message", classes="dialog-hint", markup=False)
             yield Static(
                 "Enter: use this face · empty Enter: the program rolls the rest · Esc: cancel",
@@ -58,17 +61,20 @@ class FacesScreen(ModalScreen[list[int] | None]):
             )
 
     def on_mount(self) -> None:
-        self._ask()
+        if not quitting(self):
+            self._ask()
 
     def _ask(self) -> None:
         label, sides = self._needed[len(self._faces)]
         which = self.query_one("#faces-which", Static)
         which.update(
-            f"Die {len(self._faces) + 1} of {len(self._needed)}: {die_label(label, sides)}"
+            plain(f"Die {len(self._faces) + 1} of {len(self._needed)}: {die_label(label, sides)}")
         )
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()
+        if quitting(self):
+            return
         text = event.value.strip()
         if not text:
             self.dismiss(self._faces)
@@ -78,7 +84,7 @@ class FacesScreen(ModalScreen[list[int] | None]):
         message = self.query_one("#faces-message", Static)
         if isinstance(face, str):
             message.add_class("error")
-            message.update(face)
+            message.update(plain(face))
             return
         message.remove_class("error")
         message.update("")

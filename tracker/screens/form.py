@@ -20,6 +20,8 @@ from textual.screen import ModalScreen
 from textual.widgets import Checkbox, Input, Label, Static
 
 from tracker.screens.prompt import settle
+from tracker.screens.quitting import QuietWhenQuitting, quitting
+from tracker.widgets.plain import PlainInput, plain
 
 
 @dataclass(frozen=True)
@@ -46,7 +48,7 @@ class FormBody(VerticalScroll, can_focus=False):
 FormSubmit = Callable[[dict[str, str], dict[str, bool]], str | None]
 
 
-class FormScreen(ModalScreen[None]):
+class FormScreen(QuietWhenQuitting, ModalScreen[None]):
     """Fields in a two-column grid, check boxes below, an inline error line."""
 
     BINDINGS = [
@@ -69,12 +71,12 @@ class FormScreen(ModalScreen[None]):
 
     def compose(self):  # type: ignore[no-untyped-def]
         with Vertical(classes="dialog form"):
-            yield Label(self._title, classes="dialog-title", markup=False)
+            yield Label(plain(self._title), classes="dialog-title")
             with FormBody(classes="form-body"):
                 with Grid(classes="form-grid"):
                     for f in self._fields:
-                        yield Label(f.label, classes="form-label", markup=False)
-                        yield Input(f.value, placeholder=f.placeholder, id=f"field-{f.key}")
+                        yield Label(plain(f.label), classes="form-label")
+                        yield PlainInput(f.value, placeholder=f.placeholder, id=f"field-{f.key}")
                 if self._checks:
                     with Horizontal(classes="form-checks"):
                         for key, label, value in self._checks:
@@ -103,6 +105,8 @@ class FormScreen(ModalScreen[None]):
         self.submit()
 
     def submit(self) -> None:
+        if quitting(self):
+            return
         settle(self, self._submit(*self.values()), "#form-message")
 
     def action_cancel(self) -> None:

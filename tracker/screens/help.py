@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 from textual.binding import Binding
@@ -16,6 +17,8 @@ from textual.screen import ModalScreen
 from textual.widgets import Label, Static
 
 from tracker.bindings import Key
+from tracker.screens.quitting import QuietWhenQuitting
+from tracker.widgets.plain import plain, visible
 
 #: How keys are shown (Textual's names → what is printed on the keycap).
 KEY_NAMES = {
@@ -41,11 +44,14 @@ def keys_table(keys: Sequence[Key], keymap: Mapping[str, str]) -> Table:
     table.add_column("Does")
     table.add_column("Id (keymap)", style="dim", no_wrap=True)
     for k in keys:
-        table.add_row(key_text(keymap.get(k.id, k.key)), Text(f"{k.title} — {k.help}"), k.id)
+        # a Table reads a str cell as markup; a keymap's keys are the user's
+        # text: escaped, and made visible
+        key = escape(visible(key_text(keymap.get(k.id, k.key))))
+        table.add_row(key, Text(f"{k.title} — {k.help}"), k.id)
     return table
 
 
-class HelpScreen(ModalScreen[None]):
+class HelpScreen(QuietWhenQuitting, ModalScreen[None]):
     """Every key of the encounter screen; any of Esc, q, ?, f1 closes it."""
 
     BINDINGS = [Binding("escape,q,question_mark,f1", "close", "Close")]
@@ -64,7 +70,7 @@ class HelpScreen(ModalScreen[None]):
                 yield Static(self.table, id="help-keys", markup=False)
                 yield Static(
                     "j / k also move with the arrow keys. ctrl+p opens the command palette.\n"
-                    f'Rebind keys in {self._config_path} ([keys] id = "key").',
+                    + str(plain(f'Rebind keys in {self._config_path} ([keys] id = "key").')),
                     classes="dialog-hint",
                     markup=False,
                 )

@@ -12,6 +12,7 @@ import shlex
 from collections.abc import Mapping, Sequence
 
 from rules.combatant import Combatant
+from rules.text import visible
 
 #: Add form: (key, label, placeholder); the key is the action word.
 ADD_FIELDS = (
@@ -126,7 +127,9 @@ def edit_lines(c: Combatant, values: Mapping[str, str], player: bool | None = No
     changed: dict[str, str] = {}
     for key, _ in EDIT_FIELDS:
         value = values.get(key, "").strip()
-        if value == before[key] or (not value and key not in CLEARABLE):
+        # a name or note holding control characters is shown in the form
+        # made visible (tracker.widgets.plain): left as shown, it is unchanged
+        if value in (before[key], visible(before[key])) or (not value and key not in CLEARABLE):
             continue
         if not value and key != "notes":
             value = "none"

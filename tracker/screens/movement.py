@@ -19,6 +19,8 @@ from textual.widgets import Input, Label, Static
 
 from tracker.screens.faces import check_face
 from tracker.screens.lines import move_line
+from tracker.screens.quitting import QuietWhenQuitting, quitting
+from tracker.widgets.plain import PlainInput, plain
 
 MOVEMENTS = {"d": "dash", "r": "run", "s": "sprint"}
 
@@ -26,7 +28,7 @@ MOVEMENTS = {"d": "dash", "r": "run", "s": "sprint"}
 Preview = Callable[[str, int | None], Any]
 
 
-class MovementScreen(ModalScreen[str | None]):
+class MovementScreen(QuietWhenQuitting, ModalScreen[str | None]):
     """Choose the movement, (type the face), see the check, confirm."""
 
     BINDINGS = [
@@ -51,7 +53,7 @@ class MovementScreen(ModalScreen[str | None]):
 
     def compose(self):  # type: ignore[no-untyped-def]
         with Vertical(classes="dialog"):
-            yield Label(f"Movement: {self._target}", classes="dialog-title", markup=False)
+            yield Label(plain(f"Movement: {self._target}"), classes="dialog-title")
             yield Static(
                 "d: dash (DL 14) · r: run (DL 18) · s: sprint (DL 22)", id="move-text", markup=False
             )
@@ -61,8 +63,8 @@ class MovementScreen(ModalScreen[str | None]):
     def _say(self, text: str, keys: str, error: bool = False) -> None:
         message = self.query_one("#move-message", Static)
         message.set_class(error, "error")
-        message.update(text)
-        self.query_one("#move-keys", Static).update(keys)
+        message.update(plain(text))
+        self.query_one("#move-keys", Static).update(plain(keys))
 
     def action_choose(self, movement: str) -> None:
         if self._movement is not None:
@@ -70,7 +72,7 @@ class MovementScreen(ModalScreen[str | None]):
         self._movement = movement
         self.query_one("#move-text", Static).update(f"{movement.capitalize()}")
         if self._ask_face:
-            face = Input(placeholder="d20 face (Enter: the program rolls)", id="move-face")
+            face = PlainInput(placeholder="d20 face (Enter: the program rolls)", id="move-face")
             self.query_one(".dialog").mount(face, after="#move-text")
             face.focus()
             self._say("", "Enter: use this face · empty Enter: the program rolls · Esc: cancel")
@@ -79,6 +81,8 @@ class MovementScreen(ModalScreen[str | None]):
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()
+        if quitting(self):
+            return
         text = event.value.strip()
         face: int | str | None = None if not text else check_face(text, 20)
         if isinstance(face, str):

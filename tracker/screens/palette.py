@@ -10,11 +10,25 @@ escaped and show as written.
 from __future__ import annotations
 
 from functools import partial
+from typing import Any
 
-from textual.command import DiscoveryHit, Hit, Hits, Provider
+from textual.command import CommandPalette, DiscoveryHit, Hit, Hits, Provider
 from textual.markup import escape
 
 from tracker.bindings import ENCOUNTER_KEYS, Key
+from tracker.screens.quitting import quitting
+
+
+class QuietPalette(CommandPalette):
+    """Textual's command palette, whose searches (workers) started while
+    the app quits fail quietly: keys typed into the palette just before
+    ``ctrl+q`` start a search that finds the palette's list already gone
+    (issue 9: quitting while keys are still arriving never crashes)."""
+
+    def run_worker(self, work: Any, *args: Any, **kwargs: Any) -> Any:
+        if quitting(self):
+            kwargs["exit_on_error"] = False
+        return super().run_worker(work, *args, **kwargs)
 
 
 class EncounterCommands(Provider):

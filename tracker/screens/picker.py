@@ -25,6 +25,8 @@ from textual.widgets import DataTable, Footer, Label, Static
 from rules.rulesets import DEFAULT_RULESET, RULESETS
 from tracker.bindings import PICKER_KEYS, bindings
 from tracker.screens.prompt import ChoiceScreen, ConfirmScreen, PromptScreen
+from tracker.screens.quitting import QuietWhenQuitting, quitting
+from tracker.widgets.plain import shown
 
 
 def _get(summary: Any, key: str, default: Any = None) -> Any:
@@ -41,7 +43,7 @@ def when(value: Any) -> str:
     return text[:16].replace("T", " ")
 
 
-class PickerScreen(Screen[None]):
+class PickerScreen(QuietWhenQuitting, Screen[None]):
     """Saved encounters; posts Open(name, new) — the app does the opening."""
 
     BINDINGS = bindings(PICKER_KEYS)
@@ -68,6 +70,8 @@ class PickerScreen(Screen[None]):
         yield Footer()
 
     def on_mount(self) -> None:
+        if quitting(self):
+            return
         table = self.query_one(DataTable)
         for label in ("Name", "Round", "Turn", "Combatants", "Save points", "Last change"):
             table.add_column(label, key=label.lower())
@@ -80,15 +84,17 @@ class PickerScreen(Screen[None]):
         for summary in self.store.list():
             name = str(_get(summary, "name"))
             started = _get(summary, "started", False)
-            table.add_row(
+            # DataTable reads a str cell as markup: every cell is a Text
+            # (names are data: issue 9), made visible
+            cells = (
                 name,
                 str(_get(summary, "round", 0)) if started else "–",
                 str(_get(summary, "active") or "–"),
                 str(_get(summary, "combatants", 0)),
                 str(_get(summary, "save_points", 0) or "–"),
                 when(_get(summary, "updated")),
-                key=name,
             )
+            table.add_row(*map(shown, cells), key=name)
 
     def _highlighted(self) -> str | None:
         table = self.query_one(DataTable)
@@ -104,7 +110,8 @@ class PickerScreen(Screen[None]):
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
         event.stop()
-        self.action_resume()
+        if not quitting(self):
+            self.action_resume()
 
     def action_new(self) -> None:
         """Ask for a name and a ruleset; the app creates the encounter."""
@@ -141,18 +148,19 @@ class PickerScreen(Screen[None]):
             self.notify(
                 f"{name} has no save points (ctrl+s in the fight stores one).",
                 severity="warning",
+                markup=False,
             )
             return
-        shown = {f"{label}   ({when(created)})": label for label, created in points}
+        labels = {f"{label}   ({when(created)})": label for label, created in points}
 
         def chosen(choice: str | None) -> None:
             if choice is not None:
-                self._restore_as(name, shown[choice])
+                self._restore_as(name, labels[choice])
 
         self.app.push_screen(
             ChoiceScreen(
                 f"Restore a save point of {name}",
-                list(shown),
+                list(labels),
                 "It becomes a new encounter; the original is untouched.",
             ),
             chosen,
@@ -172,7 +180,7 @@ class PickerScreen(Screen[None]):
             except SaveError as exc:
                 return str(exc)
             self.reload()
-            self.notify(f"Restored {label!r} of {name} as {created}.")
+            self.notify(f"Restored {label!r} of {name} as {created}.", markup=False)
             self.post_message(self.Open(created, new=False))
             return None
 
@@ -194,7 +202,7 @@ class PickerScreen(Screen[None]):
             if yes:
                 self.store.delete(name)
                 self.reload()
-                self.notify(f"Deleted {name}.")
+                self.notify(f"Deleted {name}.", markup=False)
 
         self.app.push_screen(
             ConfirmScreen(f"Delete {name}?", "This cannot be undone.", destructive=True), answer

@@ -17,7 +17,10 @@ from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.suggester import SuggestFromList
-from textual.widgets import Input, Label, Static
+from textual.widgets import Label, Static
+
+from tracker.screens.quitting import QuietWhenQuitting, quitting
+from tracker.widgets.plain import PlainInput, plain
 
 #: Applies the typed text; returns an error message to show, or None when done.
 Submit = Callable[[str], str | None]
@@ -26,15 +29,17 @@ Submit = Callable[[str], str | None]
 def settle(screen: ModalScreen[None], error: str | None, message_id: str) -> None:
     """After a dialog submitted: show *error* inline in its message line and
     stay open (nothing changed), or close the dialog."""
+    if quitting(screen):
+        return
     if error:
         message = screen.query_one(message_id, Static)
         message.add_class("error")
-        message.update(error)
+        message.update(plain(error))
     else:
         screen.dismiss(None)
 
 
-class PromptScreen(ModalScreen[None]):
+class PromptScreen(QuietWhenQuitting, ModalScreen[None]):
     """Ask for one line; ``submit`` decides whether it was good."""
 
     BINDINGS = [Binding("escape", "cancel", "Cancel")]
@@ -57,8 +62,8 @@ class PromptScreen(ModalScreen[None]):
 
     def compose(self):  # type: ignore[no-untyped-def]
         with Vertical(classes="dialog"):
-            yield Label(self._title, classes="dialog-title", markup=False)
-            yield Input(
+            yield Label(plain(self._title), classes="dialog-title")
+            yield PlainInput(
                 value=self._value,
                 placeholder=self._usage,
                 suggester=SuggestFromList(self._suggestions, case_sensitive=False)
@@ -66,18 +71,20 @@ class PromptScreen(ModalScreen[None]):
                 else None,
                 id="prompt-input",
             )
-            yield Static(self._usage, id="prompt-message", classes="dialog-hint", markup=False)
+            yield Static(plain(self._usage), id="prompt-message", classes="dialog-hint")
             yield Static("Enter applies · Esc cancels", classes="dialog-keys", markup=False)
 
-    def on_input_submitted(self, event: Input.Submitted) -> None:
+    def on_input_submitted(self, event: PlainInput.Submitted) -> None:
         event.stop()
+        if quitting(self):
+            return
         settle(self, self._submit(event.value.strip()), "#prompt-message")
 
     def action_cancel(self) -> None:
         self.dismiss(None)
 
 
-class ConfirmScreen(ModalScreen[bool]):
+class ConfirmScreen(QuietWhenQuitting, ModalScreen[bool]):
     """A yes/no question.  y = yes; n or Escape = no.  Enter answers with
     the default: yes, or no for a *destructive* question (deleting,
     removing), so a reflexive Enter never destroys anything."""
@@ -96,9 +103,9 @@ class ConfirmScreen(ModalScreen[bool]):
 
     def compose(self):  # type: ignore[no-untyped-def]
         with Vertical(classes="dialog"):
-            yield Label(self._question, classes="dialog-title", markup=False)
+            yield Label(plain(self._question), classes="dialog-title")
             if self._detail:
-                yield Static(self._detail, classes="dialog-hint", markup=False)
+                yield Static(plain(self._detail), classes="dialog-hint")
             keys = (
                 "y / Enter: yes · n / Esc: no" if self._default else "y: yes · n / Enter / Esc: no"
             )
@@ -111,7 +118,7 @@ class ConfirmScreen(ModalScreen[bool]):
         self.dismiss(self._default)
 
 
-class ChoiceScreen(ModalScreen[str | None]):
+class ChoiceScreen(QuietWhenQuitting, ModalScreen[str | None]):
     """Pick one of a few choices: arrows or j/k, Enter picks, 1–9 picks
     directly, Escape cancels (dismisses None)."""
 
@@ -128,20 +135,19 @@ class ChoiceScreen(ModalScreen[str | None]):
         self._hint = hint
 
     def compose(self):  # type: ignore[no-untyped-def]
-        from rich.text import Text
         from textual.widgets import OptionList
 
         with Vertical(classes="dialog"):
-            yield Label(self._title, classes="dialog-title", markup=False)
+            yield Label(plain(self._title), classes="dialog-title")
             yield OptionList(
                 *[
-                    Text(f"{n}  {c}" if n <= 9 else f"   {c}")
+                    plain(f"{n}  {c}" if n <= 9 else f"   {c}")
                     for n, c in enumerate(self._choices, 1)
                 ],
                 id="choices",
             )
             if self._hint:
-                yield Static(self._hint, classes="dialog-hint", markup=False)
+                yield Static(plain(self._hint), classes="dialog-hint")
             yield Static(
                 "Enter / 1–9: pick · ↑↓ j k: move · Esc: cancel",
                 classes="dialog-keys",
@@ -157,7 +163,8 @@ class ChoiceScreen(ModalScreen[str | None]):
 
     def on_option_list_option_selected(self, event: Any) -> None:
         event.stop()
-        self.dismiss(self._choices[event.option_index])
+        if not quitting(self):
+            self.dismiss(self._choices[event.option_index])
 
     def action_move(self, step: int) -> None:
         from textual.widgets import OptionList
@@ -173,7 +180,7 @@ class ChoiceScreen(ModalScreen[str | None]):
         self.dismiss(None)
 
 
-class NoticeScreen(ModalScreen[None]):
+class NoticeScreen(QuietWhenQuitting, ModalScreen[None]):
     """Notices the GM must read (what recovery did on opening a damaged
     database or journal, config problems): all of them in one scrollable
     dialog, wrapped, each its own paragraph; Enter or Escape closes."""
@@ -189,10 +196,10 @@ class NoticeScreen(ModalScreen[None]):
         from textual.containers import VerticalScroll
 
         with Vertical(classes="dialog notices"):
-            yield Label(self._title, classes="dialog-title", markup=False)
+            yield Label(plain(self._title), classes="dialog-title")
             with VerticalScroll(id="notices"):
                 for notice in self._notices:
-                    yield Static(f"• {notice}", classes="notice", markup=False)
+                    yield Static(plain(f"• {notice}"), classes="notice")
             yield Static("Enter / Esc: close · ↑↓: scroll", classes="dialog-keys", markup=False)
 
     def on_mount(self) -> None:

@@ -23,7 +23,9 @@ from rules.bonuses import effective_al
 from rules.combatant import Combatant
 from rules.durations import Duration
 from rules.rulesets import Ruleset
-from tracker.widgets.steady import SteadyScrollView, text_segments
+from rules.text import visible
+from tracker.widgets.plain import plain
+from tracker.widgets.steady import SteadyScrollView, safe_strip, text_segments
 
 ABILITY_ORDER = ("dex", "per", "str", "con", "int", "wis", "cha", "luck")
 
@@ -59,7 +61,8 @@ class _Rows:
         self.rows: list[tuple[str, Text]] = []
 
     def add_row(self, label: str, value: str | Text) -> None:
-        self.rows.append((label, Text(value) if isinstance(value, str) else value))
+        """*value*: plain text (names, tags, notes), shown made visible."""
+        self.rows.append((label, Text(visible(value)) if isinstance(value, str) else value))
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
         if not self.rows:
@@ -97,7 +100,7 @@ def describe(
 ) -> RenderableType:
     """A Rich renderable with every detail of *c* (*width*: the pane's, so
     lists wrap between items)."""
-    head = Text(c.name, "bold")
+    head = Text(visible(c.name), "bold")
     if c.player:
         head.append("  player", "italic")
     if c.down:
@@ -218,6 +221,7 @@ class CombatantPane(SteadyScrollView):
         self._lines: list[Strip] = []
         self._width = 0
         self._shown: tuple[Combatant | None, bool] | None = None
+        self._title: str | None = None
 
     def show(self, c: Combatant | None, ruleset: Ruleset, delayed: bool = False) -> bool:
         """Show *c*; returns False when it was already shown (nothing redrawn)."""
@@ -229,8 +233,9 @@ class CombatantPane(SteadyScrollView):
             self._body = Text.styled("No combatant selected.\nPress a to add one.", "italic")
         else:
             title, self._body = c.name, Details(c, ruleset, delayed)
-        if self.border_title != title:
-            self.border_title = title
+        if title != self._title:
+            self._title = title
+            self.border_title = plain(title)
         if self._width:
             self._render_body()
         return True
@@ -256,7 +261,8 @@ class CombatantPane(SteadyScrollView):
         console = self.app.console
         options = console.options.update_width(self._width)
         self._lines = [
-            Strip(line, self._width) for line in console.render_lines(self._body, options, pad=True)
+            safe_strip(Strip(line), self._width)
+            for line in console.render_lines(self._body, options, pad=True)
         ]
         self._set_line_count(len(self._lines))
         self.scroll_to(y=0, animate=False, immediate=True)

@@ -21,6 +21,8 @@ from textual.message import Message
 from textual.suggester import Suggester
 from textual.widgets import Input, Static
 
+from tracker.widgets.plain import PlainInput, visible
+
 
 def _current_word(value: str) -> tuple[str, str]:
     """Split *value* into (everything before the word being typed, the word)."""
@@ -85,9 +87,10 @@ class _ActionSuggester(Suggester):
         return completed if completed and completed.startswith(value) else None
 
 
-class CommandInput(Input):
+class CommandInput(PlainInput):
     """The input line; Tab completes instead of moving focus, and pressed
-    again cycles through the other completions."""
+    again cycles through the other completions.  A paste arrives whole, in
+    order, control characters dropped (:class:`PlainInput`)."""
 
     BINDINGS = [
         Binding("tab", "accept_suggestion", "Complete", show=False, priority=True),
@@ -157,7 +160,7 @@ class CommandLine(Vertical):
 
     def show_error(self, message: str) -> None:
         self.hint.set_class(True, "error")
-        self.hint.update(message)
+        self.hint.update(visible(message))
 
     def show_hint(self, text: str) -> None:
         self.hint.set_class(False, "error")

@@ -18,6 +18,7 @@ from rich.text import Text
 from textual import events
 from textual.widget import Widget
 
+from rules.text import visible
 from tracker.bindings import wide_ids
 
 _WIDE = wide_ids()
@@ -73,7 +74,9 @@ class KeyFooter(Widget, can_focus=False):
                 continue
             seen.add(binding.action)
             key = binding.key.split(",")[0]
-            items.append((key, self.app.get_key_display(binding), binding.description, enabled))
+            # a key as the user's keymap spells it is data: made visible
+            shown = visible(self.app.get_key_display(binding))
+            items.append((key, shown, visible(binding.description), enabled))
             if wide:
                 extra.add(key)
         return items, extra

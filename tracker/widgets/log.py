@@ -25,6 +25,7 @@ from textual.geometry import Size
 from textual.strip import Strip
 
 from rules.encounter import LogEntry
+from rules.text import visible
 from tracker.breakdown import styled
 from tracker.widgets.steady import SteadyScrollView, text_segments
 
@@ -40,12 +41,13 @@ def entry_text(entry: LogEntry) -> Text:
     (``**16**`` in the engine's breakdowns) in bold, without the asterisks."""
     text = Text()
     text.append(f"R{entry.round} " if entry.round else "–  ", "dim")
-    body = entry.text
-    if entry.actor and body.startswith(entry.actor):
-        text.append(entry.actor, "bold")
-        body = body[len(entry.actor) :]
-    elif entry.actor:
-        text.append(entry.actor + ":", "bold")
+    # names in the log are data: shown made visible (issue 9)
+    body, actor = visible(entry.text), visible(entry.actor)
+    if actor and body.startswith(actor):
+        text.append(actor, "bold")
+        body = body[len(actor) :]
+    elif actor:
+        text.append(actor + ":", "bold")
         body = " " + body
     text.append_text(styled(body))
     return text
@@ -139,11 +141,8 @@ class LogPane(SteadyScrollView, can_focus=True):
         plain = text.plain
         if text.cell_len <= self._width and "\n" not in plain and "\t" not in plain:
             # one line as it stands (most entries): what wrapping would give
-            return [Strip(text_segments(text, console), text.cell_len)]
-        return [
-            Strip(text_segments(line, console), line.cell_len)
-            for line in text.wrap(console, self._width)
-        ]
+            return [Strip(text_segments(text, console))]
+        return [Strip(text_segments(line, console)) for line in text.wrap(console, self._width)]
 
     def _make_note(self, start: int, count: int) -> None:
         if start:

@@ -10,7 +10,11 @@ everything else as Textual does it.  ``_size_updated`` is a private hook
 (Textual is pinned exactly; tests/test_tui_big_fight.py and the snapshots
 catch a change).
 
-The panes' line helper lives here too: :func:`text_segments`.
+The panes' line helpers live here too: :func:`text_segments` and
+:func:`safe_segments`, the last safety net for what they draw (issue 9):
+whatever text reaches a pane's lines has its control, bidirectional and
+invisible characters spelled out (``rules.text.visible``), so nothing a
+name holds can act on the terminal even if a path forgot to escape it.
 """
 
 from __future__ import annotations
@@ -23,15 +27,40 @@ from rich.style import Style
 from rich.text import Text
 from textual.geometry import Size
 from textual.scroll_view import ScrollView
+from textual.strip import Strip
+
+from rules.text import first_unsafe, visible
+
+
+def safe_segments(segments: Iterable[Segment]) -> list[Segment]:
+    """*segments* with every unsafe character made visible (a segment that
+    is safe, almost all of them, is kept as it is)."""
+    out = []
+    for segment in segments:
+        text = segment.text
+        if not (text.isascii() and text.isprintable()) and first_unsafe(text) >= 0:
+            segment = Segment(visible(text), segment.style)
+        out.append(segment)
+    return out
+
+
+def safe_strip(strip: Strip, width: int) -> Strip:
+    """*strip* made safe (:func:`safe_segments`) and exactly *width* cells."""
+    strip = Strip(safe_segments(strip))
+    return strip if strip.cell_length == width else strip.crop_extend(0, width, None)
 
 
 def text_segments(text: Text, console: Console) -> Iterable[Segment]:
     """*text* as segments with its own style: ``Text.render`` applies the
     text's base style only through its spans, so a span-less text would
-    lose it (a dim note, a one-style cell)."""
+    lose it (a dim note, a one-style cell).  Unsafe characters come out
+    visible (:func:`safe_segments`): the caller measures the strip it
+    builds from them rather than trusting the text's length."""
     if text.spans:
-        return text.render(console)
-    return [Segment(text.plain, console.get_style(text.style) if text.style else None)]
+        return safe_segments(text.render(console))
+    return safe_segments(
+        [Segment(text.plain, console.get_style(text.style) if text.style else None)]
+    )
 
 
 class SteadyScrollView(ScrollView):
