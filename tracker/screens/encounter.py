@@ -27,10 +27,13 @@ from tracker.bindings import ENCOUNTER_KEYS, bindings
 from tracker.config import Config
 from tracker.screens import lines
 from tracker.screens.palette import EncounterCommands
+from tracker.screens.quitting import quitting
 from tracker.widgets.combatant import CombatantPane
 from tracker.widgets.footer import KeyFooter
 from tracker.widgets.initiative import InitiativePane
 from tracker.widgets.log import LogPane
+from tracker.widgets.plain import plain
+from tracker.widgets.too_small import HORIZONTAL, VERTICAL, TooSmall, size_class, too_small
 
 if TYPE_CHECKING:
     from tracker.widgets.command_line import CommandLine
@@ -77,28 +80,31 @@ class EncounterScreen(Screen[None]):
 
     BINDINGS = bindings(ENCOUNTER_KEYS)
     COMMANDS = {EncounterCommands}
-    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (120, "-wide")]
+    HORIZONTAL_BREAKPOINTS = HORIZONTAL
+    VERTICAL_BREAKPOINTS = VERTICAL
 
     def __init__(self, live: Any, config: Config) -> None:
-        # the width class (-narrow / -wide) and the pane's compact columns
-        # from the start: set after mounting, each restyles and re-lays out
-        # the whole screen (issue 4, "Starts fast")
-        width = self.app.size.width
-        super().__init__(classes=self.width_class(width))
+        # the size classes (-narrow / -wide, …) and the pane's compact
+        # columns from the start: set after mounting, each restyles and
+        # re-lays out the whole screen (issue 4, "Starts fast")
+        width, height = self.app.size
+        super().__init__(classes=f"{self.width_class(width)} {size_class(height, VERTICAL)}")
         self.live = live
         self.config = config
         ui: Mapping[str, Any] = live.ui_state
         self._selected: str | None = ui.get("selected")
         self._marked: list[str] = [str(n) for n in ui.get("marked", [])]
         self._available: tuple[bool, ...] = ()
-        self._table = InitiativePane(
-            id="initiative", compact=width < 120, hint=EMPTY_HINT
-        )  # composed in compose
+        # composed in compose; held, not queried: a screen mounted while the
+        # app quits (keys still arriving) has lost its children by then
+        self._table = InitiativePane(id="initiative", compact=width < 120, hint=EMPTY_HINT)
+        self._details = CombatantPane(id="combatant")
+        self._log = LogPane(id="log")
 
     @classmethod
     def width_class(cls, width: int) -> str:
         """The HORIZONTAL_BREAKPOINTS class Textual gives a screen *width* wide."""
-        return max((b for b in cls.HORIZONTAL_BREAKPOINTS if width >= b[0]), default=(0, ""))[1]
+        return size_class(width, cls.HORIZONTAL_BREAKPOINTS)
 
     # -- layout ---------------------------------------------------------------
 
@@ -106,9 +112,11 @@ class EncounterScreen(Screen[None]):
         # the panes are the screen's grid cells (app.tcss); no containers:
         # each widget costs the first frame its styling, layout and paint
         yield self._table
-        yield CombatantPane(id="combatant")
-        yield LogPane(id="log")
+        yield self._details
+        yield self._log
         yield KeyFooter()
+        if too_small(self.app.size):  # else mounted when the terminal shrinks
+            yield TooSmall()
 
     @property
     def table(self) -> InitiativePane:
@@ -116,9 +124,18 @@ class EncounterScreen(Screen[None]):
 
     def on_resize(self) -> None:
         self.table.set_compact(self.size.width < 120)
+        if too_small(self.size) and not self.query(TooSmall) and not quitting(self):
+            self.mount(TooSmall())
+
+    @property
+    def too_small(self) -> bool:
+        """Below the smallest usable size the panes are hidden (app.tcss)."""
+        return too_small(self.size or self.app.size)
 
     def on_mount(self) -> None:
-        self.query_one(LogPane).border_title = "Log"
+        if quitting(self):
+            return  # opened as the app quits (q among keys still arriving)
+        self._log.border_title = "Log"
         self.refresh_panes()
         self.table.focus()
         # a long journal is folded into a snapshot once the GM sees the
@@ -134,7 +151,11 @@ class EncounterScreen(Screen[None]):
         try:
             compact()
         except SaveError as exc:
-            self.notify(f"could not fold the journal (nothing lost): {exc}", severity="warning")
+            self.notify(
+                f"could not fold the journal (nothing lost): {exc}",
+                severity="warning",
+                markup=False,
+            )
 
     # -- state ----------------------------------------------------------------
 
@@ -198,17 +219,17 @@ class EncounterScreen(Screen[None]):
             current = self.selected()
             self._selected = None if current is None else current.name
             self.live.set_ui_state(selected=self._selected)
-        self.query_one(LogPane).show(self.live.session.log)
+        self._log.show(self.live.session.log)
         self._show_selected()
         active = enc.active
         if enc.started and active is not None:
             title = f"Round {enc.round} · {active.name}'s turn"
         else:
             title = "Not started · s starts the fight"
-        table.border_title = title
-        table.border_subtitle = enc.name
+        table.border_title = plain(title)
+        table.border_subtitle = plain(enc.name)
         self._show_marks()
-        self.sub_title = f"{enc.name} · {title}"
+        self.sub_title = str(plain(f"{enc.name} · {title}"))
         # the footer rebuilds itself on refresh_bindings: only when availability changed
         session = self.live.session
         available = (enc.started, bool(enc.combatants), session.can_undo, session.can_redo)
@@ -221,7 +242,7 @@ class EncounterScreen(Screen[None]):
     def _show_selected(self) -> None:
         current = self.selected()
         delayed = current is not None and current.name in self.encounter.delayed
-        self.query_one(CombatantPane).show(current, self.encounter.ruleset, delayed)
+        self._details.show(current, self.encounter.ruleset, delayed)
 
     def on_initiative_pane_selected(self, event: InitiativePane.Selected) -> None:
         self._selection_moved()
@@ -298,7 +319,7 @@ class EncounterScreen(Screen[None]):
     def report(self, error: str | None) -> None:
         """Show an error from a key that has no prompt of its own."""
         if error:
-            self.notify(error, severity="error", timeout=6)
+            self.notify(error, severity="error", timeout=6, markup=False)
 
     def prompt(
         self,
@@ -338,6 +359,10 @@ class EncounterScreen(Screen[None]):
     # -- key actions -------------------------------------------------------------
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if quitting(self) or (self.too_small and action != "quit"):
+            # quitting: keys still arriving do nothing (tracker.screens.quitting);
+            # too small: the panes are hidden, no key acts on what is not seen
+            return False
         return True if self.unavailable(action) is None else None
 
     def unavailable(self, action: str) -> str | None:
@@ -374,6 +399,8 @@ class EncounterScreen(Screen[None]):
     def on_key(self, event: events.Key) -> None:
         """A greyed key pressed anyway says why it does not apply now (keys
         bubble here before the bindings run)."""
+        if quitting(self) or self.too_small:
+            return  # no key acts now (check_action), and none needs a reason
         for binding in self._bindings.key_to_bindings.get(event.key, ()):
             action = binding.action
             if action in self.QUIET or self.check_action(action, ()):
@@ -382,7 +409,7 @@ class EncounterScreen(Screen[None]):
             if reason:
                 event.stop()
                 event.prevent_default()
-                self.notify(reason, severity="warning", timeout=4)
+                self.notify(reason, severity="warning", timeout=4, markup=False)
             return
 
     def action_start(self) -> None:
@@ -429,10 +456,10 @@ class EncounterScreen(Screen[None]):
         self.clear_marks()
 
     def action_details_down(self) -> None:
-        self.query_one(CombatantPane).scroll_relative(y=3, animate=False)
+        self._details.scroll_relative(y=3, animate=False)
 
     def action_details_up(self) -> None:
-        self.query_one(CombatantPane).scroll_relative(y=-3, animate=False)
+        self._details.scroll_relative(y=-3, animate=False)
 
     def action_add(self) -> None:
         from tracker.screens.form import Field, FormScreen
@@ -590,6 +617,8 @@ class EncounterScreen(Screen[None]):
         command.open()
 
     def on_command_line_submitted(self, event: CommandLine.Submitted) -> None:
+        if quitting(self):
+            return
         error = self.apply(event.line)
         command: Any = self.query_one("#command-line")
         if error:
@@ -598,7 +627,8 @@ class EncounterScreen(Screen[None]):
             self._close_command_line()
 
     def on_command_line_cancelled(self, _: CommandLine.Cancelled) -> None:
-        self._close_command_line()
+        if not quitting(self):
+            self._close_command_line()
 
     def _close_command_line(self) -> None:
         self.query_one("#command-line").display = False
@@ -630,7 +660,7 @@ class EncounterScreen(Screen[None]):
                 self.live.save_point(label)
             except SaveError as exc:
                 return str(exc)
-            self.notify(f"Save point {label!r} stored.")
+            self.notify(f"Save point {label!r} stored.", markup=False)
             return None
 
         from tracker.screens.prompt import PromptScreen

@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Collection
 from typing import NamedTuple
 
+from rich.cells import cell_len
 from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
@@ -28,7 +29,8 @@ from textual.widget import Widget
 
 from rules.combatant import Combatant
 from rules.encounter import Encounter
-from tracker.widgets.steady import SteadyScrollView, text_segments
+from rules.text import visible
+from tracker.widgets.steady import SteadyScrollView, safe_strip, text_segments
 
 #: (key, header, narrow header); widths are decided by :func:`layout`.
 COLUMNS = (
@@ -45,8 +47,9 @@ HP_BAR_MAX = 20
 #: The name column's width bounds (the longest name decides, within these).
 NAME_MIN, NAME_MAX_NARROW, NAME_MAX_WIDE = 6, 14, 24
 #: Names give up room (down to NAME_SQUEEZED, then an ellipsis) so the
-#: badges column keeps at least BADGES_MIN cells.
-NAME_SQUEEZED, BADGES_MIN = 9, 12
+#: badges column keeps at least BADGES_MIN cells; on a narrower pane the
+#: badges keep BADGES_FEW (``+2``: how many) before the column goes.
+NAME_SQUEEZED, BADGES_MIN, BADGES_FEW = 9, 12, 4
 
 
 class RowState(NamedTuple):
@@ -86,29 +89,76 @@ def hp_text(c: Combatant) -> tuple[str, str]:
 
 
 def content_of(rows: list[RowState]) -> Content:
-    """The widest name (with ``(delayed)``) and HP numbers among *rows*."""
+    """The widest name (as shown, with ``(delayed)``) and HP numbers among *rows*."""
     name = hp = 0
     for row in rows:
         c = row.combatant
-        name = max(name, len(c.name) + (10 if row.delayed else 0))
+        name = max(name, cell_len(visible(c.name)) + (10 if row.delayed else 0))
         numbers, temp = hp_text(c)
         hp = max(hp, len(numbers) + len(temp))
     return Content(name, hp)
 
 
+#: How a pane too narrow for every column degrades, fullest first (issue 9:
+#: a number is never cut): (HP bar, whether the names squeeze, the badges'
+#: least width, AL width, Ini width).  The names squeeze to NAME_SQUEEZED
+#: and the badges shrink to a count (``+2``), then the HP bar goes, then the
+#: badges, AL and initiative columns; only then are names cut (in the
+#: middle, keeping a ``Goblin 12``'s number: :func:`fit_name`).
+STEPS = (
+    (True, False, BADGES_MIN, 3, 3),
+    (True, True, BADGES_MIN, 3, 3),
+    (True, True, BADGES_FEW, 3, 3),
+    (False, True, BADGES_FEW, 3, 3),
+    (False, True, 0, 3, 3),
+    (False, True, 0, 0, 3),
+    (False, True, 0, 0, 0),
+)
+
+
 def layout(width: int, content: Content, compact: bool) -> Layout:
     """Column widths for a pane *width* cells wide: the name column fits the
     longest name (within bounds), the HP column its bar and numbers (the bar
-    grows on a wide pane), and the condition badges get the rest."""
-    bar = HP_BAR if width < 60 else max(HP_BAR, min(HP_BAR_MAX, width // 8))
+    grows on a wide pane), and the condition badges get the rest; a narrow
+    pane gives things up in the order of :data:`STEPS`, and the HP numbers
+    always stay whole."""
+    full_bar = HP_BAR if width < 60 else max(HP_BAR, min(HP_BAR_MAX, width // 8))
     name_max = NAME_MAX_NARROW if compact else NAME_MAX_WIDE
-    name = 1 + max(NAME_MIN - 1, min(name_max - 1, content.name))
-    hp = 1 + bar + max(5, content.hp)
-    short = BADGES_MIN - (width - (2 + 3 + name + hp + 3))
-    if short > 0:
-        name = max(min(name, NAME_SQUEEZED), name - short)
-    fixed = 2 + 3 + name + hp + 3
-    return Layout((2, 3, name, hp, 3, max(0, width - fixed)), bar)
+    want = 1 + max(NAME_MIN - 1, min(name_max - 1, content.name))
+    numbers = max(5, content.hp)
+    for has_bar, squeeze, badges, al, init in STEPS:
+        bar = full_bar if has_bar else 0
+        hp = (1 + bar if bar else 0) + numbers
+        name = min(want, NAME_SQUEEZED) if squeeze else want
+        fixed = 2 + init + hp + al
+        if fixed + name + badges <= width:
+            break
+    rest = width - fixed
+    if badges:  # the names take what the badges do not need, up to want
+        name = min(want, max(name, rest - BADGES_MIN))
+        return Layout((2, init, name, hp, al, rest - name), bar)
+    # no badges column: the name column takes every cell left (cut below
+    # NAME_SQUEEZED only when nothing else is left to give up)
+    return Layout((2, init, max(0, rest), hp, al, 0), bar)
+
+
+def fit_name(name: str, width: int) -> str:
+    """*name* in at most *width* cells: whole when it fits, else cut in the
+    middle with ``…`` so that a trailing number stays (``Goblin Archer 12``
+    → ``Gobl… 12``): the rows of a group can still be told apart."""
+    if cell_len(name) <= width:
+        return name
+    if width <= 1:
+        return "…"[:width]
+    head, _, tail = name.rpartition(" ")
+    keep = f" {tail}" if head and tail.isdigit() and cell_len(tail) + 3 <= width else ""
+    room = width - 1 - cell_len(keep)
+    cut = ""
+    for ch in name[: len(name) - len(keep)]:
+        if cell_len(cut + ch) > room:
+            break
+        cut += ch
+    return cut + "…" + keep
 
 
 def badge_items(c: Combatant, compact: bool = False) -> list[Text]:
@@ -117,16 +167,17 @@ def badge_items(c: Combatant, compact: bool = False) -> list[Text]:
     (``pois2·3``) for narrow screens."""
     items = []
     for cond in c.conditions:
-        name = cond.name[:4] if compact else cond.name
+        name = visible(cond.name)
+        name = name[:4] if compact else name
         label = name if cond.value is None else f"{name}{'' if compact else ' '}{cond.value}"
         if cond.rounds_left is not None:
             label += f"·{cond.rounds_left}"
         items.append(Text(label, "reverse"))
     for entry in c.persistent:
-        tag = "/".join(entry.tags) or "pers"
+        tag = visible("/".join(entry.tags)) or "pers"
         item = Text(f"~{tag[:4] if compact else tag}", "bold italic")
         if not compact:
-            item.append(f" {entry.dice}", "italic")
+            item.append(f" {visible(str(entry.dice))}", "italic")
         items.append(item)
     return items
 
@@ -354,7 +405,14 @@ class InitiativePane(SteadyScrollView, can_focus=True):
         gutter.append("▶" if row.active else " ", self._style("initiative--active-marker"))
         gutter.append("●" if row.marked else " ", self._style("initiative--mark"))
         init = "–" if c.initiative is None else str(c.initiative)
-        name = " " + c.name + (" (delayed)" if row.delayed else "")
+        name = visible(c.name)
+        delayed = " (delayed)" if row.delayed else ""
+        if lay is not None:  # cut in the middle (fit_name), not at the end
+            room = lay.widths[2] - 1
+            if delayed and cell_len(name) + len(delayed) > room:
+                delayed = " (d)" if room - 4 >= min(cell_len(name), NAME_MIN) else ""
+            name = fit_name(name, max(0, room - len(delayed)))
+        name = " " + name + delayed
         room = None if lay is None else lay.badges
         return [
             gutter,
@@ -370,9 +428,11 @@ class InitiativePane(SteadyScrollView, can_focus=True):
         level = "high" if fraction > 0.5 else "mid" if fraction > 0.25 else "low"
         filled = round(fraction * bar)
         bar_style = base + self._style(f"initiative--hp-{level}")
-        text = Text(" ", style=base)
-        text.append("█" * filled, bar_style)
-        text.append("░" * (bar - filled), base + Style(dim=True))
+        text = Text(style=base)
+        if bar:  # a narrow pane gives up the bar, never the numbers
+            text.append(" ")
+            text.append("█" * filled, bar_style)
+            text.append("░" * (bar - filled), base + Style(dim=True))
         numbers, temp = hp_text(c)
         text.append(numbers, base)
         if temp:
@@ -391,8 +451,7 @@ class InitiativePane(SteadyScrollView, can_focus=True):
             else:
                 cell.truncate(size, overflow="ellipsis", pad=True)
             segments.extend(text_segments(cell, console))
-        strip = Strip(segments, sum(lay.widths))
-        return strip if strip.cell_length == width else strip.crop_extend(0, width, None)
+        return safe_strip(Strip(segments), width)
 
     def _row_strip(self, index: int, width: int) -> Strip:
         if width != self._strip_width:
@@ -455,7 +514,7 @@ class InitiativePane(SteadyScrollView, can_focus=True):
             # over the cells, as DataTable draws its cursor; the gutter (▶ ●)
             # keeps its own colours so the turn and the marks show through
             cursor = self._style("initiative--cursor", partial=False)
-            gutter, cells = strip.divide([2, width])[:2]
+            gutter, cells = strip.divide([2, width])[:2] if width > 2 else (Strip([]), strip)
             cells = Strip([Segment(t, (s or Style()) + cursor, c) for t, s, c in cells])
             strip = Strip.join([gutter, cells])
         return strip.apply_style(self.pane_style)
@@ -467,16 +526,18 @@ class InitiativePane(SteadyScrollView, can_focus=True):
             hint = self._style("initiative--hint", partial=False)  # muted: blended
             text = Text.styled(self.hint, hint)  # a span: kept when wrapped
             console = self.app.console
-            lines = text.wrap(console, max(1, width - 2))
+            room = max(1, width - 2)
+            lines = text.wrap(console, room)
             self._hint_lines = (
                 width,
-                [Strip(line.render(console)).crop_extend(0, width - 2, None) for line in lines],
+                [safe_strip(Strip(line.render(console)), room) for line in lines],
             )
         lines = self._hint_lines[1]
         if not 1 <= y <= len(lines):
             return Strip.blank(width, self.pane_style)
         margin = Strip.blank(1)
-        return Strip.join([margin, lines[y - 1], margin]).apply_style(self.pane_style)
+        line = Strip.join([margin, lines[y - 1], margin]).crop(0, width)
+        return line.apply_style(self.pane_style)
 
     # -- updates ----------------------------------------------------------------
 
