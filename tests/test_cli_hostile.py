@@ -464,7 +464,9 @@ def test_any_typed_name_is_kept_or_refused_with_one_line(
         kept = unicodedata.normalize("NFC", title).strip()
         assert json.loads(run(capsys, db, "list", "--json")[1])[0]["name"] == kept
         before = run(capsys, db, "show", kept, "--json")[1]
-        status, out, err = run(capsys, db, "do", kept, f"add {shlex.quote(combatant)} hp 5")
+        # a newline in do's one argument starts another action line (README)
+        action = f"add {shlex.quote(combatant.replace(chr(10), ' '))} hp 5"
+        status, out, err = run(capsys, db, "do", kept, action)
         assert_safe(out, err)
         after = run(capsys, db, "show", kept, "--json")[1]
         if status != 0:
