@@ -5,6 +5,7 @@ be shown as lines and typed back)."""
 
 from __future__ import annotations
 
+import unicodedata
 from typing import Any
 
 from hypothesis import given, settings
@@ -85,6 +86,13 @@ NAME = st.from_regex(r"[A-Za-z][A-Za-z0-9' ]{0,12}[A-Za-z0-9]", fullmatch=True).
     lambda s: "  " not in s
 )
 TAG = st.from_regex(r"[a-z]{1,8}", fullmatch=True).filter(lambda t: t not in KEYWORDS)
+#: text a name or note may hold (rules.text: no control, format, surrogate
+#: or separator characters), NFC as the parser keeps it.
+TEXT = st.text(
+    st.characters(codec="utf-8", exclude_categories=["Cs", "Cc", "Cf", "Zl", "Zp"]),
+    min_size=1,
+    max_size=60,
+).map(lambda t: unicodedata.normalize("NFC", t))
 DICE = st.sampled_from(["1d6", "2d6+3", "d20", "4d6kh3", "1d8+1d6!+2", "12", "2d20kl1-1", "d%"])
 HP = st.one_of(st.integers(1, 500), st.sampled_from(["2d6", "7d10+21", "1d8+2"]))
 SMALL = st.integers(-50, 50)
@@ -131,9 +139,7 @@ ACTIONS = st.one_of(
             "resistances": st.dictionaries(TAG, st.integers(0, 20), min_size=1, max_size=3),
             "weaknesses": TAGS,
             "susceptibilities": TAGS,
-            "notes": st.text(
-                st.characters(codec="utf-8", exclude_categories=["Cs", "Cc"]), min_size=1
-            ),
+            "notes": TEXT,
         },
     ),
     record("remove", {"targets": targets()}),
@@ -146,9 +152,7 @@ ACTIONS = st.one_of(
             "field": st.sampled_from(
                 [f for f in SET_FIELDS if f not in SET_NUMERIC and f != "resistances"]
             ),
-            "value": st.text(
-                st.characters(codec="utf-8", exclude_categories=["Cs", "Cc"]), min_size=1
-            ),
+            "value": TEXT,
         },
     ),
     record(
