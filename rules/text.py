@@ -99,6 +99,9 @@ def check_text(field: str, value: str, limit: int = MAX_NAME) -> str:
     text = unicodedata.normalize("NFC", value)
     i = first_unsafe(text)
     if i >= 0:
+        code = ord(text[i])
+        if 0xDC80 <= code <= 0xDCFF:
+            raise ActionError(f"{field} is not UTF-8 text (the byte 0x{code - 0xDC00:02X})")
         raise ActionError(
             f"{field} cannot contain {describe(text[i])} "
             f"(at character {i + 1}: no control, bidirectional or invisible characters)"

@@ -369,7 +369,7 @@ def test_an_argv_name_that_is_not_utf8_is_one_clear_line(db) -> None:
         done = subprocess.run([*cli, *args], capture_output=True, timeout=60)
         assert done.returncode == 1, done
         err = done.stderr.decode()
-        assert "the byte 0xFF (not UTF-8 text)" in err and len(err.splitlines()) == 1
+        assert "not UTF-8" in err and "0xFF" in err and len(err.splitlines()) == 1
         assert "Traceback" not in err
     listed = subprocess.run([*cli, "list", "--json"], capture_output=True, timeout=60)
     assert json.loads(listed.stdout) == []
