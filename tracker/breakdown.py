@@ -9,7 +9,8 @@ import re
 
 from rich.text import Text
 
-_KEPT = re.compile(r"\*\*(.+?)\*\*")
+#: a kept die's face; only digits, so a name such as ``**x**`` stays as typed.
+_KEPT = re.compile(r"\*\*(\d+)\*\*")
 
 
 def styled(text: str, kept_style: str = "bold") -> Text:
