@@ -134,10 +134,11 @@ def _number(field: str, key: str, value: Any) -> int:
     return value
 
 
-def _tag(field: str, value: Any) -> str:
+def _tag(field: str, value: Any, example: str = '["fire", "cold"]') -> str:
     """One damage tag: text without a comma or ``=`` (they separate tags and
     amounts in the action language, so ``"fire,cold"`` would silently become
-    two tags), lower-cased as every tag is."""
+    two tags), lower-cased as every tag is.  *example* shows the GM how to
+    write two tags where this one was."""
     tag = _text(field, value, MAX_NAME).strip().lower()
     if not tag:
         raise PreparedError(f"{field}: a tag cannot be empty")
@@ -145,7 +146,7 @@ def _tag(field: str, value: Any) -> str:
         if sep in tag:
             raise PreparedError(
                 f"{field}: a tag cannot contain {sep!r} ({_quote(tag)}; "
-                'write one tag per entry, like ["fire", "cold"])'
+                f"write one tag per entry, like {example})"
             )
     return tag
 
@@ -205,7 +206,7 @@ def _resistances(field: str, value: Any) -> dict[str, int]:
         raise PreparedError(f"{field} must be a table like {{ fire = 5 }}, not {_kind(value)}")
     clean: dict[str, int] = {}
     for key, amount in value.items():
-        tag = _tag(f"{field}", key)
+        tag = _tag(f"{field}", key, "{ fire = 2, cold = 2 }")
         if tag in clean:
             raise PreparedError(f"{field}: {_quote(tag)} is given twice")
         clean[tag] = _number(f"{field} {shorten(tag, 40)}", "resist", amount)
