@@ -210,3 +210,77 @@ def test_quitting_the_app_is_status_0(capsys, tmp_path, state, monkeypatch) -> N
     message = "Bye\x1b[2J"
     assert main(["--db", str(tmp_path / "db.json")]) == 0
     assert capsys.readouterr().err == "Bye\\x1b[2J\n" and not state.exists()
+
+
+class _Store:
+    """What the app asks of a store when nothing is saved."""
+
+    def close(self) -> None:
+        pass
+
+    def take_notices(self) -> list[str]:
+        return []
+
+
+def _tracker_app_whose_input_fails(error: BaseException) -> Any:
+    """The tracker's app, made to fail the way Textual's input thread does:
+    the error raised in a thread's ``run_input_thread``, handed to
+    ``App.panic`` as a Rich traceback (textual/drivers/linux_driver.py)."""
+    import random
+    import threading
+
+    import rich.traceback
+
+    from rules.encounter import Encounter
+    from rules.engine import Session
+    from saves.live import LiveEncounter
+    from tracker.app import CombatTrackerApp
+
+    class Failing(CombatTrackerApp):
+        CSS_PATH = str(ROOT / "tracker" / "app.tcss")  # relative to tracker/, not tests/
+
+        def on_mount(self) -> None:
+            def run_input_thread() -> None:
+                raise error
+
+            def thread() -> None:
+                try:
+                    run_input_thread()
+                except BaseException:
+                    self.call_later(self.panic, rich.traceback.Traceback())
+
+            threading.Thread(target=thread).start()
+
+        def run(self, **kwargs: Any) -> None:
+            return super().run(headless=True)
+
+    live = LiveEncounter.in_memory(Session(Encounter("Fight"), rng=random.Random(1)))
+    return Failing(store=_Store(), live=live)
+
+
+def test_a_terminal_that_is_not_utf8_is_one_clear_line_not_status_0(
+    capsys, tmp_path, state, monkeypatch
+) -> None:
+    from tracker.commands import tui
+
+    bad = UnicodeDecodeError("utf-8", b"\xe9", 0, 1, "invalid continuation byte")
+    monkeypatch.setattr(tui, "build_app", lambda args: _tracker_app_whose_input_fails(bad))
+    status = main(["--db", str(tmp_path / "db.json")])
+    err = capsys.readouterr().err
+    assert status == 1
+    assert len(err.splitlines()) == 1 and "not UTF-8" in err and "Traceback" not in err
+    assert "everything acknowledged is saved" in err
+    assert not state.exists()  # the GM's terminal setting, not a bug to report
+
+
+def test_any_other_panic_of_the_app_is_a_crash_report(capsys, tmp_path, state, monkeypatch):
+    from tracker.commands import tui
+
+    monkeypatch.setattr(
+        tui, "build_app", lambda args: _tracker_app_whose_input_fails(OSError("input gone"))
+    )
+    status = main(["--db", str(tmp_path / "db.json")])
+    err = capsys.readouterr().err
+    assert status == EX_SOFTWARE and len(err.splitlines()) == 1
+    (report,) = state.glob("crash-*.txt")
+    assert "input gone" in report.read_text(encoding="utf-8")

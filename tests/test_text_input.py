@@ -198,3 +198,10 @@ def test_a_combatant_saved_with_an_unsafe_name_can_still_be_targeted() -> None:
         session.apply("damage 'Orc\x1b]52;c;eA==\x1b\\' 3")
     assert "\x1b" not in str(err.value)
     assert "Imp\\x1b[2J" in str(err.value)  # the listing shows the name made visible
+
+
+def test_open_finds_an_encounter_by_either_spelling() -> None:
+    from tracker.commands.tui import resolve_name as resolve_encounter
+
+    assert resolve_encounter("Cafe\u0301", ["Café brawl", "Crypt"]) == "Café brawl"
+    assert resolve_encounter("STRASSE", ["Straße", "Crypt"]) == "Straße"

@@ -85,6 +85,26 @@ class CombatTrackerApp(QuietWhenQuitting, App[None]):
             visible(message), title=visible(title), severity=severity, timeout=timeout, markup=False
         )
 
+    #: set when Textual ended the app on an error outside any handler (the
+    #: terminal's input thread failing, say): ``App.panic`` leaves the
+    #: return code at 0, and the command line must not call that a quit.
+    panicked = False
+    #: the exception's type name and the functions it passed through, when
+    #: the panic carried a Rich traceback (how Textual's drivers hand one).
+    panic_error: tuple[str, tuple[str, ...]] | None = None
+
+    def panic(self, *renderables: Any) -> None:
+        """Textual's way out after an unexpected error; remembered, so the
+        command reports a crash (tracker.commands.tui) instead of exiting 0."""
+        from rich.traceback import Traceback
+
+        self.panicked = True
+        for renderable in renderables:
+            if isinstance(renderable, Traceback) and renderable.trace.stacks:
+                stack = renderable.trace.stacks[-1]
+                self.panic_error = (stack.exc_type, tuple(f.name for f in stack.frames))
+        super().panic(*renderables)
+
     def exit(self, *args: Any, **kwargs: Any) -> None:
         """Exit; the workers still running (a command palette search, an
         input's suggestion) are cancelled and may fail quietly: they would

@@ -20,7 +20,7 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
-from rules.text import visible
+from rules.text import name_key, visible
 from tracker.commands.common import add_common, fail
 
 
@@ -42,11 +42,11 @@ def resolve_name(typed: str, names: list[str]) -> str:
     """The saved encounter *typed* means: its name ignoring case, else the
     one name it starts (ignoring case).  ValueError: one line naming the
     problem and listing the saved names."""
-    wanted = typed.strip().casefold()
+    wanted = name_key(typed.strip())
     for name in names:
-        if name.casefold() == wanted:
+        if name_key(name) == wanted:
             return name
-    matches = [name for name in names if name.casefold().startswith(wanted)] if wanted else []
+    matches = [name for name in names if name_key(name).startswith(wanted)] if wanted else []
     if len(matches) == 1:
         return matches[0]
     listed = ", ".join(repr(n) for n in (matches or names))
@@ -147,14 +147,24 @@ def run(args: argparse.Namespace) -> int:
         app.run()
     finally:
         app.store.close()
-    if not app.return_code:  # None or 0: the GM quit
+    if not app.return_code and not getattr(app, "panicked", False):  # the GM quit
         if details.getvalue():  # a message passed to app.exit(): still the GM's to read
             lines = details.getvalue().rstrip("\n").splitlines()
             sys.stderr.write("".join(visible(line) + "\n" for line in lines))
         return 0
+    text = details.getvalue() or f"the app exited with return code {app.return_code}"
+    error = getattr(app, "panic_error", None)
+    if error is not None and error[0] == "UnicodeDecodeError" and "run_input_thread" in error[1]:
+        # Not a bug of ours: the terminal is not set to UTF-8 (a Latin-1
+        # terminal sends one byte for "é"), and Textual's input reader
+        # stops on such a byte.  The GM can fix that; a report would not.
+        return _fail(
+            "the terminal sent bytes that are not UTF-8 text, and the tracker "
+            "stopped; set the terminal's character encoding to UTF-8 and start it "
+            "again (everything acknowledged is saved)"
+        )
     from tracker.commands.crash import report_crash
 
-    text = details.getvalue() or f"the app exited with return code {app.return_code}"
     return report_crash(text, _error_name(text))
 
 
