@@ -12,6 +12,8 @@ what was wrong.  The widget only posts :class:`CommandLine.Submitted` /
 
 from __future__ import annotations
 
+import re
+import shlex
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -33,8 +35,20 @@ def _current_word(value: str) -> tuple[str, str]:
     return value[: i + 1], value[i + 1 :]
 
 
+#: what makes a name more than one bare word of the action language: white
+#: space and quotes (shlex), backslashes, ``;`` (between actions of a batch)
+#: and ``,`` (between targets).
+_NEEDS_QUOTES = re.compile(r"[\s'\"\\;,]")
+
+
 def _quoted(name: str) -> str:
-    return f'"{name}"' if (" " in name or "," in name) else name
+    """*name* as one word of the action language, quoted when it must be, so
+    a completed ``Imp;next`` is a name, not a second action: in double
+    quotes as a GM types them, unless the name holds a double quote or a
+    backslash (then shlex's single quotes)."""
+    if not _NEEDS_QUOTES.search(name):
+        return name
+    return shlex.quote(name) if ('"' in name or "\\" in name) else f'"{name}"'
 
 
 def completions(value: str, verbs: Sequence[str], names: Sequence[str]) -> list[str]:
@@ -62,7 +76,7 @@ def completions(value: str, verbs: Sequence[str], names: Sequence[str]) -> list[
     for name in names:
         if name.lower().startswith(typed) and name.lower() != typed:
             if quoted:
-                out.append(head + '"' + (before + "," if before else "") + name + '"')
+                out.append(head + _quoted((before + "," if before else "") + name))
             else:
                 out.append(head + _quoted(name))
     return out
