@@ -284,3 +284,42 @@ def test_any_other_panic_of_the_app_is_a_crash_report(capsys, tmp_path, state, m
     assert status == EX_SOFTWARE and len(err.splitlines()) == 1
     (report,) = state.glob("crash-*.txt")
     assert "input gone" in report.read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("command", [["roll", "d20"], ["list"], ["show", "Fight", "--json"]])
+def test_output_that_cannot_be_written_is_one_line_not_a_crash(
+    command: list[str], capsys, tmp_path, state, monkeypatch
+) -> None:
+    import errno
+
+    class FullDisk:
+        def write(self, text: str) -> int:
+            raise OSError(errno.ENOSPC, "No space left on device")
+
+        def flush(self) -> None:
+            raise OSError(errno.ENOSPC, "No space left on device")
+
+    db = str(tmp_path / "db.json")
+    main(["--db", db, "new", "Fight"])
+    capsys.readouterr()
+    monkeypatch.setattr(sys, "stdout", FullDisk())
+    assert main(["--db", db, *command]) == 1
+    assert capsys.readouterr().err == (
+        "combat-tracker: cannot write the output: No space left on device\n"
+    )
+    assert not state.exists()
+
+
+def test_output_to_a_full_device_from_the_real_process(tmp_path: Path) -> None:
+    if not Path("/dev/full").exists():
+        pytest.skip("no /dev/full here")
+    with open("/dev/full", "w") as full:
+        done = subprocess.run(
+            [sys.executable, "-m", "tracker", "--db", str(tmp_path / "db.json"), "roll", "d20"],
+            stdout=full,
+            stderr=subprocess.PIPE,
+            timeout=60,
+            env={**os.environ, "COMBAT_TRACKER_STATE": str(tmp_path / "state")},
+        )
+    assert done.returncode == 1
+    assert done.stderr == b"combat-tracker: cannot write the output: No space left on device\n"

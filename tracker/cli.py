@@ -10,7 +10,6 @@ from __future__ import annotations
 import argparse
 import contextlib
 import importlib
-import os
 import sys
 from collections.abc import Sequence
 
@@ -96,27 +95,37 @@ def main(argv: Sequence[str] | None = None) -> int:
     reader that went away (``list | head -1``) a quiet stop — never a
     traceback in front of the GM.
     """
+    from tracker.commands.output import GuardedOutput, OutputError, silence_stdout
+
     words = list(sys.argv[1:] if argv is None else argv)
     _tolerant_output()
+    stdout = sys.stdout
+    if command_of(words) not in (None, "open"):  # the app draws on its own stream
+        sys.stdout = GuardedOutput(stdout)  # type: ignore[assignment]
     try:
         status = _run(words)
-        sys.stdout.flush()  # a closed pipe is found here, not at exit
+        sys.stdout.flush()  # a closed pipe or a full disk is found here, not at exit
         return status
     except SystemExit:
-        raise  # argparse: --help, a usage error (its one line is written)
+        sys.stdout.flush()  # argparse: --help, a usage error (its one line is written)
+        raise
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:
-        # Point stdout at /dev/null so the interpreter's final flush does
-        # not complain about the pipe a second time.
-        with contextlib.suppress(AttributeError, OSError, ValueError):
-            devnull = os.open(os.devnull, os.O_WRONLY)
-            os.dup2(devnull, sys.stdout.fileno())
+        silence_stdout()
+        return 1
+    except OutputError as exc:
+        from tracker.commands.common import fail
+
+        fail(f"cannot write the output: {exc.strerror or exc}")
+        silence_stdout()
         return 1
     except Exception as exc:
         from tracker.commands.crash import report_exception
 
         return report_exception(exc, ["combat-tracker", *words])
+    finally:
+        sys.stdout = stdout
 
 
 def _run(words: list[str]) -> int:
