@@ -7,6 +7,7 @@ from saves.errors import (
     EncounterExists,
     EncounterNotFound,
     SaveError,
+    SavePointExists,
     SavePointNotFound,
 )
 from saves.store import Loaded, Store, Summary, default_db_path
@@ -18,6 +19,7 @@ __all__ = [
     "EncounterNotFound",
     "Loaded",
     "SaveError",
+    "SavePointExists",
     "SavePointNotFound",
     "Store",
     "Summary",

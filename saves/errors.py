@@ -64,6 +64,20 @@ class EncounterExists(SaveError):
         )
 
 
+class SavePointExists(SaveError):
+    """A save point with that label (ignoring case) is already kept, and
+    replacing it was not asked for."""
+
+    def __init__(self, name: str, label: str, created: str) -> None:
+        self.name = name
+        self.label = label
+        self.created = created
+        super().__init__(
+            f"Encounter {name!r} already has a save point labelled {label!r} "
+            f"(saved {created}); replace it or choose another label."
+        )
+
+
 class SavePointNotFound(SaveError):
     """The encounter has no save point with that label."""
 

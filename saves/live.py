@@ -39,6 +39,8 @@ from rules.encounter import Encounter
 from rules.engine import SNAPSHOT_VERSION, Session, Step, UnreadHistory, UnreadLogHead
 from rules.errors import ActionError
 from rules.rulesets import Ruleset
+from rules.text import name_key
+from saves.errors import SavePointExists
 from saves.journal import Deferred
 from saves.store import SaveError, Store
 
@@ -177,10 +179,18 @@ class LiveEncounter:
                 self.ui_state[key] = value
                 self._ui_dirty = True
 
-    def save_point(self, label: str) -> None:
-        """A named save point beside the autosave."""
+    def save_point(self, label: str, replace: bool = False) -> None:
+        """A named save point beside the autosave.  A label already kept
+        (ignoring case) raises SavePointExists unless *replace*: a GM who
+        types a label twice must not lose the first save point unasked."""
         if self.store is None:
             return
+        if not replace:
+            key = name_key(label.strip())
+            for kept, created in self.store.save_points(self.name):
+                if name_key(kept) == key:
+                    when = created.astimezone().strftime("%Y-%m-%d %H:%M")
+                    raise SavePointExists(self.name, kept, when)
         self.store.save_point(self.name, label, self.snapshot(), summary_of(self.session))
 
     def compact(self) -> None:

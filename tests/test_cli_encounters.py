@@ -224,6 +224,23 @@ def test_save_points_are_listed_and_restore_as_a_new_encounter(capsys, db) -> No
     assert status == 1 and len(err.strip().splitlines()) == 1
 
 
+def test_saving_over_a_kept_label_asks_for_replace(capsys, db) -> None:
+    run(capsys, db, "new", "Fight")
+    run(capsys, db, "do", "Fight", "add Ogre hp 40")
+    run(capsys, db, "save", "Fight", "sp1")
+    run(capsys, db, "do", "Fight", "damage Ogre 5")
+    status, _, err = run(capsys, db, "save", "Fight", "SP1")  # same label, any case
+    assert status == 1 and "already has a save point labelled 'sp1'" in err
+    assert "--replace" in err and len(err.strip().splitlines()) == 1
+    run(capsys, db, "restore", "Fight", "sp1", "--as", "Kept")
+    assert show(capsys, db, "Kept")["combatants"][0]["hp"] == 40  # the first one is intact
+    assert run(capsys, db, "save", "Fight", "SP1", "--replace")[0] == 0
+    listed = {e["name"]: e for e in json.loads(run(capsys, db, "list", "--json")[1])}
+    assert listed["Fight"]["save_points"] == ["SP1"]
+    run(capsys, db, "restore", "Fight", "sp1", "--as", "Replaced")
+    assert show(capsys, db, "Replaced")["combatants"][0]["hp"] == 35
+
+
 def test_a_reader_that_goes_away_gets_no_traceback(capsys, db) -> None:
     # `combat-tracker show NAME --json | head -c 10`
     run(capsys, db, "new", "Fight")

@@ -493,3 +493,28 @@ async def test_a_long_journal_is_folded_once_the_fight_is_on_screen() -> None:
         assert calls == []  # not on the start-up path
         await pilot.pause(1.8)
         assert calls == ["compact"]
+
+
+async def test_ctrl_s_over_a_kept_label_asks_before_replacing(tmp_path: Path) -> None:
+    store = open_store(tmp_path / "e.json")
+    try:
+        live = LiveEncounter.create(store, "Bridge trolls")
+        live.do("add Troll hp 40")
+        live.save_point("before the bridge")
+        live.do("damage Troll 10")
+        app = CombatTrackerApp(store, live, Config(), random.Random(1))
+        async with app.run_test(size=(100, 30)) as pilot:
+            await pilot.press("ctrl+s")
+            await type_text(pilot, "Before the bridge")
+            await pilot.press("enter")
+            await pilot.pause()
+            message = str(app.screen.query_one("#prompt-message", Static).render())
+            assert "kept already" in message and "Enter again replaces it" in message
+            kept = [label for label, _ in store.save_points("Bridge trolls")]
+            assert kept == ["before the bridge"]  # nothing replaced yet
+            await pilot.press("enter")  # the GM confirms
+            await pilot.pause()
+            assert isinstance(app.screen, EncounterScreen)
+        assert [label for label, _ in store.save_points("Bridge trolls")] == ["Before the bridge"]
+    finally:
+        store.close()

@@ -78,6 +78,9 @@ def register(sub: Any) -> None:
     p = sub.add_parser("save", help="a named save point of an encounter (beside the autosave)")
     p.add_argument("name")
     p.add_argument("label")
+    p.add_argument(
+        "--replace", action="store_true", help="overwrite a save point with the same label"
+    )
     add_common(p)
 
     p = sub.add_parser(
@@ -373,12 +376,15 @@ def _delete(args: argparse.Namespace, store: Store) -> int:
 
 
 def _save(args: argparse.Namespace, store: Store) -> int:
+    from saves.errors import SavePointExists
     from saves.store import SaveError
 
     label = check_title("save point label", args.label)
     live = open_live(args, store)
     try:
-        live.save_point(label)
+        live.save_point(label, replace=args.replace)
+    except SavePointExists as exc:
+        raise CommandError(f"{exc} (--replace overwrites it)") from None
     except SaveError as exc:
         raise CommandError(str(exc)) from None
     print(one_line(f"saved {quoted(live.name)} as {quoted(label)}"))

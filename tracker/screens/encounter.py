@@ -651,13 +651,21 @@ class EncounterScreen(Screen[None]):
         self._history(undo=False)
 
     def action_save_point(self) -> None:
+        asked: list[str] = []  # a label already kept, once the GM was told
+
         def submit(label: str) -> str | None:
+            from saves.errors import SavePointExists
             from saves.store import SaveError
 
             if not label:
                 return "type a label for the save point, e.g. before the dragon"
             try:
-                self.live.save_point(label)
+                self.live.save_point(label, replace=asked == [label])
+            except SavePointExists as exc:
+                asked[:] = [label]
+                return (
+                    f"{exc.label!r} is kept already (saved {exc.created}): Enter again replaces it"
+                )
             except SaveError as exc:
                 return str(exc)
             self.notify(f"Save point {label!r} stored.", markup=False)
