@@ -35,6 +35,11 @@ from rules.errors import ActionError
 #: with ``surrogateescape``), line and paragraph separators (Zl, Zp).
 UNSAFE_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Zl", "Zp"})
 
+#: printable characters that draw nothing: Hangul fillers, the blank Braille
+#: pattern.  A name made only of these (and spaces) would be an empty-looking
+#: row nobody can read or type.
+BLANK_LOOKING = "\u115f\u1160\u3164\uffa0\u2800"
+
 #: the longest encounter or save-point name (a title, not a paragraph).
 MAX_TITLE = 80
 #: the longest combatant, condition or tag name (room for a number after
@@ -108,6 +113,8 @@ def check_text(field: str, value: str, limit: int = MAX_NAME) -> str:
         )
     if len(text) > limit:
         raise ActionError(f"{field} is too long ({len(text):,} characters; at most {limit:,})")
+    if text.strip() and all(ch in BLANK_LOOKING or ch.isspace() for ch in text):
+        raise ActionError(f"{field} shows nothing: it holds only blank-looking characters")
     return text
 
 

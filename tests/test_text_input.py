@@ -224,3 +224,12 @@ def test_a_completed_name_is_one_target_never_more_actions(name: str) -> None:
         record = parse_action(line)
         assert record["verb"] == "remove" and len(record["targets"]) == 1
         assert record["targets"][0] in (name, name + " 2")
+
+
+@pytest.mark.parametrize(
+    "name", ["\u3164", "\u2800 \u2800", "\u115f\u1160", "\u3164 \u2800 \u3164"]
+)
+def test_a_name_that_shows_nothing_is_refused(name: str) -> None:
+    with pytest.raises(ActionError, match="add name shows nothing"):
+        parse_action(f"add {shlex.quote(name)}")
+    assert parse_action("add 'Orc \u2800'")["name"] == "Orc \u2800"  # something shows
