@@ -99,6 +99,8 @@ async def test_at_60_columns_hp_and_down_stay_whole_and_names_differ() -> None:
 def test_names_are_cut_in_the_middle_keeping_their_number() -> None:
     assert fit_name("Goblin Archer 12", 9) == "Gobli… 12"
     assert fit_name("Goblin Archer", 9) == "Goblin A…"
+    assert fit_name("Goblin Archer B", 9) == "Goblin… B"  # a short last word stays too
+    assert fit_name("Goblin Archer A", 9) != fit_name("Goblin Archer B", 9)
     assert fit_name("Zalek", 9) == "Zalek"
     assert fit_name("漢字漢字漢字", 5) == "漢字…"  # cells, not characters
     assert fit_name("Ogre", 0) == ""

@@ -144,14 +144,16 @@ def layout(width: int, content: Content, compact: bool) -> Layout:
 
 def fit_name(name: str, width: int) -> str:
     """*name* in at most *width* cells: whole when it fits, else cut in the
-    middle with ``…`` so that a trailing number stays (``Goblin Archer 12``
-    → ``Gobl… 12``): the rows of a group can still be told apart."""
+    middle with ``…`` so that a trailing number or short last word stays
+    (``Goblin Archer 12`` → ``Gobl… 12``, ``Goblin Archer B`` → ``Gobli…
+    B``): the rows of a group can still be told apart."""
     if cell_len(name) <= width:
         return name
     if width <= 1:
         return "…"[:width]
     head, _, tail = name.rpartition(" ")
-    keep = f" {tail}" if head and tail.isdigit() and cell_len(tail) + 3 <= width else ""
+    distinct = tail.isdigit() or cell_len(tail) <= 3  # "12", "B", "IV"
+    keep = f" {tail}" if head and distinct and cell_len(tail) + 3 <= width else ""
     room = width - 1 - cell_len(keep)
     cut = ""
     for ch in name[: len(name) - len(keep)]:
