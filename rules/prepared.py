@@ -45,7 +45,7 @@ from typing import Any
 
 from rules.abilities import ABILITIES
 from rules.actions import BOUNDS, MAX_COUNT, MAX_MODIFIER, MAX_NUMBER, ActionError, normalize_action
-from rules.engine_verbs import new_names
+from rules.engine.verbs_roster import new_names
 from rules.limits import MAX_COMBATANTS
 from rules.rulesets import RULESETS, RulesetError, ruleset
 from rules.text import MAX_NAME, MAX_NOTES, MAX_TITLE, check_text, shorten, visible
