@@ -89,7 +89,9 @@ def test_resuming_a_saved_fight_loads_no_action_machinery(tmp_path: Path) -> Non
         "store.close()"
     )
     unused = {
-        "rules.actions",
+        "rules.engine.grammar",
+        "rules.engine.parse",
+        "rules.engine.format",
         "rules.engine.verbs",
         "rules.engine.verbs_roster",
         "rules.engine.verbs_edits",

@@ -29,8 +29,7 @@ class UnreadHistory:
     one as ``"undo"`` so that whoever supplied the loader can write what it
     holds back without parsing it; calling it gives the whole list, so it
     is itself a lazy ``"undo"`` for :meth:`Session.from_dict`.  (A plain
-    class: it is only carried and called, and a dataclass costs the
-    start-up ~0.5 ms to define.)"""
+    class: it is only carried and called.)"""
 
     __slots__ = ("loader", "count", "tail")
 

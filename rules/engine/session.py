@@ -53,7 +53,7 @@ LOG_INLINE_KEEP = 256
 class Session:
     """The live encounter and its history.
 
-    Every change is an action (``rules.actions``) applied by :meth:`apply`,
+    Every change is an action (``rules.engine.parse``) applied by :meth:`apply`,
     which returns a :class:`~rules.engine.step.Step`: what gets journaled.
     :meth:`replay` re-applies a journaled step by its patches (no dice, no
     rules: exact); it first checks that the session is in the step's
@@ -78,7 +78,7 @@ class Session:
       logged ``(already processed)``).
 
     Batches: a line ``a; b; c`` (``{"verb": "batch", "actions": [...]}``,
-    see ``rules.actions``) is applied in order to one working copy and
+    see ``rules.engine.parse``) is applied in order to one working copy and
     committed as ONE Step: one journal record (replayed by its patches like
     any other), one ``undo``, one ``redo``.  If any part fails, nothing
     changes (encounter, log, history, random source) and the message names
@@ -165,7 +165,7 @@ class Session:
         leaves everything unchanged — encounter, log, history and the random
         source's state — when the action cannot be applied.
         """
-        from rules.actions import normalize_action
+        from rules.engine.parse import normalize_action
 
         action = normalize_action(line_or_action)
         verb = action["verb"]
@@ -403,7 +403,7 @@ class Session:
         """``(label, sides)`` of each die the program would roll for *action*
         beyond the faces it carries, by a dry run (nothing changes).  The
         first entry is exact; later ones follow the dry run's outcome."""
-        from rules.actions import normalize_action
+        from rules.engine.parse import normalize_action
         from rules.engine.verbs import run
 
         record = normalize_action(action)

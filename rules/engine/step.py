@@ -76,7 +76,7 @@ class Step(NamedTuple):
         if self.kind != "do":
             return str(self.action.get("verb", self.kind))
         try:
-            from rules.actions import format_action
+            from rules.engine.format import format_action
 
             return format_action({k: v for k, v in self.action.items() if k != "unused_faces"})
         except ActionError:

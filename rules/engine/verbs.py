@@ -2,7 +2,7 @@
 function ``verb(work, action)`` per verb, and :func:`run`, which applies an
 action (or a batch) to a working copy.
 
-A verb reads the canonical record (``rules.actions``), changes ``work.enc``
+A verb reads the canonical record (``rules.engine.parse``), changes ``work.enc``
 through the rules core (never doing rules arithmetic itself) and writes log
 lines; any problem raises ``ActionError`` before the session commits
 anything.  The verbs are grouped by family: ``verbs_roster``,
@@ -15,12 +15,13 @@ import random
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from rules.actions import BATCH, format_action
 from rules.encounter import Encounter
 from rules.engine import verbs_combat as combat
 from rules.engine import verbs_edits as edits
 from rules.engine import verbs_effects as effects
 from rules.engine import verbs_roster as roster
+from rules.engine.format import format_action
+from rules.engine.grammar import BATCH
 from rules.engine.verbs_edits import check_batch_end
 from rules.engine.work import Roller, Work
 from rules.errors import ActionError

@@ -10,7 +10,6 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
-from rules.actions import MOVEMENTS
 from rules.bonuses import Bonus, effective_al, stack
 from rules.checks import check as roll_check
 from rules.checks import difficulty_level, judge, roll_expression_with_advantage
@@ -19,6 +18,7 @@ from rules.damage import apply_damage
 from rules.dice import roll_damage
 from rules.encounter import Encounter
 from rules.endurance import endurance_check, endurance_of
+from rules.engine.grammar import MOVEMENTS
 from rules.engine.turns import next_turn, start_combat, step_back
 from rules.engine.work import Roller, Work, call
 from rules.errors import ActionError

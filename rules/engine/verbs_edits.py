@@ -13,11 +13,12 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
-from rules.actions import SET_ALIASES, SET_FIELDS, bounded
+from rules.abilities import ABILITIES
 from rules.combatant import Combatant
 from rules.damage import set_temp_hp
 from rules.durations import Duration
 from rules.endurance import endurance_of
+from rules.engine.grammar import SET_ALIASES, SET_FIELDS, bounded, clears, parse_resistances
 from rules.engine.verbs_roster import _check_name, _reposition
 from rules.engine.work import Work, call
 from rules.errors import ActionError
@@ -26,24 +27,17 @@ from rules.luck import luck_points
 
 def _int_value(field: str, value: str, low: int | None = None, high: int | None = None) -> int:
     """The number ``set`` gives *field*, within the language's bounds
-    (``rules.actions.bounded``) and *low*/*high* when given."""
+    (``rules.engine.grammar.bounded``) and *low*/*high* when given."""
     try:
         return bounded(field, value, low, high)
     except ActionError as exc:
         raise ActionError(f"set: {exc}") from None
 
 
-def _none(value: str) -> bool:
-    return value.strip().lower() in ("none", "-", "")
-
-
-_FIELD_ALIASES = SET_ALIASES
-
-
 def set_field(work: Work, a: Mapping[str, Any]) -> None:
     """``set T FIELD VALUE``: the GM edits a combatant directly."""
     (name,) = work.resolve_all(a["targets"])
-    field = _FIELD_ALIASES.get(a["field"], a["field"])
+    field = SET_ALIASES.get(a["field"], a["field"])
     if field not in SET_FIELDS:
         raise ActionError(f"set: unknown field {a['field']!r} (fields: {', '.join(SET_FIELDS)})")
     value = str(a["value"])
@@ -53,7 +47,7 @@ def set_field(work: Work, a: Mapping[str, Any]) -> None:
         _rename(work, c, value)
         return
     if field == "initiative":
-        new_init = None if _none(value) else _int_value(field, value)
+        new_init = None if clears(value) else _int_value(field, value)
         _reposition(work, replace(c, initiative=new_init))
         work.log(name, f"{name}'s initiative is now {'none' if new_init is None else new_init}")
         return
@@ -93,7 +87,7 @@ def _edit(c: Combatant, field: str, value: str, batch: bool = False) -> tuple[Co
         on = flag in ("true", "yes", "1")
         return replace(c, player=on), "yes" if on else "no"
     if field == "luck_points":
-        if _none(value):
+        if clears(value):
             return replace(c, luck_points=None), "none"
         n = _int_value(field, value)
         return replace(c, luck_points=n), str(n)
@@ -103,11 +97,11 @@ def _edit(c: Combatant, field: str, value: str, batch: bool = False) -> tuple[Co
         n = _int_value(field, value, 0, c.endurance.max_points)
         return replace(c, endurance=replace(c.endurance, points=n)), str(n)
     if field == "athletics":
-        ath = None if _none(value) else _int_value(field, value)
+        ath = None if clears(value) else _int_value(field, value)
         return _with_endurance(replace(c, athletics=ath)), "none" if ath is None else str(ath)
-    if field in ("dex", "per", "str", "con", "int", "wis", "cha", "luck"):
+    if field in ABILITIES:
         scores = dict(c.abilities)
-        if _none(value):
+        if clears(value):
             scores.pop(field, None)
             shown = "none"
         else:
@@ -145,22 +139,13 @@ def _with_endurance(c: Combatant) -> Combatant:
 def _edit_defenses(c: Combatant, field: str, value: str) -> tuple[Combatant, str]:
     d = c.defenses
     if field == "resistances":
-        table: dict[str, int] = {}
-        if not _none(value):
-            for part in value.split(","):
-                tag, sep, amount = part.partition("=")
-                tag = tag.strip().lower()
-                if not tag:
-                    raise ActionError(
-                        f"set resistances: empty tag in {value!r} (write fire=5,cold=5)"
-                    )
-                table[tag] = _int_value(f"resist {tag}", amount) if sep else 0
+        table = {} if clears(value) else parse_resistances(value, "set resistances")
         new = replace(d, resistances=table)
         shown = ", ".join(f"{k} {v}" for k, v in table.items()) or "none"
     else:
         tags: frozenset[str] = (
             frozenset()
-            if _none(value)
+            if clears(value)
             else frozenset(t.strip().lower() for t in value.split(",") if t.strip())
         )
         changes: dict[str, Any] = {field: tags}
