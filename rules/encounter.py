@@ -38,7 +38,7 @@ class Encounter:
     ``start``); ``round`` is 0 before ``start``.
 
     ``rewound`` counts the turns ``prev`` moved the pointer back without
-    undoing anything (``rules.turns``): the turn boundaries between the
+    undoing anything (``rules.engine.turns``): the turn boundaries between the
     pointer and the furthest turn reached were already processed, so the
     next ``rewound`` end-of-turn / start-of-turn passes are not processed
     again.  Stored only when not 0; older saves load with 0.

@@ -1,6 +1,6 @@
 """Bounds on what an action *produces*, not only on what it types.
 
-The action language bounds every number typed (``rules.actions.bounded``:
+The action language bounds every number typed (``rules.engine.grammar.bounded``:
 amounts and hit points at most ``MAX_NUMBER``).  These checks hold the same
 bounds for results, so no sum or roll slips past them:
 
@@ -24,7 +24,7 @@ raises :class:`~rules.errors.ActionError` before anything changes.
 
 from __future__ import annotations
 
-from rules.actions import MAX_NUMBER
+from rules.engine.grammar import MAX_NUMBER
 from rules.errors import ActionError
 from rules.text import shorten
 

@@ -29,7 +29,7 @@ known) and the key, and quotes at most a short excerpt of a bad value.
 Nothing is altered silently: a value that does not fit — a float where a
 whole number goes, ``true`` for hit points, a tag holding a comma, a number
 past its bound — is an error, never truncated, split or cut down.  The
-bounds are the action language's (``rules.actions``) and the rule options'
+bounds are the action language's (``rules.engine.grammar``) and the rule options'
 (``rules.rulesets``); names, tags and notes are checked by
 ``rules.text.check_text`` (no control, bidirectional or invisible
 characters).  Each combatant is finally checked as the ``add`` action it
@@ -44,8 +44,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rules.abilities import ABILITIES
-from rules.actions import BOUNDS, MAX_COUNT, MAX_MODIFIER, MAX_NUMBER, ActionError, normalize_action
-from rules.engine_verbs import new_names
+from rules.engine.grammar import BOUNDS, MAX_COUNT, MAX_MODIFIER, MAX_NUMBER
+from rules.engine.parse import normalize_action
+from rules.engine.verbs_roster import new_names
+from rules.errors import ActionError
 from rules.limits import MAX_COMBATANTS
 from rules.rulesets import RULESETS, RulesetError, ruleset
 from rules.text import MAX_NAME, MAX_NOTES, MAX_TITLE, check_text, shorten, visible
@@ -122,7 +124,7 @@ def _text(field: str, value: Any, limit: int) -> str:
 
 def _number(field: str, key: str, value: Any) -> int:
     """*value* as a whole number within the action language's bound for
-    *key* (``rules.actions.BOUNDS``); a bool, a float or text is an error,
+    *key* (``rules.engine.grammar.BOUNDS``); a bool, a float or text is an error,
     never converted."""
     if not _is_int(value):
         raise PreparedError(f"{field} must be a whole number, not {_kind(value)}")

@@ -78,7 +78,7 @@ class RulesetError(ValueError):
 #: (lowest, highest) of each whole-number option.  Not rules: guards against
 #: a value that makes no sense (a negative cover bonus, a flat DC of 0, a cap
 #: of no extra dice) or that only a typo gives.  The highest values mirror the
-#: action language's bounds (``rules.actions``: DCs and AL bonuses within
+#: action language's bounds (``rules.engine.grammar``: DCs and AL bonuses within
 #: 1,000, at most 100 extra dice), kept here so that loading a ruleset never
 #: imports the parser.
 INT_BOUNDS: dict[str, tuple[int, int]] = {

@@ -17,7 +17,7 @@ entries are saved the same way, as a second deferred section (the
 snapshot's ``"log_head"``, version 4): read only when the GM reaches them
 (scrolling up, export, an undo that deep), written back byte for byte while
 unread, split afresh when the newest entries kept inline grow past
-``rules.engine.LOG_INLINE_MAX``.  When the journal has
+``rules.engine.session.LOG_INLINE_MAX``.  When the journal has
 grown long (or the snapshot was written by an older version), it is folded
 into a new snapshot (compaction) on close, or earlier when the app calls
 :meth:`LiveEncounter.compact_if_due` once it is idle; never per action.
@@ -36,7 +36,10 @@ from pathlib import Path
 from typing import Any
 
 from rules.encounter import Encounter
-from rules.engine import SNAPSHOT_VERSION, Session, Step, UnreadHistory, UnreadLogHead
+from rules.engine.lazy_log import UnreadLogHead
+from rules.engine.lazy_steps import UnreadHistory
+from rules.engine.session import SNAPSHOT_VERSION, Session
+from rules.engine.step import Step
 from rules.errors import ActionError
 from rules.rulesets import Ruleset
 from rules.text import name_key

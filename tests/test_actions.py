@@ -1,19 +1,14 @@
-"""The action language parser (rules/actions.py): what a GM types becomes a
+"""The action language parser (rules/engine/parse.py): what a GM types becomes a
 canonical record, and a mistake gets one clear message."""
 
 from __future__ import annotations
 
 import pytest
 
-from rules.actions import (
-    HELP,
-    VERBS,
-    ActionError,
-    completions,
-    format_action,
-    normalize_action,
-    parse_action,
-)
+from rules.engine.format import format_action
+from rules.engine.grammar import HELP, VERBS, completions
+from rules.engine.parse import normalize_action, parse_action
+from rules.errors import ActionError
 
 
 def test_every_verb_has_a_usage_line() -> None:
@@ -217,7 +212,7 @@ def test_completions_of_verbs_and_names() -> None:
 
 def test_a_built_add_action_with_empty_defenses_means_none() -> None:
     # A prepared file may say `weaknesses = []`: that is "no weaknesses".
-    from rules.actions import normalize_action
+    from rules.engine.parse import normalize_action
 
     action = normalize_action(
         {"verb": "add", "name": "Ogre", "hp": 30, "weaknesses": [], "resistances": {}}

@@ -11,17 +11,11 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rules.actions import (
-    ABILITY_KEYS,
-    SET_FIELDS,
-    SET_NUMERIC,
-    SPECS,
-    VERBS,
-    ActionError,
-    format_action,
-    normalize_action,
-    parse_action,
-)
+from rules.abilities import ABILITIES as ABILITY_KEYS
+from rules.engine.format import format_action
+from rules.engine.grammar import SET_FIELDS, SET_NUMERIC, SPECS, VERBS
+from rules.engine.parse import normalize_action, parse_action
+from rules.errors import ActionError
 
 KEYWORDS = {w for spec in SPECS.values() for w in spec.options} | {"faces"}
 

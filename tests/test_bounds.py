@@ -9,9 +9,10 @@ from typing import Any
 
 import pytest
 
-from rules.actions import MAX_NUMBER, ActionError
 from rules.encounter import Encounter
 from rules.engine import Session
+from rules.engine.grammar import MAX_NUMBER
+from rules.errors import ActionError
 from rules.limits import MAX_COMBATANTS, check_amount
 from rules.rulesets import Ruleset, RulesetError, ruleset
 

@@ -13,9 +13,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from rules.actions import ActionError
 from rules.encounter import Encounter
 from rules.engine import Session, Step
+from rules.errors import ActionError
 
 CAST = [
     "add Zalek player hp 38 al 15 con 17 athletics 4 dex 12",

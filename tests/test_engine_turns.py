@@ -9,9 +9,9 @@ from typing import Any
 
 import pytest
 
-from rules.actions import ActionError
 from rules.encounter import Encounter
 from rules.engine import Session
+from rules.errors import ActionError
 from rules.rulesets import ruleset
 
 

@@ -9,9 +9,9 @@ from typing import Any
 
 import pytest
 
-from rules.actions import ActionError
 from rules.encounter import Encounter
 from rules.engine import Session
+from rules.errors import ActionError
 from rules.rulesets import ruleset
 
 CAST = [
@@ -99,7 +99,7 @@ def test_undo_and_redo_of_every_verb_restore_exact_states(case: str) -> None:
 
 
 def test_every_verb_is_covered() -> None:
-    from rules.actions import VERBS
+    from rules.engine.grammar import VERBS
 
     covered = {CASES[k][1].split()[0] for k in CASES}
     assert covered | {"undo", "redo"} == set(VERBS)

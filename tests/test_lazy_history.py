@@ -22,9 +22,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rules.actions import ActionError
 from rules.encounter import Encounter
-from rules.engine import SNAPSHOT_VERSION, Session, UnreadHistory
+from rules.engine.lazy_steps import UnreadHistory
+from rules.engine.session import SNAPSHOT_VERSION, Session
+from rules.errors import ActionError
 from saves.errors import CorruptData, NewerSchema, SaveError
 from saves.journal import Deferred, seal, seal_document, unseal
 from saves.live import LiveEncounter, open_store

@@ -27,9 +27,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_lazy_history import Loader, snapshot_file
 
-import rules.engine as engine
+import rules.engine.session as engine
 from rules.encounter import Encounter, LogEntry
-from rules.engine import Session, UnreadLogHead
+from rules.engine import Session
+from rules.engine.lazy_log import UnreadLogHead
 from saves.errors import CorruptData, NewerSchema
 from saves.journal import Deferred, seal_document, unseal
 from saves.live import LiveEncounter, open_store

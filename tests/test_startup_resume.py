@@ -20,9 +20,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rules.actions import ActionError
 from rules.encounter import Encounter, LogEntry
-from rules.engine import SNAPSHOT_VERSION, Session
+from rules.engine.session import SNAPSHOT_VERSION, Session
+from rules.errors import ActionError
 from saves.live import COMPACT_AFTER, LiveEncounter, open_store
 
 LINES = [

@@ -12,8 +12,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rules.actions import parse_action
-from rules.engine_work import resolve_name
+from rules.engine.parse import parse_action
+from rules.engine.work import resolve_name
 from rules.errors import ActionError
 from rules.text import MAX_TITLE, check_text, first_unsafe, is_unsafe, name_key, visible
 from saves.store import SaveError, Store

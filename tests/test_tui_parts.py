@@ -13,8 +13,9 @@ from pathlib import Path
 from hypothesis import given
 from hypothesis import strategies as st
 
-from rules.actions import VERBS, parse_action
 from rules.combatant import Combatant
+from rules.engine.grammar import VERBS
+from rules.engine.parse import parse_action
 from tracker.bindings import ENCOUNTER_KEYS, PICKER_KEYS, key_ids
 from tracker.config import load_config
 from tracker.screens import lines

@@ -175,7 +175,7 @@ def _read_prepared(path: str) -> str:
 
 
 def _new(args: argparse.Namespace, store: Store) -> int:
-    from rules.actions import ActionError
+    from rules.errors import ActionError
     from rules.prepared import PreparedError, parse_prepared
     from rules.rulesets import RulesetError, ruleset
     from saves.live import LiveEncounter
@@ -328,7 +328,7 @@ def _show(args: argparse.Namespace, store: Store) -> int:
 
 
 def _do(args: argparse.Namespace, store: Store) -> int:
-    from rules.actions import ActionError
+    from rules.errors import ActionError
     from saves.store import SaveError
     from tracker.commands.lines import action_lines
 

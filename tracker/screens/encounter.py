@@ -269,7 +269,7 @@ class EncounterScreen(Screen[None]):
         GM cancelled the dice).
         """
         if self.config.physical_rolls:
-            from rules.actions import parse_action
+            from rules.engine.parse import parse_action
 
             try:
                 action = parse_action(line)
@@ -605,7 +605,7 @@ class EncounterScreen(Screen[None]):
 
     async def action_command_line(self) -> None:
         """Open the ``:`` line (mounted the first time it is used)."""
-        from rules.actions import HELP, VERBS
+        from rules.engine.grammar import HELP, VERBS
         from tracker.widgets.command_line import CommandLine
 
         found = self.query(CommandLine)

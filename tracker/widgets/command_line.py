@@ -1,11 +1,11 @@
 """The command line (``:``): one action of the action language, completed.
 
-The first word completes to a verb (``rules.actions.VERBS``), later words to
+The first word completes to a verb (``rules.engine.grammar.VERBS``), later words to
 a combatant's name (quoted when it has spaces).  The completion shows inline
 as a suggestion; Tab or → accepts it.  When several fit (``gob`` → Goblin 1,
 Goblin 2, Goblin 3), repeated Tab cycles through them and the hint says how
 many there are.  Below the input a hint shows the
-usage of the verb being typed (``rules.actions.HELP``) or, after a bad line,
+usage of the verb being typed (``rules.engine.grammar.HELP``) or, after a bad line,
 what was wrong.  The widget only posts :class:`CommandLine.Submitted` /
 :class:`CommandLine.Cancelled`; the screen applies the line.
 """

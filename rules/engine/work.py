@@ -1,20 +1,13 @@
-"""The working state of one action while the engine applies it.
-
-:class:`Roller` is the random source every rules function receives while an
-action is applied: it hands out the GM's typed faces first (in order), then
-falls back to the session's random source, and records every face it gave
-(so the journaled action carries its rolls) and every die it had to roll
-itself, with a label (so ``Session.dice_needed`` can tell the UI which
-physical dice to ask for).
-
-:class:`Work` holds the encounter being changed (a new frozen value after
-each change), the log lines produced so far, and the name resolution rules
-of the action language (a name, any case, or a unique prefix).
+"""The working state of one action while the engine applies it: the
+:class:`Work` (the encounter being changed, a new frozen value after each
+change, and the log lines written so far), its :class:`Roller` (the GM's
+typed faces first, then the session's random source) and
+:func:`resolve_name`, the language's one rule for what a typed name means
+(a name, any case, or a unique prefix).
 """
 
 from __future__ import annotations
 
-import importlib
 import random
 from collections import deque
 from collections.abc import Callable, Iterable, Sequence
@@ -32,6 +25,11 @@ T = TypeVar("T")
 
 class Roller(random.Random):
     """A random source that deals the GM's typed *faces* first, then *rng*.
+
+    Every rules function that rolls receives it while an action is applied.
+    It records every face it gave (so the journaled action carries its
+    rolls) and every die it had to roll itself, with a label (so
+    ``Session.dice_needed`` can tell the UI which physical dice to ask for).
 
     Only ``randint`` is meant to be called (the project's contract); other
     draws go straight to *rng*.  ``rolled`` lists every face dealt, in order;
@@ -73,25 +71,6 @@ class Roller(random.Random):
     @property
     def unused(self) -> list[int]:
         return list(self._queue)
-
-
-def rules_function(module: str, name: str) -> Callable[..., Any]:
-    """``rules.<module>.<name>``, or an ActionError saying it is not there
-    yet (the rules and dice modules are written alongside the engine)."""
-    try:
-        mod = importlib.import_module(f"rules.{module}")
-        fn: Callable[..., Any] = getattr(mod, name)
-    except (ImportError, AttributeError):
-        raise ActionError(f"rules.{module}.{name} is not available yet") from None
-    return fn
-
-
-def rules_data(module: str, name: str) -> Any:
-    """A data table of the rules core (e.g. ``bonuses.STACKING``)."""
-    try:
-        return getattr(importlib.import_module(f"rules.{module}"), name)
-    except (ImportError, AttributeError):
-        raise ActionError(f"rules.{module}.{name} is not available yet") from None
 
 
 def call(fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:

@@ -1,66 +1,25 @@
 """The turn cycle: start of combat, end of a turn, start of the next.
 
-Pure functions over a :class:`rules.engine_work.Work` (the encounter being
+Pure functions over a :class:`rules.engine.work.Work` (the encounter being
 changed, its log lines and its random source).  They call the rules core for
 every piece of arithmetic (RULES.md §4 initiative, §7 persistent damage,
-§8 endurance, §6/§9/§10 durations) and only decide *when* each happens:
-
-``start`` (RULES.md §4, §8)
-    every combatant without a fixed initiative rolls it; the order is sorted
-    (ties per §4); each combatant with CON and Athletics makes the
-    start-of-combat Dash check (those without are listed as skipped); round 1
-    begins with the first combatant not delaying, whose turn starts.
-
-end of a turn (§7, then §6/§9/§10)
-    each persistent damage entry of the active combatant is rolled and
-    applied, then its flat check is rolled (both logged); then every
-    duration that counts down at the *end* of this combatant's turn ticks.
-
-start of a turn (§6/§9/§10, then §8)
-    every duration that counts down at the *start* of this combatant's turn
-    ticks; then its endurance counts one of its own turns (active movement
-    windows and the recovery countdown).
-
-``next`` ends the active turn and starts the next combatant's that takes
-its turn, wrapping to a new round (logged ``Round N``).  Down combatants
-(0 HP) keep their place (§4); a down non-player combatant's turns are
-skipped unless the ruleset option ``down_turns`` is ``keep`` (§4), so
-nothing of its turn happens — no persistent damage tick (§7), no duration
-counted on its turns — until it is healed.  A down player keeps its turns.
-A combatant delaying never takes a turn until it returns.
-
-``prev`` (when the last action was not a ``next``; otherwise the engine
-undoes that ``next``) only moves the turn pointer back to the previous
-combatant not delaying, and to the previous round if it wraps: nothing is
-undone, no duration or persistent damage is reverted — it is the GM saying
-"that was still Mira's turn".  Before the first turn of round 1 it is an
-error.
-
-Decision — boundaries are processed once.  The turn boundaries ``prev``
-stepped back over were already processed (persistent damage rolled,
-durations and endurance counted).  The encounter remembers how many turns
-the pointer is behind the furthest turn reached (``Encounter.rewound``, +1
-per pointer-only ``prev``); while it is above 0, passing a turn boundary
-(``next``, ``delay`` or ``remove`` of the active combatant) moves the
-pointer without end-of-turn or start-of-turn processing, logs ``End of
-Mira's turn (already processed)`` / ``Goblin's turn (already processed)``,
-and counts one off.  So ``prev`` then ``next`` returns to where the fight was
-without a second bleed tick.  A counter of turns, not a remembered
-(round, index), so adding, removing or re-ordering combatants meanwhile
-cannot make a boundary that was never processed look processed.  The
-consequence: nothing counts down at a skipped boundary, including a
-duration granted while the pointer was back (the GM may ``uncond`` it).
+§8 endurance, §6/§9/§10 durations) and only decide *when* each happens;
+each function's docstring says what happens at its boundary.
 """
 
 from __future__ import annotations
 
 from dataclasses import replace
 
+from rules.abilities import initiative_order, roll_initiative
 from rules.combatant import Combatant
-from rules.durations import Duration
+from rules.dice import roll
+from rules.durations import Duration, tick_durations
 from rules.encounter import Encounter
-from rules.engine_work import Work, rules_function
+from rules.endurance import endurance_check, endurance_of, start_of_turn
+from rules.engine.work import Work
 from rules.errors import ActionError
+from rules.persistent import tick_persistent
 
 #: why no turn can start.
 NOBODY_ACTS = (
@@ -156,8 +115,6 @@ def ending_round(enc: Encounter, duration: Duration | None) -> int | None:
 def dash_check(work: Work, c: Combatant, when: str) -> Combatant | None:
     """The Dash check a combatant makes on entering combat (RULES.md §8);
     None when it has no CON and Athletics (it is skipped)."""
-    endurance_of = rules_function("endurance", "endurance_of")
-    endurance_check = rules_function("endurance", "endurance_check")
     state = c.endurance if c.endurance is not None else endurance_of(c)
     if state is None:
         return None
@@ -170,14 +127,17 @@ def dash_check(work: Work, c: Combatant, when: str) -> Combatant | None:
 
 
 def start_combat(work: Work) -> None:
-    """``start``: initiative, start-of-combat Dash checks, round 1 (§4, §8)."""
+    """``start``: initiative, start-of-combat Dash checks, round 1 (§4, §8).
+
+    Every combatant without a fixed initiative rolls it; the order is sorted
+    (ties per §4); each combatant with CON and Athletics makes the
+    start-of-combat Dash check (those without are listed as skipped); round
+    1 begins with the first combatant not delaying, whose turn starts."""
     enc = work.enc
     if enc.started:
         raise ActionError("start: combat has already started (use next, or undo)")
     if not enc.combatants:
         raise ActionError("start: the encounter is empty (add combatants first)")
-    roll_initiative = rules_function("abilities", "roll_initiative")
-    initiative_order = rules_function("abilities", "initiative_order")
     rolled: list[Combatant] = []
     for c in enc.combatants:
         if c.initiative is None:
@@ -207,9 +167,12 @@ def start_combat(work: Work) -> None:
 
 
 def begin_turn(work: Work) -> None:
-    """Start-of-turn processing for the active combatant (§6/§9/§10, §8);
-    none when the pointer is only catching up after ``prev`` (one turn of
-    ``Encounter.rewound`` is counted off instead)."""
+    """Start-of-turn processing for the active combatant (§6/§9/§10, then
+    §8): every duration that counts down at the *start* of its turn ticks;
+    then its endurance counts one of its own turns (active movement windows
+    and the recovery countdown).  None when the pointer is only catching up
+    after ``prev`` (one turn of ``Encounter.rewound`` is counted off
+    instead, logged ``(already processed)``)."""
     active = work.enc.active
     if active is None:
         return
@@ -219,14 +182,12 @@ def begin_turn(work: Work) -> None:
         work.log(name, f"{name}'s turn (already processed)")
         return
     work.log(name, f"{name}'s turn")
-    tick = rules_function("durations", "tick_durations")
-    combatants, lines = work.roll("", tick, work.enc.combatants, name, "start")
+    combatants, lines = work.roll("", tick_durations, work.enc.combatants, name, "start")
     work.enc = replace(work.enc, combatants=combatants)
     for line in lines:
         work.log(name, line)
     c = work.get(name)
     if c.endurance is not None:
-        start_of_turn = rules_function("endurance", "start_of_turn")
         state, lines = work.roll("", start_of_turn, c.endurance)
         work.put(replace(c, endurance=state))
         for line in lines:
@@ -234,8 +195,11 @@ def begin_turn(work: Work) -> None:
 
 
 def end_turn(work: Work) -> None:
-    """End-of-turn processing for the active combatant: persistent damage
-    and its flat checks (§7), then durations ending now (§6/§9/§10)."""
+    """End-of-turn processing for the active combatant (§7, then
+    §6/§9/§10): each of its persistent damage entries is rolled and applied,
+    then its flat check is rolled (both logged); then every duration that
+    counts down at the *end* of its turn ticks.  None when the pointer is
+    only catching up after ``prev`` (see :func:`step_back`)."""
     active = work.enc.active
     if active is None:
         return
@@ -244,8 +208,6 @@ def end_turn(work: Work) -> None:
         work.log(name, f"End of {name}'s turn (already processed)")
         return
     if active.persistent:
-        roll = rules_function("dice", "roll")
-        tick_persistent = rules_function("persistent", "tick_persistent")
         for entry in active.persistent:
             c = work.get(name)
             tags = " ".join(entry.tags)
@@ -265,10 +227,9 @@ def end_turn(work: Work) -> None:
 def end_durations(work: Work, name: str, exclude: frozenset[str] = frozenset()) -> None:
     """Count down every duration tied to the end of *name*'s turn (§6, §9,
     §10) on every combatant not in *exclude*."""
-    tick = rules_function("durations", "tick_durations")
     cs = work.enc.combatants
     ticking = tuple(c for c in cs if c.name not in exclude)
-    ticked, lines = work.roll("", tick, ticking, name, "end")
+    ticked, lines = work.roll("", tick_durations, ticking, name, "end")
     by_name = {c.name: c for c in ticked}
     work.enc = replace(work.enc, combatants=tuple(by_name.get(c.name, c) for c in cs))
     for line in lines:
@@ -299,7 +260,15 @@ def advance(work: Work, exclude: frozenset[str] = frozenset()) -> None:
 
 
 def next_turn(work: Work) -> None:
-    """``next``: end the active turn, start the next one (§7, §8, §10)."""
+    """``next``: end the active turn, start the next one (§7, §8, §10).
+
+    The next combatant is the one after the active one that takes its turn,
+    wrapping to a new round (logged ``Round N``).  Down combatants (0 HP)
+    keep their place (§4); a down non-player combatant's turns are skipped
+    unless the ruleset option ``down_turns`` is ``keep`` (§4), so nothing of
+    its turn happens — no persistent damage tick (§7), no duration counted
+    on its turns — until it is healed.  A down player keeps its turns.  A
+    combatant delaying never takes a turn until it returns."""
     if not work.enc.started:
         raise ActionError("next: combat has not started (use start)")
     if not work.enc.combatants:
@@ -310,9 +279,28 @@ def next_turn(work: Work) -> None:
 
 
 def step_back(work: Work) -> None:
-    """``prev`` when the last action was not a ``next``: move the turn
-    pointer back one combatant (and round), undoing nothing; the boundary
-    stepped back over will not be processed again (``Encounter.rewound``)."""
+    """``prev`` when the last action was not a ``next`` (otherwise the
+    engine undoes that ``next``): move the turn pointer back to the previous
+    combatant not delaying, and to the previous round if it wraps.  Nothing
+    is undone, no duration or persistent damage is reverted — it is the GM
+    saying "that was still Mira's turn".  Before the first turn of round 1
+    it is an error.
+
+    Decision — boundaries are processed once.  The turn boundaries ``prev``
+    stepped back over were already processed (persistent damage rolled,
+    durations and endurance counted).  The encounter remembers how many
+    turns the pointer is behind the furthest turn reached
+    (``Encounter.rewound``, +1 per pointer-only ``prev``); while it is above
+    0, passing a turn boundary (``next``, ``delay`` or ``remove`` of the
+    active combatant) moves the pointer without end-of-turn or start-of-turn
+    processing, logs ``End of Mira's turn (already processed)`` / ``Goblin's
+    turn (already processed)``, and counts one off.  So ``prev`` then
+    ``next`` returns to where the fight was without a second bleed tick.  A
+    counter of turns, not a remembered (round, index), so adding, removing
+    or re-ordering combatants meanwhile cannot make a boundary that was
+    never processed look processed.  The consequence: nothing counts down
+    at a skipped boundary, including a duration granted while the pointer
+    was back (the GM may ``uncond`` it)."""
     enc = work.enc
     if not enc.started or enc.turn is None:
         raise ActionError("prev: combat has not started")

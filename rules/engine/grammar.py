@@ -1,0 +1,408 @@
+"""The action language's grammar, as data: every verb's usage (:data:`HELP`)
+and the shape of its words (:data:`SPECS`), the fields ``set`` accepts, the
+bounds on every whole number (:func:`bounded`) and the few value syntaxes
+more than one place reads (:func:`clears`, :func:`parse_resistances`).
+
+An action is a small JSON-able dict such as ``{"verb": "damage",
+"targets": ["Goblin 2"], "amount": "2d6+3", "tags": ["fire"]}``; a line of
+the language is read into one by ``rules.engine.parse`` and written back by
+``rules.engine.format``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from rules.abilities import ABILITIES
+from rules.errors import ActionError
+
+#: usage line per verb, for help screens and completion.
+HELP: dict[str, str] = {
+    "add": (
+        "add NAME [count N] [hp N|DICE] [avg] [al N] [init N] [bonus N] [player] "
+        "[dex|per|str|con|int|wis|cha|luck N] [athletics N] [immune TAG,…] "
+        "[resist TAG=N,…] [weak TAG,…] [susceptible TAG,…] [notes TEXT]"
+    ),
+    "remove": "remove T",
+    "init": "init T N",
+    "order": "order T up|down",
+    "set": "set T FIELD VALUE",
+    "start": "start",
+    "next": "next",
+    "prev": "prev",
+    "damage": "damage T AMOUNT|DICE [TAG…] [crit]",
+    "heal": "heal T AMOUNT|DICE",
+    "temp": "temp T N|DICE [rounds N] [at start|end] [of C]",
+    "persist": "persist T DICE TAG… [dc N]",
+    "unpersist": "unpersist T TAG",
+    "cond": "cond T NAME [value V] [rounds N] [at start|end] [of C]",
+    "uncond": "uncond T NAME",
+    "move": "move T dash|run|sprint [roll N] [nospend]",
+    "bonus": "bonus T TYPE VALUE [to al|checks|attacks] [rounds N] [at start|end] [of C]",
+    "unbonus": "unbonus T TYPE",
+    "attack": (
+        "attack T [with +N] [adv N] [dis N] [cover half|three-quarters|total] [roll N] "
+        "[damage DICE [TAG…]]"
+    ),
+    "delay": "delay T",
+    "return": "return T",
+    "roll": "roll EXPR [adv N] [dis N] [dc N|dl NAME]",
+    "luck": "luck T [roll N]",
+    "cinematic": "cinematic T adv|dis",
+    "undo": "undo",
+    "redo": "redo",
+}
+
+
+#: every verb of the language, for completion.
+VERBS: tuple[str, ...] = tuple(HELP)
+
+
+#: the fields ``set T FIELD VALUE`` accepts (aliases map to these).
+SET_FIELDS: tuple[str, ...] = (
+    "hp",
+    "max_hp",
+    "al",
+    "temp",
+    "init_bonus",
+    "initiative",
+    "name",
+    "notes",
+    "athletics",
+    "player",
+    "luck_points",
+    "endurance",
+    "dex",
+    "per",
+    "str",
+    "con",
+    "int",
+    "wis",
+    "cha",
+    "luck",
+    "immunities",
+    "resistances",
+    "weaknesses",
+    "susceptibilities",
+)
+
+
+#: other words ``set`` accepts for a field.
+SET_ALIASES: dict[str, str] = {
+    "temp_hp": "temp",
+    "bonus": "init_bonus",
+    "init": "initiative",
+    "maxhp": "max_hp",
+    "max": "max_hp",
+    "immune": "immunities",
+    "resist": "resistances",
+    "weak": "weaknesses",
+    "susceptible": "susceptibilities",
+    "points": "endurance",
+    "luck_point": "luck_points",
+}
+
+
+MOVEMENTS: tuple[str, ...] = ("dash", "run", "sprint")
+COVERS: tuple[str, ...] = ("half", "three-quarters", "total")
+APPLIES: tuple[str, ...] = ("al", "checks", "attacks")
+TICKS: tuple[str, ...] = ("start", "end")
+
+#: Size limits of the language's whole numbers (typo guards, not rules):
+#: amounts, hit points, temp HP, resistances and endurance points at most
+#: MAX_NUMBER; initiative, AL, DCs, bonuses, modifiers and condition values
+#: within ±MAX_MODIFIER; counts (combatants, advantages, luck points) at most
+#: MAX_COUNT; durations at most MAX_ROUNDS rounds.  Every bound is checked by
+#: :func:`bounded`, so every field says "… is too large (at most N)" alike,
+#: typed on the command line, in the app or built as a dict.
+MAX_NUMBER = 1_000_000
+MAX_MODIFIER = 1000
+MAX_COUNT = 100
+MAX_ROUNDS = 1000
+MAX_FACES = 1000
+
+#: (lowest, highest) of a whole-number field by the word that names it; any
+#: other whole-number field (al, init, bonus, with, value, athletics, …) is
+#: within ±MAX_MODIFIER.
+BOUNDS: dict[str, tuple[int, int]] = {
+    "count": (1, MAX_COUNT),
+    "adv": (0, MAX_COUNT),
+    "dis": (0, MAX_COUNT),
+    "rounds": (1, MAX_ROUNDS),
+    "dc": (1, MAX_MODIFIER),
+    "hp": (1, MAX_NUMBER),
+    "max_hp": (1, MAX_NUMBER),
+    "temp": (0, MAX_NUMBER),
+    "endurance": (0, MAX_NUMBER),
+    "luck_points": (0, MAX_COUNT),
+    "resist": (0, MAX_NUMBER),
+}
+_MODIFIER_BOUNDS = (-MAX_MODIFIER, MAX_MODIFIER)
+
+
+def bounded(key: str, value: int | str, low: int | None = None, high: int | None = None) -> int:
+    """*value* (an int, or text like ``-3`` / ``+12``) as a whole number
+    within the bounds of field *key* (:data:`BOUNDS`, or *low*/*high*).
+
+    Raises :class:`ActionError`: ``hp 'x' is not a whole number``,
+    ``hp 99999999999 is too large (at most 1,000,000)``, ``… is too small
+    (at least 1)``.
+    """
+    default_low, default_high = BOUNDS.get(key.split(" ")[0], _MODIFIER_BOUNDS)
+    low = default_low if low is None else low
+    high = default_high if high is None else high
+    if isinstance(value, bool) or not isinstance(value, int | str):
+        raise ActionError(f"{key} must be a whole number, not {value!r}")
+    text = str(value).strip()
+    digits = text[1:] if text[:1] in "+-" else text
+    if not digits.isascii() or not digits.isdigit():
+        raise ActionError(f"{key} must be a whole number, not {str(value)!r}")
+    if len(digits.lstrip("0")) > 12:  # no int() of a thousand digits
+        sign = "small" if text.startswith("-") else "large"
+        limit = f"at least {low:,}" if sign == "small" else f"at most {high:,}"
+        raise ActionError(f"{key} {text} is too {sign} ({limit})")
+    n = int(text)
+    if n > high:
+        raise ActionError(f"{key} {n} is too large (at most {high:,})")
+    if n < low:
+        raise ActionError(f"{key} {n} is too small (at least {low:,})")
+    return n
+
+
+# A positional kind is one of: targets (one word, comma-separated names),
+# target (exactly one name), text (a name: condition, combatant), word
+# (lower-cased), int, dice, hp (int or dice), rest (the remaining words),
+# or a tuple of allowed lower-case words.  Options map a keyword to
+# (record key, kind) with kinds int, word, text, flag, dice, hp, tags, resist,
+# ability, or a tuple of allowed words.  ``free`` names the record key that
+# collects any other words (damage tags), or None.
+_Kind = str | tuple[str, ...]
+_DURATION_OPTS: dict[str, tuple[str, _Kind]] = {
+    "rounds": ("rounds", "int"),
+    "at": ("at", TICKS),
+    "of": ("of", "text"),
+}
+
+
+class _Spec:
+    __slots__ = ("positional", "options", "free")
+
+    def __init__(
+        self,
+        positional: Sequence[tuple[str, _Kind]] = (),
+        options: Mapping[str, tuple[str, _Kind]] | None = None,
+        free: str | None = None,
+    ) -> None:
+        self.positional = tuple(positional)
+        self.options = dict(options or {})
+        self.free = free
+
+
+_ADD_OPTS: dict[str, tuple[str, _Kind]] = {
+    "count": ("count", "int"),
+    "hp": ("hp", "hp"),
+    "avg": ("avg", "flag"),
+    "al": ("al", "int"),
+    "init": ("init", "int"),
+    "bonus": ("bonus", "int"),
+    "player": ("player", "flag"),
+    "athletics": ("athletics", "int"),
+    "immune": ("immunities", "tags"),
+    "resist": ("resistances", "resist"),
+    "weak": ("weaknesses", "tags"),
+    "susceptible": ("susceptibilities", "tags"),
+    "notes": ("notes", "text"),
+    **{a: (a, "ability") for a in ABILITIES},
+}
+
+
+SPECS: dict[str, _Spec] = {
+    "add": _Spec([("name", "text")], _ADD_OPTS),
+    "remove": _Spec([("targets", "targets")]),
+    "init": _Spec([("targets", "target"), ("value", "int")]),
+    "order": _Spec([("targets", "target"), ("direction", ("up", "down"))]),
+    "set": _Spec([("targets", "target"), ("field", "word"), ("value", "rest")]),
+    "start": _Spec(),
+    "next": _Spec(),
+    "prev": _Spec(),
+    "damage": _Spec(
+        [("targets", "targets"), ("amount", "dice")], {"crit": ("crit", "flag")}, free="tags"
+    ),
+    "heal": _Spec([("targets", "targets"), ("amount", "dice")]),
+    "temp": _Spec([("targets", "targets"), ("amount", "dice")], _DURATION_OPTS),
+    "persist": _Spec(
+        [("targets", "targets"), ("dice", "dice")], {"dc": ("dc", "int")}, free="tags"
+    ),
+    "unpersist": _Spec([("targets", "targets"), ("tag", "word")]),
+    "cond": _Spec(
+        [("targets", "targets"), ("name", "text")],
+        {"value": ("value", "int"), **_DURATION_OPTS},
+    ),
+    "uncond": _Spec([("targets", "targets"), ("name", "text")]),
+    "move": _Spec(
+        [("targets", "targets"), ("movement", MOVEMENTS)],
+        {"roll": ("roll", "int"), "nospend": ("nospend", "flag")},
+    ),
+    "bonus": _Spec(
+        [("targets", "targets"), ("type", "word"), ("value", "int")],
+        {"to": ("to", APPLIES), **_DURATION_OPTS},
+    ),
+    "unbonus": _Spec([("targets", "targets"), ("type", "word")]),
+    "attack": _Spec(
+        [("targets", "targets")],
+        {
+            "with": ("modifier", "int"),
+            "adv": ("adv", "int"),
+            "dis": ("dis", "int"),
+            "cover": ("cover", COVERS),
+            "roll": ("roll", "int"),
+            "damage": ("damage", "dice"),
+        },
+        free="tags",
+    ),
+    "delay": _Spec([("targets", "targets")]),
+    "return": _Spec([("targets", "targets")]),
+    "roll": _Spec(
+        [("expr", "dice")],
+        {"adv": ("adv", "int"), "dis": ("dis", "int"), "dc": ("dc", "int"), "dl": ("dl", "word")},
+    ),
+    "luck": _Spec([("targets", "targets")], {"roll": ("roll", "int")}),
+    "cinematic": _Spec([("targets", "targets"), ("mode", ("adv", "dis"))]),
+    "undo": _Spec(),
+    "redo": _Spec(),
+}
+
+
+#: the record verb of several actions applied as one step (not typed).
+BATCH = "batch"
+#: verbs that cannot be part of a batch (they act on the history).
+NOT_IN_BATCH = frozenset({"undo", "redo", "prev"})
+MAX_BATCH = 100
+
+#: Record keys that only the engine writes into a resolved (journaled) action.
+RESOLVED_KEYS = frozenset({"undone", "redone", "unused_faces"})
+
+
+def fail(verb: str, problem: str) -> ActionError:
+    return ActionError(f"{verb}: {problem}  (usage: {HELP[verb]})" if verb in HELP else problem)
+
+
+def batch_parts(action: Mapping[str, Any]) -> list[Mapping[str, Any]]:
+    """The parts of a batch record, checked for shape."""
+    unknown = sorted(k for k in action if k not in ("verb", "actions"))
+    if unknown:
+        raise ActionError(f"batch: unknown field {unknown[0]!r}")
+    parts = action.get("actions")
+    if not isinstance(parts, list | tuple) or not parts:
+        raise ActionError("batch: actions must be a non-empty list of actions")
+    if len(parts) > MAX_BATCH:
+        raise ActionError(f"batch: at most {MAX_BATCH} actions, not {len(parts)}")
+    for n, part in enumerate(parts, 1):
+        if not isinstance(part, Mapping):
+            raise ActionError(f"batch: part {n} is not an action ({part!r})")
+        if part.get("verb") == BATCH:
+            raise ActionError(f"batch: part {n} is a batch (batches do not nest)")
+        if part.get("verb") in NOT_IN_BATCH:
+            raise ActionError(f"batch: part {n}: {part['verb']} cannot be part of a batch")
+    return list(parts)
+
+
+#: what clears a field that may be empty (``set T initiative none``).
+CLEARING = ("none", "-", "")
+
+
+def clears(value: str) -> bool:
+    """Whether *value* is ``none``, ``-`` or nothing: the value that clears
+    a field (initiative, athletics, an ability score, luck points, a tag
+    list or the resistances)."""
+    return value.strip().lower() in CLEARING
+
+
+def parse_resistances(text: str, what: str = "") -> dict[str, int]:
+    """A resistance table as typed: ``fire=5,cold`` → ``{"fire": 5, "cold":
+    0}``, each amount within the bounds of ``resist``.  A problem raises
+    ActionError, its message led by *what* when given."""
+    lead = f"{what}: " if what else ""
+    table: dict[str, int] = {}
+    for part in text.split(","):
+        tag, sep, amount = part.partition("=")
+        tag = tag.strip().lower()
+        if not tag:
+            raise ActionError(f"{lead}empty tag in {text!r} (write fire=5,cold=5)")
+        try:
+            table[tag] = bounded(f"resist {tag}", amount) if sep else 0
+        except ActionError as exc:
+            raise ActionError(f"{lead}{exc}") from None
+    return table
+
+
+def check_dice(text: str, what: str = "dice") -> str:
+    """Validate a dice expression with ``rules.dice.parse`` (RULES.md §1);
+    a bad one raises :class:`ActionError` carrying the dice module's message."""
+    if not text.strip():
+        raise ActionError(f"{what}: a dice expression or number is needed")
+    from rules.dice import DiceError, parse
+    from rules.limits import check_amount
+
+    try:
+        expr = parse(text)
+    except (DiceError, ValueError) as exc:
+        raise ActionError(f"{what}: {exc}") from None
+    for term in expr.terms:
+        if term.value > MAX_NUMBER:
+            raise ActionError(f"{what}: {term.value} is too large (at most {MAX_NUMBER:,})")
+    # The bound is on what the amount can come to, not only on each number
+    # typed, so 999999+999999 is refused before anything is rolled.
+    check_amount(what, text)
+    return text
+
+
+#: ``set`` fields that may be cleared with ``none``.
+_NULLABLE = frozenset({"initiative", "athletics", "luck_points", *ABILITIES})
+
+
+def set_value(field: str, value: str) -> int | None:
+    """The whole number ``set T FIELD VALUE`` gives a numeric *field*
+    (aliases resolved), None for ``none`` where a field may be cleared;
+    raises :class:`ActionError` (``set max_hp: max_hp 1e20 is too large …``).
+    Only the size and syntax: the engine checks what depends on the
+    combatant (``hp`` within its ``max_hp``, endurance within its pool)."""
+    field = SET_ALIASES.get(field, field)
+    text = value.strip()
+    if field in _NULLABLE and clears(text):
+        return None
+    try:
+        if field in ABILITIES:
+            n = bounded(field, text)
+            if not 1 <= n <= 30:
+                raise ActionError(f"{field} is an ability score from 1 to 30, not {n}")
+            return n
+        return bounded(field, text, 0 if field == "hp" else None)  # set hp 0: down
+    except ActionError as exc:
+        raise ActionError(f"set: {exc}") from None
+
+
+SET_NUMERIC = frozenset(
+    {"hp", "max_hp", "al", "temp", "init_bonus", "initiative", "athletics", "luck_points"}
+    | {"endurance", *ABILITIES}
+)
+
+
+def check_set_value(field: str, value: str) -> None:
+    """Check what can be checked of ``set T FIELD VALUE`` without the
+    combatant: a number's size and syntax, a resistance table's amounts."""
+    field = SET_ALIASES.get(field, field)
+    if field in SET_NUMERIC:
+        set_value(field, value)
+    elif field == "resistances" and not clears(value):
+        parse_resistances(value, "set resistances")
+
+
+def completions(prefix: str, names: Sequence[str] = ()) -> list[str]:
+    """Verbs (for the first word) or combatant names (later) starting with
+    the last word of *prefix*; a small helper for command-line completion."""
+    words = prefix.split(" ")
+    last = words[-1].lower().lstrip("\"'")
+    pool: Sequence[str] = VERBS if len(words) == 1 else names
+    return [w for w in pool if w.lower().startswith(last)]

@@ -1,0 +1,420 @@
+"""Reading the action language: :func:`parse_action` turns a line the GM
+typed into its canonical record; :func:`normalize_action` checks a record
+built by code (the UI, the prepared-encounter loader) the same way.
+
+Syntax (Avrae's ``!init`` vocabulary is the model; ``grammar.HELP`` has
+every verb): words are split like a shell does (``shlex``: quote names with
+spaces); ``T`` is one or more combatants separated by commas in one word,
+each a name, any case, or a unique prefix of one (resolved by the engine,
+``rules.engine.work.resolve_name``); a dice expression may be typed with
+spaces around ``+`` / ``-``; any line may end with ``faces N,N,…``
+(physical dice, used in order before the random source; ``roll N`` is the
+d20 face for attack, move and luck); keywords are case-insensitive, damage
+tags, bonus types and field names lower-cased, names keep their case.  The
+canonical record holds only what was given (absent options left out, flags
+only when set, tag lists only when not empty).  Actions separated by ``;``
+outside quotes are a batch, ``{"verb": "batch", "actions": [...]}``,
+applied all or nothing as one step; ``undo``, ``redo`` and ``prev`` cannot
+be part of one, empty parts are ignored and a line with one action left is
+that action.  Every problem raises :class:`ActionError` with one message
+naming it; nothing else ever escapes :func:`parse_action`, whatever the
+text.
+"""
+
+from __future__ import annotations
+
+import shlex
+import unicodedata
+from collections.abc import Mapping
+from typing import Any
+
+from rules.engine.format import format_action
+from rules.engine.grammar import (
+    BATCH,
+    MAX_BATCH,
+    MAX_FACES,
+    NOT_IN_BATCH,
+    RESOLVED_KEYS,
+    SPECS,
+    VERBS,
+    _Spec,
+    batch_parts,
+    bounded,
+    check_dice,
+    check_set_value,
+    fail,
+    parse_resistances,
+)
+from rules.errors import ActionError
+from rules.text import MAX_NAME, MAX_NOTES, check_text, describe, first_unsafe
+
+
+def _int(verb: str, key: str, token: str) -> int:
+    if key == "roll":
+        try:
+            return bounded("roll", token, 1, 20)
+        except ActionError:
+            raise fail(verb, f"roll is the d20 face, 1 to 20, not {token.strip()}") from None
+    try:
+        return bounded(key, token)
+    except ActionError as exc:
+        raise fail(verb, str(exc)) from None
+
+
+def _is_number(token: str) -> bool:
+    digits = token[1:] if token[:1] in "+-" else token
+    return digits.isascii() and digits.isdigit()
+
+
+def _take_dice(tokens: list[str], i: int) -> tuple[str, int]:
+    """The dice expression starting at ``tokens[i]``, re-joining pieces typed
+    with spaces around ``+`` and ``-``."""
+    expr = tokens[i]
+    i += 1
+    while i < len(tokens) and (expr.endswith(("+", "-")) or tokens[i][:1] in ("+", "-")):
+        expr += tokens[i]
+        i += 1
+    return expr, i
+
+
+def _tags(verb: str, key: str, token: str) -> list[str]:
+    tags = [t.strip().lower() for t in token.split(",")]
+    if not all(tags):
+        raise fail(verb, f"{key}: empty tag in {token!r}")
+    return list(dict.fromkeys(tags))
+
+
+def _resist(verb: str, token: str) -> dict[str, int]:
+    try:
+        return parse_resistances(token)
+    except ActionError as exc:
+        raise fail(verb, str(exc)) from None
+
+
+def _targets(verb: str, token: str, single: bool) -> list[str]:
+    names = [n.strip() for n in token.split(",")]
+    if not all(names):
+        raise fail(verb, f"empty combatant name in {token!r}")
+    names = list(dict.fromkeys(names))
+    if single and len(names) != 1:
+        raise fail(verb, f"takes exactly one combatant, not {len(names)}")
+    return names
+
+
+def _choice(verb: str, key: str, token: str, allowed: tuple[str, ...]) -> str:
+    word = token.strip().lower()
+    if word not in allowed:
+        raise fail(verb, f"{key} is {' or '.join(allowed)}, not {token!r}")
+    return word
+
+
+def _split(line: str) -> list[str]:
+    try:
+        return shlex.split(line)
+    except ValueError as exc:
+        raise ActionError(f"cannot read the line: {exc} (check the quotes)") from None
+
+
+def _faces(token: str) -> list[int]:
+    faces = []
+    for part in token.split(","):
+        part = part.strip()
+        if not part.isascii() or not part.isdigit() or len(part) > 4 or int(part) < 1:
+            raise ActionError(f"faces: {part!r} is not a die face (write faces 12,3,4)")
+        faces.append(int(part))
+    if len(faces) > MAX_FACES:
+        raise ActionError(f"faces: at most {MAX_FACES} faces")
+    return faces
+
+
+def split_batch(line: str) -> list[str]:
+    """*line* split at each ``;`` outside quotes (shell quoting rules, as
+    :func:`parse_action` reads words); the parts are not stripped."""
+    if ";" not in line:
+        return [line]
+    parts: list[str] = []
+    buf: list[str] = []
+    quote = ""
+    i, n = 0, len(line)
+    while i < n:
+        ch = line[i]
+        if quote:
+            if ch == quote:
+                quote = ""
+            elif ch == "\\" and quote == '"' and i + 1 < n:
+                buf.append(ch)
+                i += 1
+                ch = line[i]
+        elif ch in "'\"":
+            quote = ch
+        elif ch == "\\" and i + 1 < n:
+            buf.append(ch)
+            i += 1
+            ch = line[i]
+        elif ch == ";":
+            parts.append("".join(buf))
+            buf = []
+            i += 1
+            continue
+        buf.append(ch)
+        i += 1
+    parts.append("".join(buf))
+    return parts
+
+
+def _batch_part(record: dict[str, Any], n: int, total: int, shown: str) -> dict[str, Any]:
+    if record["verb"] in NOT_IN_BATCH:
+        raise ActionError(
+            f"part {n} of {total} ({shown}): {record['verb']} cannot be part of a batch "
+            "(send it on its own line)"
+        )
+    return record
+
+
+def _parse_batch(parts: list[str]) -> dict[str, Any]:
+    if len(parts) > MAX_BATCH:
+        raise ActionError(f"too many actions on one line ({len(parts)}; at most {MAX_BATCH})")
+    actions = []
+    for n, part in enumerate(parts, 1):
+        shown = part.strip()
+        try:
+            record = _parse_one(part)
+        except ActionError as exc:
+            raise ActionError(f"part {n} of {len(parts)} ({shown}): {exc}") from None
+        actions.append(_batch_part(record, n, len(parts), shown))
+    return {"verb": BATCH, "actions": actions}
+
+
+def parse_action(line: str) -> dict[str, Any]:
+    """Parse one line of the action language into its canonical record
+    (several actions separated by ``;``: a batch record, see the module
+    docstring).
+
+    Raises :class:`ActionError` (and nothing else) with one message naming
+    the problem, for any text at all.
+    """
+    if not isinstance(line, str):
+        raise ActionError(f"an action line is text, not {type(line).__name__}")
+    if len(line) > 2000:
+        raise ActionError(f"the line is too long ({len(line)} characters; at most 2000)")
+    line = unicodedata.normalize("NFC", line)
+    try:
+        parts = [p for p in split_batch(line) if p.strip()]
+        one = parts[0] if parts else ""
+        record = _parse_batch(parts) if len(parts) > 1 else _parse_one(one)
+    except ActionError:
+        bad = first_unsafe(line.strip())
+        if bad >= 0:  # say so, rather than echo the character in a message
+            raise ActionError(
+                f"the line contains {describe(line.strip()[bad])} at character {bad + 1}: "
+                "no control, bidirectional or invisible characters"
+            ) from None
+        raise
+    _check_texts(record)
+    return record
+
+
+#: record keys whose text may be longer than a name.
+_LONG_TEXT = frozenset({"notes"})
+
+
+#: keys that name something that already exists (a combatant, a condition
+#: to remove) rather than new text: an encounter saved with a name refused
+#: today must still be reachable, and an unknown one is an error anyway.
+_REFERENCES = frozenset({"targets", "of"})
+
+
+_REFERENCE_VERBS = frozenset({"uncond", "unpersist", "unbonus"})
+
+
+def _check_texts(record: Mapping[str, Any], where: str = "") -> None:
+    """Every text a record carries (names, targets, tags, conditions, notes)
+    passes :func:`rules.text.check_text`; the message names the verb and the
+    field (``add name cannot contain U+001B ESCAPE …``)."""
+    verb = str(record.get("verb", ""))
+    if verb == BATCH:
+        for n, part in enumerate(record["actions"], 1):
+            _check_texts(part, f"part {n}: ")
+        return
+    for key, value in record.items():
+        if key in _REFERENCES or (verb in _REFERENCE_VERBS and key != "verb"):
+            continue
+        field = f"{where}{verb} {key}"
+        limit = MAX_NAME
+        if key in _LONG_TEXT or (key == "value" and record.get("field") != "name"):
+            limit = MAX_NOTES
+        if isinstance(value, str):
+            check_text(field, value, limit)
+        elif isinstance(value, list):
+            for item in value:
+                if isinstance(item, str):
+                    check_text(field, item, limit)
+        elif isinstance(value, dict):
+            for item in value:
+                check_text(field, str(item), limit)
+
+
+def _parse_one(line: str) -> dict[str, Any]:
+    tokens = _split(line)
+    if not tokens:
+        raise ActionError("empty line: type a verb (" + ", ".join(VERBS) + ")")
+    verb = tokens[0].lower()
+    spec = SPECS.get(verb)
+    if spec is None:
+        close = [v for v in VERBS if v.startswith(verb[:2])] if verb else []
+        hint = f" (did you mean {', '.join(close)}?)" if close else ""
+        raise ActionError(f"unknown verb {tokens[0]!r}{hint}; verbs: {', '.join(VERBS)}")
+    rest = tokens[1:]
+    action: dict[str, Any] = {"verb": verb}
+    if len(rest) >= 2 + len(spec.positional) and rest[-2].lower() == "faces":
+        action["faces"] = _faces(rest[-1])
+        rest = rest[:-2]
+    i = _parse_positional(verb, spec, rest, action)
+    _parse_options(verb, spec, rest, i, action)
+    if verb == "set":
+        check_set_value(action["field"], action["value"])
+    if "faces" in action:  # keep the canonical key order: faces last
+        action["faces"] = action.pop("faces")
+    return action
+
+
+def _parse_positional(verb: str, spec: _Spec, rest: list[str], action: dict[str, Any]) -> int:
+    i = 0
+    for key, kind in spec.positional:
+        if i >= len(rest):
+            raise fail(verb, f"missing {key}")
+        token = rest[i]
+        if kind == "rest":
+            action[key] = " ".join(rest[i:])
+            return len(rest)
+        i += 1
+        if kind in ("targets", "target"):
+            action[key] = _targets(verb, token, kind == "target")
+        elif kind == "text":
+            if not token.strip():
+                raise fail(verb, f"{key} cannot be empty")
+            action[key] = token.strip()
+        elif kind == "word":
+            if not token.strip():
+                raise fail(verb, f"{key} cannot be empty")
+            action[key] = token.strip().lower()
+        elif kind == "int":
+            action[key] = _int(verb, key, token)
+        elif kind == "dice":
+            expr, i = _take_dice(rest, i - 1)
+            action[key] = check_dice(expr, f"{verb} {key}")
+        elif isinstance(kind, tuple):
+            action[key] = _choice(verb, key, token, kind)
+    return i
+
+
+def _parse_options(verb: str, spec: _Spec, rest: list[str], i: int, action: dict[str, Any]) -> None:
+    free: list[str] = []
+    seen: set[str] = set()
+    while i < len(rest):
+        word = rest[i].lower()
+        opt = spec.options.get(word)
+        if opt is None:
+            if spec.free is None or (verb == "attack" and "damage" not in action):
+                raise fail(verb, f"unexpected {rest[i]!r}")
+            tag = rest[i].strip().lower()
+            if not tag or "," in tag:
+                raise fail(verb, f"bad damage tag {rest[i]!r}")
+            if tag not in free:
+                free.append(tag)
+            i += 1
+            continue
+        key, kind = opt
+        if word in seen:
+            raise fail(verb, f"{word} given twice")
+        seen.add(word)
+        i += 1
+        if kind == "flag":
+            action[key] = True
+            continue
+        if i >= len(rest):
+            raise fail(verb, f"{word} needs a value")
+        token = rest[i]
+        i += 1
+        if kind == "int":
+            action[key] = _int(verb, word, token)
+        elif kind == "ability":
+            score = _int(verb, word, token)
+            if not 1 <= score <= 30:
+                raise fail(verb, f"{word} is an ability score from 1 to 30, not {score}")
+            action.setdefault("abilities", {})[key] = score
+        elif kind == "hp":
+            if _is_number(token):
+                action[key] = _int(verb, "hp", token)
+            else:
+                expr, i = _take_dice(rest, i - 1)
+                action[key] = check_dice(expr, f"{verb} hp")
+        elif kind == "dice":
+            expr, i = _take_dice(rest, i - 1)
+            action[key] = check_dice(expr, f"{verb} {word}")
+        elif kind == "text":
+            if not token.strip():
+                raise fail(verb, f"{word} cannot be empty")
+            action[key] = token.strip() if key != "notes" else token
+        elif kind == "word":
+            if not token.strip():
+                raise fail(verb, f"{word} cannot be empty")
+            action[key] = token.strip().lower()
+        elif kind == "tags":
+            action[key] = _tags(verb, word, token)
+        elif kind == "resist":
+            action[key] = _resist(verb, token)
+        elif isinstance(kind, tuple):
+            action[key] = _choice(verb, word, token, kind)
+    if free:
+        action[spec.free or "tags"] = free
+    if verb == "roll" and "dc" in action and "dl" in action:
+        raise fail(verb, "give dc N or dl NAME, not both")
+    if verb in ("persist",) and not action.get("tags"):
+        raise fail(verb, "needs at least one damage tag (e.g. bleed, fire)")
+
+
+def normalize_action(action: Mapping[str, Any] | str) -> dict[str, Any]:
+    """A canonical record from a line or a dict built by code.
+
+    A dict is checked exactly as if its line had been typed (it is formatted
+    and parsed again), so code cannot slip past a check the GM would hit.
+    A batch record is checked part by part; with one part it is that part.
+    """
+    if isinstance(action, str):
+        return parse_action(action)
+    if isinstance(action, Mapping) and action.get("verb") == BATCH:
+        parts = batch_parts(action)
+        out = []
+        for n, part in enumerate(parts, 1):
+            try:
+                out.append(normalize_action(part))
+            except ActionError as exc:
+                raise ActionError(f"part {n} of {len(parts)}: {exc}") from None
+        return out[0] if len(out) == 1 else {"verb": BATCH, "actions": out}
+    if isinstance(action, Mapping) and RESOLVED_KEYS.intersection(action):
+        action = {k: v for k, v in action.items() if k not in RESOLVED_KEYS}
+    try:
+        line = format_action(action)
+    except ActionError:
+        raise
+    except (TypeError, ValueError, AttributeError) as exc:
+        raise ActionError(f"malformed action {dict(action)!r}: {exc}") from None
+    known = _known_keys(str(action.get("verb", "")).lower())
+    unknown = sorted(k for k in action if k not in known)
+    if unknown:
+        raise ActionError(f"{action.get('verb')}: unknown field {unknown[0]!r}")
+    return parse_action(line)
+
+
+def _known_keys(verb: str) -> set[str]:
+    spec = SPECS.get(verb)
+    if spec is None:
+        return {"verb"}
+    keys = {"verb", "faces"} | {k for k, _ in spec.positional}
+    keys |= {key for key, _ in spec.options.values()}
+    if spec.free:
+        keys.add(spec.free)
+    if verb == "add":
+        keys.add("abilities")
+    return keys

@@ -1,0 +1,207 @@
+"""The verbs of the fight itself: the turn cycle (``start``, ``next``,
+``prev``, whose work is ``rules.engine.turns``), ``attack``, ``move``,
+``luck``, ``roll`` and ``cinematic``.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from dataclasses import replace
+from typing import Any
+
+from rules.bonuses import Bonus, effective_al, stack
+from rules.checks import check as roll_check
+from rules.checks import difficulty_level, judge, roll_expression_with_advantage
+from rules.combatant import Combatant
+from rules.damage import apply_damage
+from rules.dice import roll_damage
+from rules.encounter import Encounter
+from rules.endurance import endurance_check, endurance_of
+from rules.engine.grammar import MOVEMENTS
+from rules.engine.turns import next_turn, start_combat, step_back
+from rules.engine.work import Roller, Work, call
+from rules.errors import ActionError
+from rules.luck import spend_luck
+
+
+def start(work: Work, a: Mapping[str, Any]) -> None:
+    start_combat(work)
+
+
+def next_(work: Work, a: Mapping[str, Any]) -> None:
+    next_turn(work)
+
+
+def prev(work: Work, a: Mapping[str, Any]) -> None:
+    step_back(work)
+
+
+def cinematic(work: Work, a: Mapping[str, Any]) -> None:
+    """``cinematic T adv|dis``: Cinematic Advantage (§2) for T's next attack:
+    an ``advantage``/``disadvantage`` bonus to T's attacks with source
+    ``cinematic``, used up by T's next ``attack``.  Other
+    advantage/disadvantage bonuses to attacks count on every attack."""
+    names = work.resolve_all(a["targets"])
+    kind = "advantage" if a["mode"] == "adv" else "disadvantage"
+    for name in names:
+        c = work.get(name)
+        b = Bonus(kind, 1, "attacks", None, "cinematic")
+        work.put(replace(c, bonuses=(*c.bonuses, b)))
+        work.log(name, f"{name} gets cinematic {kind} on its next attack")
+
+
+def move(work: Work, a: Mapping[str, Any]) -> None:
+    """``move T dash|run|sprint``: an endurance check (§8); a shortfall is
+    paid from endurance points unless ``nospend``."""
+    names = work.resolve_all(a["targets"])
+    movement = a["movement"]
+    for name in names:
+        c = work.get(name)
+        state = c.endurance if c.endurance is not None else call(endurance_of, c)
+        if state is None:
+            raise ActionError(f"move: {name} has no endurance (needs CON and athletics)")
+        face = None
+        if state.active.get(movement, 0) <= 0:
+            face = work.d20(f"{name} {movement} endurance check (d20)")
+        state, check = work.roll("", endurance_check, state, movement, face, not a.get("nospend"))
+        work.put(replace(c, endurance=state))
+        work.log(name, f"{name} {check.text}")
+
+
+def preview_move(
+    encounter: Encounter, rng: random.Random, target: str, movement: str, face: int | None
+) -> Any:
+    """The endurance check ``move`` would make, without changing anything
+    (see ``Session.preview_move``)."""
+    key = movement.strip().lower()
+    if key not in MOVEMENTS:
+        raise ActionError(f"move: movement is dash, run or sprint, not {movement!r}")
+    if face is not None and not 1 <= face <= 20:
+        raise ActionError(f"move: roll is the d20 face, 1 to 20, not {face}")
+    work = Work(encounter, Roller(rng))
+    movement = key
+    name = work.resolve(target)
+    c = work.get(name)
+    state = c.endurance if c.endurance is not None else call(endurance_of, c)
+    if state is None:
+        raise ActionError(f"move: {name} has no endurance (needs CON and athletics)")
+    if face is None and state.active.get(movement, 0) <= 0:
+        face = work.d20(f"{name} {movement} endurance check (d20)")
+    _, check = work.roll("", endurance_check, state, movement, face, False, preview=True)
+    return check
+
+
+def _attack_dice(
+    work: Work, attacker: Combatant | None
+) -> tuple[int, int, int, list[str], Combatant | None]:
+    """The attacker's stacked attack bonus (§9) and advantage bonuses (§2);
+    cinematic ones are used up."""
+    if attacker is None:
+        return 0, 0, 0, [], None
+    result = call(stack, attacker.bonuses, "attacks")
+    adv = sum(
+        b.value for b in attacker.bonuses if b.type == "advantage" and b.applies_to == "attacks"
+    )
+    dis = sum(
+        b.value for b in attacker.bonuses if b.type == "disadvantage" and b.applies_to == "attacks"
+    )
+    notes = []
+    if result.counted or result.ignored:
+        notes.append(f"attack bonuses {result.text}")
+    used = tuple(
+        b
+        for b in attacker.bonuses
+        if b.source == "cinematic" and b.type in ("advantage", "disadvantage")
+    )
+    if used:
+        notes.append("cinematic " + ", ".join(b.type for b in used) + " used")
+        attacker = replace(attacker, bonuses=tuple(b for b in attacker.bonuses if b not in used))
+    return result.total, adv, dis, notes, attacker
+
+
+def attack(work: Work, a: Mapping[str, Any]) -> None:
+    """``attack``: d20 with advantage (§2) vs effective AL with cover (§9),
+    degree (§3), damage on a success, crit damage on a critical success (§5).
+
+    The attacker is the active combatant (none before start); its
+    ``attacks`` bonuses stack (§9) onto ``with +N``; the target's effective
+    AL includes its AL bonuses and cover (§9); on a critical success the
+    damage is doubled per the ruleset (§5)."""
+    names = work.resolve_all(a["targets"])
+    cover = a.get("cover")
+    if cover == "total":
+        raise ActionError(f"attack: {', '.join(names)} cannot be targeted (total cover)")
+    attacker = work.enc.active
+    who = attacker.name if attacker is not None else "GM"
+    bonus_total, adv_bonus, dis_bonus, notes, used = _attack_dice(work, attacker)
+    if used is not None and attacker is not None and used is not attacker:
+        work.put(used)
+    modifier = int(a.get("modifier", 0)) + bonus_total
+    adv = int(a.get("adv", 0)) + adv_bonus
+    dis = int(a.get("dis", 0)) + dis_bonus
+    for name in names:
+        target = work.get(name)
+        al, al_text = work.roll("", effective_al, target, work.ruleset, cover)
+        result = work.roll(
+            f"{who} attack on {name} (d20)",
+            roll_check,
+            modifier,
+            al,
+            adv,
+            dis,
+            work.ruleset,
+            work.roller,
+        )
+        extra = f" [{'; '.join(notes)}]" if notes else ""
+        text = result.text.replace(f" vs DC {al}:", f" vs AL {al}:", 1)
+        work.log(who, f"{who} attacks {name}: {text} ({al_text}){extra}")
+        if a.get("damage") and result.degree.succeeded:
+            crit = result.degree.name == "CRITICAL_SUCCESS"
+            dmg = work.roll(
+                f"{who} damage {a['damage']}",
+                roll_damage,
+                a["damage"],
+                work.roller,
+                crit=crit,
+                mode=work.ruleset["critical_damage"],
+            )
+            tags = list(a.get("tags", ()))
+            work.log(who, f"{'Critical hit' if crit else 'Hit'}: {dmg.render()}")
+            c, res = work.roll("", apply_damage, work.get(name), dmg.total, tags, work.ruleset)
+            work.put(c)
+            work.log(name, res.text)
+
+
+def roll(work: Work, a: Mapping[str, Any]) -> None:
+    """``roll``: a free roll into the log, with advantage (§2) and a degree
+    against a DC or named DL (§3)."""
+    d20 = work.roll(
+        f"roll {a['expr']}",
+        roll_expression_with_advantage,
+        a["expr"],
+        int(a.get("adv", 0)),
+        int(a.get("dis", 0)),
+        work.ruleset,
+        work.roller,
+    )
+    dc = a.get("dc")
+    dl_text = ""
+    if a.get("dl") is not None:
+        dc = call(difficulty_level, a["dl"])
+        dl_text = f" ({a['dl'].capitalize()})"
+    text = f"Roll: {d20.result.render()}"
+    if dc is not None:
+        result = call(judge, d20, int(dc), work.ruleset)
+        text = f"Roll: {result.text}{dl_text}"
+    work.log("GM", text)
+
+
+def luck(work: Work, a: Mapping[str, Any]) -> None:
+    """``luck``: spend a luck point and roll the extra d20 (§11)."""
+    names = work.resolve_all(a["targets"])
+    for name in names:
+        c, text = call(spend_luck, work.get(name))
+        face = work.d20(f"{name} luck d20")
+        work.put(c)
+        work.log(name, f"{text}: the extra d20 shows {face}")

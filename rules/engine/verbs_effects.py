@@ -1,0 +1,199 @@
+"""The verbs that change hit points, conditions and bonuses: ``damage``,
+``heal``, ``temp``, ``persist``/``unpersist``, ``cond``/``uncond`` and
+``bonus``/``unbonus``.
+
+``damage``/``heal``/``temp`` roll the amount once for all targets (an area
+effect).  ``temp`` with a duration: by default it expires at the start of
+the target's own turn; ``of C`` makes it the end of C's turn (§6).  ``cond``
+and ``bonus`` durations count down at the end of the target's own turn
+unless ``at``/``of`` say otherwise (§10); ``at``/``of`` without ``rounds``
+mean 1 round.  §10 does not say whether the round a duration is granted in
+counts: it does when the counting turn is still to come (a 1-round frighten
+given during Goblin 1's turn, counted at the end of Goblin 3's, ends at the
+end of Goblin 3's turn that same round), and the log line that grants it
+says when it ends (``… for 1 round (until the end of Goblin 3's turn, round
+1)``; ``rules.engine.turns.ending_round``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import replace
+from typing import Any
+
+from rules.bonuses import DICE_TYPES, STACKING, Bonus
+from rules.conditions import Condition, add_condition, remove_condition
+from rules.damage import apply_damage, grant_temp_hp
+from rules.damage import heal as heal_hp
+from rules.dice import roll, roll_damage
+from rules.durations import Duration, describe_duration
+from rules.engine.turns import ending_round
+from rules.engine.work import Work, call
+from rules.errors import ActionError
+from rules.limits import check_total
+from rules.persistent import add_persistent, persistent_entry, remove_persistent
+
+
+def _duration(
+    work: Work, action: Mapping[str, Any], target: str, default_tick: str
+) -> Duration | None:
+    rounds, at, of = action.get("rounds"), action.get("at"), action.get("of")
+    if rounds is None and at is None and of is None:
+        return None
+    of_name = target
+    if of is not None:
+        of_name = work.resolve(of)
+        work.resolved["of"] = of_name
+    tick = at or default_tick
+    return Duration(int(rounds or 1), "start" if tick == "start" else "end", of_name)
+
+
+def _source(work: Work) -> str:
+    return work.active_name
+
+
+def _roll(work: Work, label: str, expr: str) -> Any:
+    return work.roll(label, roll, expr, work.roller)
+
+
+def damage(work: Work, a: Mapping[str, Any]) -> None:
+    """``damage``: roll once (§5 step 1, crit per the ruleset), apply to each
+    target (§5 steps 2–5)."""
+    names = work.resolve_all(a["targets"])
+    crit = bool(a.get("crit"))
+    result = work.roll(
+        f"damage {a['amount']}",
+        roll_damage,
+        a["amount"],
+        work.roller,
+        crit=crit,
+        mode=work.ruleset["critical_damage"],
+    )
+    tags = list(a.get("tags", ()))
+    label = f" {' '.join(tags)}" if tags else ""
+    if result.dice or crit:  # a plain constant: the damage line says it all
+        work.log("GM", f"Damage{label}: {result.render()}")
+    for name in names:
+        c, res = work.roll("", apply_damage, work.get(name), result.total, tags, work.ruleset)
+        work.put(c)
+        work.log(name, res.text)
+
+
+def heal(work: Work, a: Mapping[str, Any]) -> None:
+    """``heal``: roll once, heal each target up to its maximum (§5)."""
+    names = work.resolve_all(a["targets"])
+    result = _roll(work, f"healing {a['amount']}", a["amount"])
+    if result.dice:
+        work.log("GM", f"Healing: {result.render()}")
+    amount = max(0, result.total)
+    for name in names:
+        c, res = work.roll("", heal_hp, work.get(name), amount)
+        work.put(c)
+        work.log(name, res.text)
+
+
+def temp(work: Work, a: Mapping[str, Any]) -> None:
+    """``temp``: temporary HP per the ruleset's ``temp_hp`` option (§6)."""
+    names = work.resolve_all(a["targets"])
+    result = _roll(work, f"temp HP {a['amount']}", a["amount"])
+    if result.dice:
+        work.log("GM", f"Temp HP: {result.render()}")
+    amount = max(0, result.total)
+    default_tick = "end" if a.get("of") is not None else "start"
+    for name in names:
+        dur = _duration(work, a, name, default_tick)
+        ends = ending_round(work.enc, dur)
+        c, text = work.roll(
+            "", grant_temp_hp, work.get(name), amount, work.ruleset, dur, ends_round=ends
+        )
+        check_total(f"{name}'s temp HP", c.temp_hp)  # temp_hp = add sums them (§6)
+        work.put(c)
+        work.log(name, text)
+
+
+def persist(work: Work, a: Mapping[str, Any]) -> None:
+    """``persist``: persistent damage (§7), flat DC from the ruleset unless
+    ``dc`` is given; the source is the active combatant.  A DC above 20 is
+    accepted (the GM may mean it) and the log says a flat check can never
+    end it: only ``unpersist`` will."""
+    names = work.resolve_all(a["targets"])
+    entry = call(
+        persistent_entry,
+        a["dice"],
+        list(a.get("tags", ())),
+        work.ruleset,
+        a.get("dc"),
+        _source(work),
+    )
+    for name in names:
+        c, text = call(add_persistent, work.get(name), entry)
+        if entry.dc > 20 and entry in c.persistent:
+            text += f" — a flat check (d20) never reaches DC {entry.dc}: it can only be ended by unpersist"
+        work.put(c)
+        work.log(name, text)
+
+
+def unpersist(work: Work, a: Mapping[str, Any]) -> None:
+    """``unpersist``: the GM ends persistent damage (§7)."""
+    _each_target(work, a, remove_persistent, a["tag"])
+
+
+def _each_target(work: Work, a: Mapping[str, Any], change: Any, *args: Any) -> None:
+    """Apply a rules function ``change(combatant, *args) -> (combatant, text)``
+    to every target of the action, logging each text."""
+    for name in work.resolve_all(a["targets"]):
+        c, text = call(change, work.get(name), *args)
+        work.put(c)
+        work.log(name, text)
+
+
+def cond(work: Work, a: Mapping[str, Any]) -> None:
+    """``cond``: a condition with optional value and duration (§10)."""
+    names = work.resolve_all(a["targets"])
+    for name in names:
+        condition = Condition(a["name"], a.get("value"), _duration(work, a, name, "end"))
+        ends = ending_round(work.enc, condition.duration)
+        c, text = call(add_condition, work.get(name), condition, ends_round=ends)
+        work.put(c)
+        work.log(name, text)
+
+
+def uncond(work: Work, a: Mapping[str, Any]) -> None:
+    """``uncond``: end a condition (§10)."""
+    _each_target(work, a, remove_condition, a["name"])
+
+
+def _bonus_types() -> tuple[str, ...]:
+    return (*STACKING, *DICE_TYPES)
+
+
+def bonus(work: Work, a: Mapping[str, Any]) -> None:
+    """``bonus``: a typed bonus (§9), stacked by type when it is used."""
+    names = work.resolve_all(a["targets"])
+    types = _bonus_types()
+    kind = a["type"]
+    if kind not in types:
+        raise ActionError(f"bonus: unknown type {kind!r} (types: {', '.join(types)})")
+    applies = a.get("to", "al")
+    if kind in STACKING and STACKING[kind].al_only and applies != "al":
+        raise ActionError(f"bonus: {kind} applies to AL only")
+    for name in names:
+        b = Bonus(kind, int(a["value"]), applies, _duration(work, a, name, "end"), _source(work))
+        c = work.get(name)
+        work.put(replace(c, bonuses=(*c.bonuses, b)))
+        source = f" from {b.source}" if b.source else ""
+        until = describe_duration(b.duration, ending_round(work.enc, b.duration))
+        work.log(name, f"{name} gets {b.value:+d} {kind} to {applies}{source}{until}")
+
+
+def unbonus(work: Work, a: Mapping[str, Any]) -> None:
+    """``unbonus``: remove every bonus of a type (§9)."""
+    names = work.resolve_all(a["targets"])
+    for name in names:
+        c = work.get(name)
+        kept = tuple(b for b in c.bonuses if b.type != a["type"])
+        if len(kept) == len(c.bonuses):
+            have = ", ".join(sorted({b.type for b in c.bonuses})) or "none"
+            raise ActionError(f"unbonus: {name} has no {a['type']} bonus (has: {have})")
+        work.put(replace(c, bonuses=kept))
+        work.log(name, f"{name} loses its {a['type']} bonus")

@@ -1,0 +1,319 @@
+"""The verbs of who is in the fight and in what order: ``add``,
+``remove``, ``init``, ``order``, ``delay`` and ``return``.
+
+Names are unique, case-insensitively, and contain no comma.  Placing a
+combatant (``add`` mid-fight, ``init``) moves only that combatant, to just
+before the first one it sorts ahead of (RULES.md §4 ties); everyone else
+keeps the GM's order.  Only ``start`` sorts everyone.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+from typing import Any
+
+from rules.abilities import hit_points, initiative_order, roll_initiative
+from rules.combatant import Combatant
+from rules.damage import Defenses
+from rules.durations import Duration
+from rules.endurance import endurance_of
+from rules.engine.turns import (
+    advance,
+    begin_turn,
+    dash_check,
+    end_turn,
+    end_turn_leaving,
+    following,
+)
+from rules.engine.work import Work, call
+from rules.errors import ActionError
+from rules.limits import check_roster
+from rules.luck import luck_points
+from rules.text import MAX_NAME
+
+
+def _check_name(name: str) -> str:
+    name = name.strip()
+    if not name:
+        raise ActionError("a combatant needs a name")
+    if "," in name:
+        raise ActionError(f"{name!r}: a name cannot contain a comma (commas separate targets)")
+    if len(name) > MAX_NAME:
+        raise ActionError(f"{name[:20]!r}…: a name is at most {MAX_NAME} characters")
+    return name
+
+
+def _number_suffix(name: str, base: str) -> int | None:
+    head, sep, tail = name.rpartition(" ")
+    if sep and head.lower() == base.lower() and tail.isascii() and tail.isdigit():
+        return int(tail)
+    return None
+
+
+def new_names(existing: Sequence[str], base: str, count: int | None) -> list[str]:
+    """The names ``add base count N`` gives beside *existing*, each checked.
+    Numbering continues: ``add Goblin`` when ``Goblin`` or ``Goblin 1``…
+    exist gives ``Goblin 2`` / ``Goblin 5``; ``count N`` always numbers.
+    Public so a prepared file's roster can be named, and refused, before
+    anything is built."""
+    taken = {n.lower() for n in existing}
+    numbers = [k for k in (_number_suffix(n, base) for n in existing) if k is not None]
+    if not count or count == 1:
+        if base.lower() not in taken and not numbers:
+            return [base]
+        count = 1
+        start = max(numbers, default=1) + 1
+    else:
+        start = max(numbers, default=0) + 1
+        if base.lower() in taken and start == 1:
+            start = 2
+    names: list[str] = []
+    k = start
+    while len(names) < count:
+        candidate = f"{base} {k}"
+        if candidate.lower() not in taken:
+            names.append(candidate)
+        k += 1
+    for n in names:
+        _check_name(n)
+    return names
+
+
+def _sorts_before(a: Combatant, b: Combatant) -> bool:
+    return bool(initiative_order((a, b))[0] is a)
+
+
+def _place(work: Work, c: Combatant) -> None:
+    """Insert *c* (not in the tuple) just before the first combatant it
+    sorts ahead of; the active combatant stays active."""
+    cs = list(work.enc.combatants)
+    pos = len(cs)
+    for i, other in enumerate(cs):
+        if _sorts_before(c, other):
+            pos = i
+            break
+    cs.insert(pos, c)
+    work.set_combatants(cs, work.active_name or None)
+
+
+def _reposition(work: Work, c: Combatant) -> None:
+    """Move the combatant now called ``c.name`` to its initiative place."""
+    active = work.active_name or None
+    cs = [x for x in work.enc.combatants if x.name != c.name]
+    work.set_combatants(cs, active if active != c.name else None)
+    _place(work, c)
+    if active == c.name:
+        work.set_combatants(work.enc.combatants, active)
+
+
+def add(work: Work, a: Mapping[str, Any]) -> None:
+    """``add``: new combatants (RULES.md §4 HP and initiative, §8 endurance,
+    §11 luck).  A combatant added mid-combat without an initiative rolls
+    one, and makes the entering-combat Dash check (§8) if it has CON and
+    Athletics; it is placed as :func:`_place` says."""
+    base = _check_name(a["name"])
+    names = new_names(work.names, base, a.get("count"))
+    check_roster(len(work.enc.combatants), len(names))
+    if "hp" not in a:
+        raise ActionError("add: hp is needed (a number, or dice like 2d8+2)")
+    abilities = {str(k).lower(): int(v) for k, v in dict(a.get("abilities", {})).items()}
+    defenses = Defenses(
+        frozenset(a.get("immunities", ())),
+        {str(k).lower(): int(v) for k, v in dict(a.get("resistances", {})).items()},
+        frozenset(a.get("weaknesses", ())),
+        frozenset(a.get("susceptibilities", ())),
+    )
+    order_key = max((c.order_key for c in work.enc.combatants), default=0)
+    mode = "average" if a.get("avg") else "roll"
+    for name in names:
+        order_key += 1
+        hp, hp_text = work.roll(f"{name} hit points", hit_points, a["hp"], work.roller, mode)
+        c = Combatant(
+            name=name,
+            max_hp=hp,
+            hp=hp,
+            al=int(a.get("al", 10)),
+            initiative=a.get("init"),
+            init_bonus=int(a.get("bonus", 0)),
+            abilities=dict(abilities),
+            athletics=a.get("athletics"),
+            player=bool(a.get("player", False)),
+            defenses=defenses,
+            notes=str(a.get("notes", "")),
+            order_key=order_key,
+        )
+        c = replace(
+            c,
+            endurance=call(endurance_of, c),
+            luck_points=call(luck_points, abilities.get("luck")),
+        )
+        parts = [hp_text, f"AL {c.al}"]
+        if c.initiative is not None:
+            parts.append(f"initiative {c.initiative}")
+        if c.endurance is not None:
+            parts.append(f"endurance {c.endurance.points}")
+        if c.luck_points:
+            parts.append(f"{c.luck_points} luck points")
+        work.log(name, f"{name} joins the encounter ({', '.join(parts)})")
+        if work.enc.started:
+            if c.initiative is None:
+                r = work.roll(f"{name} initiative (d20)", roll_initiative, c, work.roller)
+                work.log(name, r.text)
+                c = replace(c, initiative=r.total)
+            c = dash_check(work, c, "entering-combat") or c
+        _place(work, c)
+    work.resolved["name"] = base
+
+
+def remove(work: Work, a: Mapping[str, Any]) -> None:
+    """``remove``: take combatants out of the encounter.  The removal is
+    logged first; if the active one goes, its turn ends and passes on:
+    durations counted at the end of its turn tick now (a frighten "until the
+    end of the Bard's turn" ends when the Bard leaves on its turn, as it
+    would have at ``next``); its own persistent damage is not rolled (it has
+    left the fight); the next combatant's turn starts.  Durations still
+    counted on a removed combatant's turns are then re-homed to the bearer's
+    own turns (:func:`_orphan_durations`)."""
+    names = work.resolve_all(a["targets"])
+    gone = frozenset(names)
+    active = work.active_name
+    passing = work.enc.started and active in gone
+    for name in names:
+        work.log(name, f"{name} is removed")
+    if passing:
+        end_turn_leaving(work, active, gone)
+    _orphan_durations(work, gone)
+    remaining = [c for c in work.enc.combatants if c.name not in gone]
+    if passing and any(c.name not in work.enc.delayed for c in remaining):
+        nxt, wrapped = _following_name(work, gone)
+        work.set_combatants(remaining, nxt)
+        if wrapped:
+            work.enc = replace(work.enc, round=work.enc.round + 1)
+            work.log("", f"Round {work.enc.round}")
+        _drop_delayed(work, gone)
+        begin_turn(work)
+        return
+    if passing:
+        work.set_combatants(remaining, None)
+        work.enc = replace(work.enc, turn=None)
+    else:
+        work.set_combatants(remaining, active or None)
+    _drop_delayed(work, gone)
+
+
+def _orphan_durations(work: Work, gone: frozenset[str]) -> None:
+    """Durations counted on a removed combatant's turns now count on the
+    bearer's own turns (same start/end), so they still run out (§10)."""
+
+    def fix(d: Duration | None, bearer: str) -> Duration | None:
+        return replace(d, of=bearer) if d is not None and d.of in gone else d
+
+    changed = False
+    out = []
+    for x in work.enc.combatants:
+        if x.name in gone:
+            out.append(x)
+            continue
+        y = replace(
+            x,
+            conditions=tuple(replace(k, duration=fix(k.duration, x.name)) for k in x.conditions),
+            bonuses=tuple(replace(b, duration=fix(b.duration, x.name)) for b in x.bonuses),
+            temp_hp_duration=fix(x.temp_hp_duration, x.name),
+        )
+        changed = changed or y != x
+        out.append(y if y != x else x)
+    if changed:
+        work.set_combatants(out, work.active_name or None)
+
+
+def _following_name(work: Work, exclude: frozenset[str]) -> tuple[str, bool]:
+    idx, wrapped = following(work, work.enc.turn, exclude)
+    assert idx is not None
+    return work.enc.combatants[idx].name, wrapped
+
+
+def _drop_delayed(work: Work, names: frozenset[str]) -> None:
+    if any(n in names for n in work.enc.delayed):
+        work.enc = replace(work.enc, delayed=tuple(n for n in work.enc.delayed if n not in names))
+
+
+def init(work: Work, a: Mapping[str, Any]) -> None:
+    """``init T N``: set the initiative and move T to its place (§4); the
+    active combatant stays active."""
+    (name,) = work.resolve_all(a["targets"])
+    c = replace(work.get(name), initiative=int(a["value"]))
+    _reposition(work, c)
+    work.log(name, f"{name}'s initiative is now {a['value']}")
+
+
+def order(work: Work, a: Mapping[str, Any]) -> None:
+    """``order T up|down``: the GM's manual order (§4 last tie-break): swap
+    with the neighbour, adjusting ``order_key``."""
+    (name,) = work.resolve_all(a["targets"])
+    cs = list(work.enc.combatants)
+    i = work.index(name)
+    j = i - 1 if a["direction"] == "up" else i + 1
+    if not 0 <= j < len(cs):
+        where = "first" if a["direction"] == "up" else "last"
+        raise ActionError(f"order: {name} is already {where}")
+    me, other = cs[i], cs[j]
+    if me.order_key != other.order_key:
+        mk, ok = other.order_key, me.order_key
+    else:
+        mk, ok = (
+            (other.order_key - 1, other.order_key)
+            if j < i
+            else (other.order_key + 1, other.order_key)
+        )
+    cs[i], cs[j] = replace(other, order_key=ok), replace(me, order_key=mk)
+    work.set_combatants(cs, work.active_name or None)
+    rel = "before" if j < i else "after"
+    work.log(name, f"{name} moves {a['direction']}, {rel} {other.name}")
+
+
+def delay(work: Work, a: Mapping[str, Any]) -> None:
+    """``delay``: out of the order (skipped by next).  The active one runs
+    its end-of-turn processing first (persistent damage, end-of-turn
+    durations: delaying does not dodge them) and the turn passes on."""
+    names = work.resolve_all(a["targets"])
+    for name in names:
+        if name in work.enc.delayed:
+            raise ActionError(f"delay: {name} is already delaying")
+    active = work.active_name
+    if work.enc.started and active in names:
+        nxt, _ = following(work, work.enc.turn, frozenset(names))
+        if nxt is None:
+            raise ActionError("delay: nobody else could take the turn")
+        end_turn(work)
+        work.enc = replace(work.enc, delayed=(*work.enc.delayed, *names))
+        for name in names:
+            work.log(name, f"{name} delays")
+        advance(work)
+        return
+    work.enc = replace(work.enc, delayed=(*work.enc.delayed, *names))
+    for name in names:
+        work.log(name, f"{name} delays")
+
+
+def return_(work: Work, a: Mapping[str, Any]) -> None:
+    """``return``: back into the order right after the active combatant,
+    taking the active one's initiative; its turn comes on ``next``."""
+    names = work.resolve_all(a["targets"])
+    for name in names:
+        if name not in work.enc.delayed:
+            raise ActionError(f"return: {name} is not delaying")
+    work.enc = replace(work.enc, delayed=tuple(n for n in work.enc.delayed if n not in names))
+    active = work.enc.active
+    if not work.enc.started or active is None:
+        for name in names:
+            work.log(name, f"{name} returns to the order")
+        return
+    for name in reversed(names):
+        c = replace(work.get(name), initiative=active.initiative)
+        cs = [x for x in work.enc.combatants if x.name != name]
+        pos = next(i for i, x in enumerate(cs) if x.name == active.name) + 1
+        cs.insert(pos, c)
+        work.set_combatants(cs, active.name)
+    for name in names:
+        work.log(name, f"{name} returns after {active.name} (initiative {active.initiative})")
