@@ -233,3 +233,18 @@ def test_a_name_that_shows_nothing_is_refused(name: str) -> None:
     with pytest.raises(ActionError, match="add name shows nothing"):
         parse_action(f"add {shlex.quote(name)}")
     assert parse_action("add 'Orc \u2800'")["name"] == "Orc \u2800"  # something shows
+
+
+def test_adding_and_renaming_compare_names_as_targets_do() -> None:
+    import random
+
+    from rules.engine import Session
+
+    session = Session(rng=random.Random(1))
+    session.apply("add Straße hp 5")
+    session.apply("add Bob hp 5")
+    with pytest.raises(ActionError, match="already a combatant called"):
+        session.apply("set Bob name STRASSE")  # one name to a reader and to damage
+    session.apply("add STRASSE hp 5")  # numbered on, never a second "Straße"
+    names = [c.name for c in session.encounter.combatants]
+    assert len({name_key(n) for n in names}) == len(names) == 3

@@ -23,6 +23,7 @@ from rules.engine.verbs_roster import _check_name, _reposition
 from rules.engine.work import Work, call
 from rules.errors import ActionError
 from rules.luck import luck_points
+from rules.text import name_key
 
 
 def _int_value(field: str, value: str, low: int | None = None, high: int | None = None) -> int:
@@ -159,7 +160,7 @@ def _rename(work: Work, c: Combatant, value: str) -> None:
     old = c.name
     if new_name == old:
         raise ActionError(f"set name: {old} is already called that")
-    if any(n.lower() == new_name.lower() and n != old for n in work.names):
+    if any(name_key(n) == name_key(new_name) and n != old for n in work.names):
         raise ActionError(f"set name: there is already a combatant called {new_name!r}")
 
     def fix(d: Duration | None) -> Duration | None:

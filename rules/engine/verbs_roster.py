@@ -30,7 +30,7 @@ from rules.engine.work import Work, call
 from rules.errors import ActionError
 from rules.limits import check_roster
 from rules.luck import luck_points
-from rules.text import MAX_NAME
+from rules.text import MAX_NAME, name_key
 
 
 def _check_name(name: str) -> str:
@@ -46,7 +46,7 @@ def _check_name(name: str) -> str:
 
 def _number_suffix(name: str, base: str) -> int | None:
     head, sep, tail = name.rpartition(" ")
-    if sep and head.lower() == base.lower() and tail.isascii() and tail.isdigit():
+    if sep and name_key(head) == name_key(base) and tail.isascii() and tail.isdigit():
         return int(tail)
     return None
 
@@ -57,25 +57,30 @@ def new_names(existing: Sequence[str], base: str, count: int | None) -> list[str
     exist gives ``Goblin 2`` / ``Goblin 5``; ``count N`` always numbers.
     Public so a prepared file's roster can be named, and refused, before
     anything is built."""
-    taken = {n.lower() for n in existing}
+    taken = {name_key(n) for n in existing}
     numbers = [k for k in (_number_suffix(n, base) for n in existing) if k is not None]
     if not count or count == 1:
-        if base.lower() not in taken and not numbers:
+        if name_key(base) not in taken and not numbers:
             return [base]
         count = 1
         start = max(numbers, default=1) + 1
     else:
         start = max(numbers, default=0) + 1
-        if base.lower() in taken and start == 1:
+        if name_key(base) in taken and start == 1:
             start = 2
     names: list[str] = []
     k = start
     while len(names) < count:
         candidate = f"{base} {k}"
-        if candidate.lower() not in taken:
+        if name_key(candidate) not in taken:
             names.append(candidate)
         k += 1
     for n in names:
+        if len(n) > MAX_NAME and len(base) <= MAX_NAME:
+            raise ActionError(
+                f"{base[:20]!r}…: with its number ({n[len(base) :].strip()}) the name would be "
+                f"{len(n)} characters; a name is at most {MAX_NAME} characters"
+            )
         _check_name(n)
     return names
 
