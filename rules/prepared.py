@@ -50,7 +50,7 @@ from rules.engine.verbs_roster import new_names
 from rules.errors import ActionError
 from rules.limits import MAX_COMBATANTS
 from rules.rulesets import RULESETS, RulesetError, ruleset
-from rules.text import MAX_NAME, MAX_NOTES, MAX_TITLE, check_text, shorten, visible
+from rules.text import MAX_NAME, MAX_NOTES, MAX_TITLE, check_text, name_key, shorten, visible
 
 
 class PreparedError(ActionError):
@@ -375,14 +375,27 @@ def _parse(text: str) -> Prepared:
 
 def _name_roster(entries: tuple[dict[str, Any], ...]) -> None:
     """Name every combatant as the engine will (``Goblin 1`` …, a repeated
-    name numbered on), so a numbered name too long is refused here."""
+    name numbered on), so a numbered name too long is refused here, and
+    refuse an entry named like a member of an earlier entry's group
+    (``Gob`` with ``count = 3``, then ``Gob 2``): the engine would number
+    it again (``Gob 2 2``), and nothing in a file is altered to fit."""
     names: list[str] = []
+    made_by: dict[str, tuple[int, str]] = {}  # name key → (entry, its typed name's key)
     for i, entry in enumerate(entries, 1):
+        where = f"combatant #{i} {_quote(entry['name'])}"
+        typed = name_key(entry["name"])
+        earlier = made_by.get(typed)
+        if earlier is not None and earlier[1] != typed:
+            raise PreparedError(
+                f"{where}: combatant #{earlier[0]} already makes that name; give each "
+                "entry its own name"
+            )
         try:
-            names += new_names(names, entry["name"], entry.get("count"))
+            made = new_names(names, entry["name"], entry.get("count"))
         except ActionError as exc:
-            where = f"combatant #{i} {_quote(entry['name'])}"
             raise PreparedError(f"{where}: {shorten(str(exc), 160)}") from None
+        names += made
+        made_by.update((name_key(n), (i, typed)) for n in made)
 
 
 def add_actions(prepared: Prepared) -> list[dict[str, Any]]:

@@ -231,3 +231,34 @@ def test_checked_values_are_kept_not_altered() -> None:
     (entry,) = prepared.combatants
     assert entry["name"] == "Café" and entry["hp"] == 12
     assert entry["weaknesses"] == ["cold"] and entry["resistances"] == {"fire": 5}
+
+
+@pytest.mark.parametrize(
+    "first, second",
+    [
+        ('name = "Gob"\ncount = 3', 'name = "Gob 2"'),  # would become "Gob 2 2"
+        ('name = "Gob"\ncount = 2', 'name = "GOB 1"'),  # in any case
+    ],
+)
+def test_an_entry_whose_name_an_earlier_one_makes_is_refused(first: str, second: str) -> None:
+    text = f"[[combatant]]\n{first}\nhp = 5\n\n[[combatant]]\n{second}\nhp = 5\n"
+    with pytest.raises(PreparedError, match=r"combatant #2 .*combatant #1 already makes that name"):
+        parse_prepared(text)
+
+
+def test_distinct_names_and_repeated_groups_are_named_as_the_engine_does() -> None:
+    text = (
+        '[[combatant]]\nname = "Gob"\ncount = 2\nhp = 5\n\n'
+        '[[combatant]]\nname = "Gob Archer"\nhp = 5\n\n'
+        '[[combatant]]\nname = "Gob"\ncount = 2\nhp = 9\n'  # a second group numbers on
+    )
+    session = Session(rng=random.Random(1))
+    for action in add_actions(parse_prepared(text)):
+        session.apply(action)
+    assert sorted(c.name for c in session.encounter.combatants) == [
+        "Gob 1",
+        "Gob 2",
+        "Gob 3",
+        "Gob 4",
+        "Gob Archer",
+    ]
