@@ -160,3 +160,27 @@ def test_an_unknown_ruleset_or_option_is_refused_whatever_its_type() -> None:
 def test_a_saved_encounter_keeps_options_from_before_the_bounds() -> None:
     old = Ruleset.from_dict({"name": "core", "options": {"cover_half": -1, "stack_cap": 0}})
     assert (old["cover_half"], old["stack_cap"]) == (-1, 0)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "heal Ogre -5",
+        "damage Ogre -5",
+        "damage Ogre 0 fire",
+        "temp Ogre -7 rounds 3",
+        "heal Ogre 2d6-20",
+        "persist Ogre 1-2 fire",
+        "attack Ogre damage 0",
+    ],
+)
+def test_an_amount_that_cannot_come_to_1_changes_nothing(line: str) -> None:
+    s = make()
+    s.apply("start")
+    refused(s, line, "an amount is at least 1 hit point")
+
+
+def test_an_amount_that_may_roll_below_1_is_still_an_amount() -> None:
+    s = make()
+    s.apply("damage Ogre 1d4-3 faces 4")  # 4 - 3 = 1
+    assert {c.name: c.hp for c in s.encounter.combatants}["Ogre"] == 39

@@ -16,6 +16,7 @@ from typing import Any
 
 from rules.abilities import ABILITIES
 from rules.errors import ActionError
+from rules.text import shorten
 
 #: usage line per verb, for help screens and completion.
 HELP: dict[str, str] = {
@@ -337,12 +338,15 @@ def parse_resistances(text: str, what: str = "") -> dict[str, int]:
     return table
 
 
-def check_dice(text: str, what: str = "dice") -> str:
+def check_dice(text: str, what: str = "dice", amount: bool = False) -> str:
     """Validate a dice expression with ``rules.dice.parse`` (RULES.md §1);
-    a bad one raises :class:`ActionError` carrying the dice module's message."""
+    a bad one raises :class:`ActionError` carrying the dice module's message.
+    An *amount* (damage, healing, temp HP, persistent damage) must be able
+    to come to at least 1: ``heal X -5`` or ``damage X 0`` would change
+    nothing, and saying it did would be false."""
     if not text.strip():
         raise ActionError(f"{what}: a dice expression or number is needed")
-    from rules.dice import DiceError, parse
+    from rules.dice import DiceError, maximum, parse
     from rules.limits import check_amount
 
     try:
@@ -355,6 +359,11 @@ def check_dice(text: str, what: str = "dice") -> str:
     # The bound is on what the amount can come to, not only on each number
     # typed, so 999999+999999 is refused before anything is rolled.
     check_amount(what, text)
+    if amount and maximum(expr) < 1:
+        shown = shorten(text, 40)
+        if expr.dice_count:
+            shown += f" can come to at most {maximum(expr)}"
+        raise ActionError(f"{what}: {shown}; an amount is at least 1 hit point")
     return text
 
 

@@ -302,7 +302,7 @@ def _parse_positional(verb: str, spec: _Spec, rest: list[str], action: dict[str,
             action[key] = _int(verb, key, token)
         elif kind == "dice":
             expr, i = _take_dice(rest, i - 1)
-            action[key] = check_dice(expr, f"{verb} {key}")
+            action[key] = check_dice(expr, f"{verb} {key}", amount=verb != "roll")
         elif isinstance(kind, tuple):
             action[key] = _choice(verb, key, token, kind)
     return i
@@ -351,7 +351,7 @@ def _parse_options(verb: str, spec: _Spec, rest: list[str], i: int, action: dict
                 action[key] = check_dice(expr, f"{verb} hp")
         elif kind == "dice":
             expr, i = _take_dice(rest, i - 1)
-            action[key] = check_dice(expr, f"{verb} {word}")
+            action[key] = check_dice(expr, f"{verb} {word}", amount=True)
         elif kind == "text":
             if not token.strip():
                 raise fail(verb, f"{word} cannot be empty")
