@@ -22,10 +22,9 @@ from rich.style import Style
 from rich.text import Text
 from textual import events
 from textual.binding import Binding
-from textual.geometry import Region, Size
+from textual.geometry import Region
 from textual.message import Message
 from textual.strip import Strip
-from textual.widget import Widget
 
 from rules.combatant import Combatant
 from rules.encounter import Encounter
@@ -326,10 +325,10 @@ class InitiativePane(SteadyScrollView, can_focus=True):
             if row < len(self._rows):
                 self.move_cursor(row=row)
 
-    def _on_focus(self, event: events.Focus) -> None:
+    def on_focus(self, event: events.Focus) -> None:
         self._refresh_focus()
 
-    def _on_blur(self, event: events.Blur) -> None:
+    def on_blur(self, event: events.Blur) -> None:
         self._refresh_focus()
 
     def _refresh_focus(self) -> None:
@@ -359,15 +358,14 @@ class InitiativePane(SteadyScrollView, can_focus=True):
     def _set_virtual_size(self) -> None:
         """One line per row plus the header; no width (the pane never
         scrolls sideways), so it is right before the first layout and a
-        resize does not change it (each change is a layout pass)."""
-        size = Size(0, len(self._rows) + 1)
-        if size != self.virtual_size:
-            self.virtual_size = size
-        if not self.size and size.height > self.app.size.height:
+        resize does not change it."""
+        count = len(self._rows) + 1
+        self._set_line_count(count)
+        if not self.size and count > self.app.size.height:
             # before the first layout, rows taller than the screen surely
             # need the scrollbar: reserve it now, not after the first layout
             # (which would then lay the whole screen out again)
-            self.set_reactive(Widget.show_vertical_scrollbar, True)
+            self.show_vertical_scrollbar = True
 
     # -- rendering ------------------------------------------------------------
 
