@@ -401,16 +401,15 @@ class EncounterScreen(Screen[None]):
         bubble here before the bindings run)."""
         if quitting(self) or self.too_small:
             return  # no key acts now (check_action), and none needs a reason
-        for binding in self._bindings.key_to_bindings.get(event.key, ()):
-            action = binding.action
-            if action in self.QUIET or self.check_action(action, ()):
-                continue
-            reason = self.unavailable(action)
-            if reason:
-                event.stop()
-                event.prevent_default()
-                self.notify(reason, severity="warning", timeout=4, markup=False)
-            return
+        active = self.active_bindings.get(event.key)
+        if active is None or active.node is not self or active.enabled:
+            return  # not this screen's key, or it applies
+        action = active.binding.action
+        reason = None if action in self.QUIET else self.unavailable(action)
+        if reason:
+            event.stop()
+            event.prevent_default()
+            self.notify(reason, severity="warning", timeout=4, markup=False)
 
     def action_start(self) -> None:
         self.report(self.apply("start"))
