@@ -19,6 +19,7 @@ from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from textual import events
+from textual.app import ComposeResult
 from textual.screen import Screen
 
 from rules.combatant import Combatant
@@ -108,7 +109,7 @@ class EncounterScreen(Screen[None]):
 
     # -- layout ---------------------------------------------------------------
 
-    def compose(self):  # type: ignore[no-untyped-def]
+    def compose(self) -> ComposeResult:
         # the panes are the screen's grid cells (app.tcss); no containers:
         # each widget costs the first frame its styling, layout and paint
         yield self._table

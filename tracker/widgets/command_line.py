@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.message import Message
@@ -97,8 +98,15 @@ class CommandInput(PlainInput):
         Binding("escape", "cancel", "Cancel", show=False),
     ]
 
-    def __init__(self, completions: Callable[[str], list[str]], **kwargs: object) -> None:
-        super().__init__(**kwargs)  # type: ignore[arg-type]
+    def __init__(
+        self,
+        completions: Callable[[str], list[str]],
+        *,
+        placeholder: str = "",
+        suggester: Suggester | None = None,
+        id: str | None = None,
+    ) -> None:
+        super().__init__(placeholder=placeholder, suggester=suggester, id=id)
         self._completions = completions
         #: the completions being cycled and the one shown
         self.cycle: tuple[list[str], int] | None = None
@@ -148,7 +156,7 @@ class CommandLine(Vertical):
         )
         self.hint = Static("", id="command-hint", markup=False)
 
-    def compose(self):  # type: ignore[no-untyped-def]
+    def compose(self) -> ComposeResult:
         yield self.hint
         yield self.input
 

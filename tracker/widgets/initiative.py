@@ -411,14 +411,14 @@ class InitiativePane(SteadyScrollView, can_focus=True):
                 delayed = " (d)" if room - 4 >= min(cell_len(name), NAME_MIN) else ""
             name = fit_name(name, max(0, room - len(delayed)))
         name = " " + name + delayed
-        room = None if lay is None else lay.badges
+        badge_room = None if lay is None else lay.badges
         return [
             gutter,
             Text(init, base, justify="right"),
             Text(name, base + Style(bold=c.player or row.active), overflow="ellipsis"),
             self._hp(c, base, HP_BAR if lay is None else lay.bar),
             Text(str(c.al), base, justify="right"),
-            Text.assemble(badges(c, self._compact, room), style=base),
+            Text.assemble(badges(c, self._compact, badge_room), style=base),
         ]
 
     def _hp(self, c: Combatant, base: Style, bar: int) -> Text:
@@ -525,16 +525,18 @@ class InitiativePane(SteadyScrollView, can_focus=True):
             text = Text.styled(self.hint, hint)  # a span: kept when wrapped
             console = self.app.console
             room = max(1, width - 2)
-            lines = text.wrap(console, room)
             self._hint_lines = (
                 width,
-                [safe_strip(Strip(line.render(console)), room) for line in lines],
+                [
+                    safe_strip(Strip(line.render(console)), room)
+                    for line in text.wrap(console, room)
+                ],
             )
-        lines = self._hint_lines[1]
-        if not 1 <= y <= len(lines):
+        strips = self._hint_lines[1]
+        if not 1 <= y <= len(strips):
             return Strip.blank(width, self.pane_style)
         margin = Strip.blank(1)
-        line = Strip.join([margin, lines[y - 1], margin]).crop(0, width)
+        line = Strip.join([margin, strips[y - 1], margin]).crop(0, width)
         return line.apply_style(self.pane_style)
 
     # -- updates ----------------------------------------------------------------
