@@ -126,24 +126,35 @@ async def test_keys_typed_faster_than_the_screen_updates_keep_the_selection() ->
         assert str(screen.query_one("#combatant").border_title) == names[2]
 
 
-async def test_a_layout_pass_that_changes_no_size_repaints_no_scrollbar() -> None:
-    # Textual hands a scroll view another virtual size on every layout pass;
-    # the panes keep their own, so the frame after the first (and after every
-    # key that re-lays out) does not repaint their scrollbars for nothing.
+async def test_new_log_lines_move_the_scrollbars_without_a_layout_pass() -> None:
+    # a line count that neither shows nor hides a scrollbar changes no size on
+    # screen: the pane moves its scrollbar itself (no layout pass of the whole
+    # screen per key), and a layout pass afterwards finds every scrollbar as
+    # the panes left it
     app = app_for(big_fight(entries=100))
     async with app.run_test(size=(120, 40)) as pilot:
-        panes = [app.screen.query_one(InitiativePane), app.screen.query_one(LogPane)]
+        await pilot.pause()
+        screen = app.screen
+        panes = [screen.query_one(InitiativePane), screen.query_one(LogPane)]
         bars = [pane.vertical_scrollbar for pane in panes]
         assert all(pane.show_vertical_scrollbar for pane in panes)
-        before = [(bar.window_size, bar.window_virtual_size, bar.position) for bar in bars]
-        refreshed: list[object] = []
-        for bar in bars:
-            bar.refresh = lambda *a, _bar=bar, **k: refreshed.append(_bar)  # type: ignore[method-assign]
-        app.screen.refresh(layout=True)
+
+        def geometry() -> list[tuple[int, int, float]]:
+            return [(b.window_size, b.window_virtual_size, b.position) for b in bars]
+
+        layouts: list[object] = []
+        screen.screen_layout_refresh_signal.subscribe(screen, layouts.append)
+        before = geometry()
+        await pilot.press("n")
         await pilot.pause()
-        assert refreshed == []
-        assert [(b.window_size, b.window_virtual_size, b.position) for b in bars] == before
+        assert layouts == []
+        moved = geometry()
+        assert moved[1][1] > before[1][1] and moved[1][2] > before[1][2]  # the log grew, followed
+        assert moved[0] == before[0]
+        screen.refresh(layout=True)
+        await pilot.pause()
+        assert layouts and geometry() == moved
         # a real size change still reaches them
         await pilot.resize_terminal(100, 30)
         await pilot.pause()
-        assert refreshed
+        assert geometry() != moved

@@ -529,6 +529,19 @@ async def test_keys_can_be_rebound_by_id() -> None:
         assert app.live.session.encounter.started
 
 
+async def test_a_rebound_key_that_does_not_apply_says_why_under_its_new_key() -> None:
+    app = make_app(keymap={"encounter.next_turn": "f6"})
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("n")  # no longer bound to anything: nothing to explain
+        await pilot.pause()
+        assert not app._notifications
+        await pilot.press("f6")
+        await pilot.pause()
+        assert [str(n.message) for n in app._notifications] == [
+            "the fight has not started: s starts it"
+        ]
+
+
 async def test_the_theme_from_the_settings_file_applies_and_an_unknown_one_is_told() -> None:
     app = make_app(theme="textual-light")
     async with app.run_test(size=(80, 24)):

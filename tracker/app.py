@@ -126,7 +126,9 @@ class CombatTrackerApp(QuietWhenQuitting, App[None]):
         """Textual's command palette, quiet when the app quits mid-search."""
         from tracker.screens.palette import QuietPalette
 
-        if self.use_command_palette and not QuietPalette.is_open(self):
+        # is_open takes an App[object]; App is invariant in its return type,
+        # so Textual's own annotation refuses any App[None] (a typing gap)
+        if self.use_command_palette and not QuietPalette.is_open(self):  # type: ignore[arg-type]
             self.push_screen(QuietPalette(id="--command-palette"))
 
     def get_default_screen(self) -> Screen[Any]:

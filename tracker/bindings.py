@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 
 
 class Key(NamedTuple):
@@ -339,7 +339,7 @@ PICKER_KEYS: tuple[Key, ...] = (
 )
 
 
-def bindings(keys: tuple[Key, ...]) -> list[Binding]:
+def bindings(keys: tuple[Key, ...]) -> list[BindingType]:
     """Textual bindings for a table of keys (for a class's ``BINDINGS``)."""
     return [k.binding() for k in keys]
 

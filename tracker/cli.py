@@ -12,6 +12,7 @@ import contextlib
 import importlib
 import sys
 from collections.abc import Sequence
+from typing import NoReturn
 
 #: subcommand → module under tracker.commands that provides
 #: ``register(subparsers)`` and ``run(args) -> int``.
@@ -32,7 +33,7 @@ COMMANDS = {
 class _Parser(argparse.ArgumentParser):
     """argparse that exits with status 2 and one line on stderr."""
 
-    def error(self, message: str) -> None:  # type: ignore[override]
+    def error(self, message: str) -> NoReturn:
         from tracker.commands.common import fail
 
         fail(message)  # quotes what the GM typed: made visible, cut short

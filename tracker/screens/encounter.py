@@ -19,6 +19,7 @@ from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from textual import events
+from textual.app import ComposeResult
 from textual.screen import Screen
 
 from rules.combatant import Combatant
@@ -108,7 +109,7 @@ class EncounterScreen(Screen[None]):
 
     # -- layout ---------------------------------------------------------------
 
-    def compose(self):  # type: ignore[no-untyped-def]
+    def compose(self) -> ComposeResult:
         # the panes are the screen's grid cells (app.tcss); no containers:
         # each widget costs the first frame its styling, layout and paint
         yield self._table
@@ -401,16 +402,15 @@ class EncounterScreen(Screen[None]):
         bubble here before the bindings run)."""
         if quitting(self) or self.too_small:
             return  # no key acts now (check_action), and none needs a reason
-        for binding in self._bindings.key_to_bindings.get(event.key, ()):
-            action = binding.action
-            if action in self.QUIET or self.check_action(action, ()):
-                continue
-            reason = self.unavailable(action)
-            if reason:
-                event.stop()
-                event.prevent_default()
-                self.notify(reason, severity="warning", timeout=4, markup=False)
-            return
+        active = self.active_bindings.get(event.key)
+        if active is None or active.node is not self or active.enabled:
+            return  # not this screen's key, or it applies
+        action = active.binding.action
+        reason = None if action in self.QUIET else self.unavailable(action)
+        if reason:
+            event.stop()
+            event.prevent_default()
+            self.notify(reason, severity="warning", timeout=4, markup=False)
 
     def action_start(self) -> None:
         self.report(self.apply("start"))

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import ModalScreen
@@ -48,7 +49,7 @@ class FacesScreen(QuietWhenQuitting, ModalScreen[list[int] | None]):
         self._needed = list(needed)
         self._faces: list[int] = []
 
-    def compose(self):  # type: ignore[no-untyped-def]
+    def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
             yield Label(plain(self._title), classes="dialog-title")
             yield Static("", id="faces-which", markup=False)

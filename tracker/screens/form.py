@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Grid, Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
@@ -69,7 +70,7 @@ class FormScreen(QuietWhenQuitting, ModalScreen[None]):
         self._checks = list(checks)
         self._submit = submit
 
-    def compose(self):  # type: ignore[no-untyped-def]
+    def compose(self) -> ComposeResult:
         with Vertical(classes="dialog form"):
             yield Label(plain(self._title), classes="dialog-title")
             with FormBody(classes="form-body"):

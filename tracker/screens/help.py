@@ -11,6 +11,7 @@ from collections.abc import Mapping, Sequence
 from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
+from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
@@ -63,7 +64,7 @@ class HelpScreen(QuietWhenQuitting, ModalScreen[None]):
         self._config_path = config_path
         self.table = keys_table(keys, keymap)
 
-    def compose(self):  # type: ignore[no-untyped-def]
+    def compose(self) -> ComposeResult:
         with Vertical(classes="dialog help"):
             yield Label("Keys", classes="dialog-title", markup=False)
             with VerticalScroll():

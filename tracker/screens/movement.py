@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import ModalScreen
@@ -51,7 +52,7 @@ class MovementScreen(QuietWhenQuitting, ModalScreen[str | None]):
         self._line: str | None = None
         self._spend_line: str | None = None
 
-    def compose(self):  # type: ignore[no-untyped-def]
+    def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
             yield Label(plain(f"Movement: {self._target}"), classes="dialog-title")
             yield Static(

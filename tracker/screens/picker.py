@@ -17,7 +17,9 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from textual.app import ComposeResult
 from textual.containers import Vertical
+from textual.coordinate import Coordinate
 from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Label, Static
@@ -58,7 +60,7 @@ class PickerScreen(QuietWhenQuitting, Screen[None]):
         super().__init__()
         self.store = store
 
-    def compose(self):  # type: ignore[no-untyped-def]
+    def compose(self) -> ComposeResult:
         with Vertical(id="picker"):
             yield Label("Saved encounters — newest first", classes="dialog-title", markup=False)
             yield DataTable(id="encounters", cursor_type="row")
@@ -100,7 +102,7 @@ class PickerScreen(QuietWhenQuitting, Screen[None]):
         table = self.query_one(DataTable)
         if not table.row_count:
             return None
-        row_key, _ = table.coordinate_to_cell_key((table.cursor_row, 0))
+        row_key, _ = table.coordinate_to_cell_key(Coordinate(table.cursor_row, 0))
         return None if row_key.value is None else str(row_key.value)
 
     def action_resume(self) -> None:

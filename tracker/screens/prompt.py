@@ -11,9 +11,10 @@ None.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, ClassVar
 
-from textual.binding import Binding
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.suggester import SuggestFromList
@@ -60,7 +61,7 @@ class PromptScreen(QuietWhenQuitting, ModalScreen[None]):
         self._value = value
         self._suggestions = list(suggestions)
 
-    def compose(self):  # type: ignore[no-untyped-def]
+    def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
             yield Label(plain(self._title), classes="dialog-title")
             yield PlainInput(
@@ -101,7 +102,7 @@ class ConfirmScreen(QuietWhenQuitting, ModalScreen[bool]):
         self._detail = detail
         self._default = not destructive
 
-    def compose(self):  # type: ignore[no-untyped-def]
+    def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
             yield Label(plain(self._question), classes="dialog-title")
             if self._detail:
@@ -122,11 +123,12 @@ class ChoiceScreen(QuietWhenQuitting, ModalScreen[str | None]):
     """Pick one of a few choices: arrows or j/k, Enter picks, 1–9 picks
     directly, Escape cancels (dismisses None)."""
 
-    BINDINGS = [
+    BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "cancel", "Cancel"),
         Binding("j", "move(1)", "Down", show=False),
         Binding("k", "move(-1)", "Up", show=False),
-    ] + [Binding(str(n), f"pick({n - 1})", str(n), show=False) for n in range(1, 10)]
+        *(Binding(str(n), f"pick({n - 1})", str(n), show=False) for n in range(1, 10)),
+    ]
 
     def __init__(self, title: str, choices: Sequence[str], hint: str = "") -> None:
         super().__init__(classes="dialog-screen")
@@ -134,7 +136,7 @@ class ChoiceScreen(QuietWhenQuitting, ModalScreen[str | None]):
         self._choices = list(choices)
         self._hint = hint
 
-    def compose(self):  # type: ignore[no-untyped-def]
+    def compose(self) -> ComposeResult:
         from textual.widgets import OptionList
 
         with Vertical(classes="dialog"):
@@ -192,7 +194,7 @@ class NoticeScreen(QuietWhenQuitting, ModalScreen[None]):
         self._title = title
         self._notices = list(notices)
 
-    def compose(self):  # type: ignore[no-untyped-def]
+    def compose(self) -> ComposeResult:
         from textual.containers import VerticalScroll
 
         with Vertical(classes="dialog notices"):

@@ -14,7 +14,12 @@ Nothing is lost: every acknowledged action is on disk already.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # what the mixin is mixed into, for super()'s type
+    from textual.dom import DOMNode as _Mixed
+else:
+    _Mixed = object
 
 
 def quitting(node: Any) -> bool:
@@ -22,10 +27,10 @@ def quitting(node: Any) -> bool:
     return node.app.return_code is not None
 
 
-class QuietWhenQuitting:
+class QuietWhenQuitting(_Mixed):
     """A screen (or widget) mixin: no action runs once the app is exiting."""
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if quitting(self):
             return False
-        return super().check_action(action, parameters)  # type: ignore[misc]
+        return super().check_action(action, parameters)

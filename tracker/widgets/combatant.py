@@ -15,7 +15,7 @@ from rich.measure import Measurement
 from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
-from textual.geometry import Size
+from textual.geometry import Region
 from textual.strip import Strip
 
 from rules.abilities import modifier
@@ -245,17 +245,14 @@ class CombatantPane(SteadyScrollView):
         """The lines shown (all of them, scrolled or not), as plain text."""
         return "\n".join(line.text.rstrip() for line in self._lines)
 
-    def _size_updated(
-        self, size: Size, virtual_size: Size, container_size: Size, layout: bool = True
-    ) -> bool:
-        """Render the description as soon as the layout gives the pane its
-        width, so the first frame shows it (no resize event, no re-layout)."""
-        changed = super()._size_updated(size, virtual_size, container_size, layout)
+    def render_lines(self, crop: Region) -> list[Strip]:
+        """Render the description once the pane knows its width, as the
+        frame that first shows it is drawn (and again when the width changed)."""
         width = self.scrollable_content_region.width
         if width > 0 and width != self._width:
             self._width = width
             self._render_body()
-        return changed
+        return super().render_lines(crop)
 
     def _render_body(self) -> None:
         console = self.app.console

@@ -17,6 +17,7 @@ import shlex
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.message import Message
@@ -111,8 +112,15 @@ class CommandInput(PlainInput):
         Binding("escape", "cancel", "Cancel", show=False),
     ]
 
-    def __init__(self, completions: Callable[[str], list[str]], **kwargs: object) -> None:
-        super().__init__(**kwargs)  # type: ignore[arg-type]
+    def __init__(
+        self,
+        completions: Callable[[str], list[str]],
+        *,
+        placeholder: str = "",
+        suggester: Suggester | None = None,
+        id: str | None = None,
+    ) -> None:
+        super().__init__(placeholder=placeholder, suggester=suggester, id=id)
         self._completions = completions
         #: the completions being cycled and the one shown
         self.cycle: tuple[list[str], int] | None = None
@@ -162,7 +170,7 @@ class CommandLine(Vertical):
         )
         self.hint = Static("", id="command-hint", markup=False)
 
-    def compose(self):  # type: ignore[no-untyped-def]
+    def compose(self) -> ComposeResult:
         yield self.hint
         yield self.input
 

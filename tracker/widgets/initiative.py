@@ -22,10 +22,9 @@ from rich.style import Style
 from rich.text import Text
 from textual import events
 from textual.binding import Binding
-from textual.geometry import Region, Size
+from textual.geometry import Region
 from textual.message import Message
 from textual.strip import Strip
-from textual.widget import Widget
 
 from rules.combatant import Combatant
 from rules.encounter import Encounter
@@ -328,10 +327,10 @@ class InitiativePane(SteadyScrollView, can_focus=True):
             if row < len(self._rows):
                 self.move_cursor(row=row)
 
-    def _on_focus(self, event: events.Focus) -> None:
+    def on_focus(self, event: events.Focus) -> None:
         self._refresh_focus()
 
-    def _on_blur(self, event: events.Blur) -> None:
+    def on_blur(self, event: events.Blur) -> None:
         self._refresh_focus()
 
     def _refresh_focus(self) -> None:
@@ -361,15 +360,14 @@ class InitiativePane(SteadyScrollView, can_focus=True):
     def _set_virtual_size(self) -> None:
         """One line per row plus the header; no width (the pane never
         scrolls sideways), so it is right before the first layout and a
-        resize does not change it (each change is a layout pass)."""
-        size = Size(0, len(self._rows) + 1)
-        if size != self.virtual_size:
-            self.virtual_size = size
-        if not self.size and size.height > self.app.size.height:
+        resize does not change it."""
+        count = len(self._rows) + 1
+        self._set_line_count(count)
+        if not self.size and count > self.app.size.height:
             # before the first layout, rows taller than the screen surely
             # need the scrollbar: reserve it now, not after the first layout
             # (which would then lay the whole screen out again)
-            self.set_reactive(Widget.show_vertical_scrollbar, True)
+            self.show_vertical_scrollbar = True
 
     # -- rendering ------------------------------------------------------------
 
@@ -415,14 +413,14 @@ class InitiativePane(SteadyScrollView, can_focus=True):
                 delayed = " (d)" if room - 4 >= min(cell_len(name), NAME_MIN) else ""
             name = fit_name(name, max(0, room - len(delayed)))
         name = " " + name + delayed
-        room = None if lay is None else lay.badges
+        badge_room = None if lay is None else lay.badges
         return [
             gutter,
             Text(init, base, justify="right"),
             Text(name, base + Style(bold=c.player or row.active), overflow="ellipsis"),
             self._hp(c, base, HP_BAR if lay is None else lay.bar),
             Text(str(c.al), base, justify="right"),
-            Text.assemble(badges(c, self._compact, room), style=base),
+            Text.assemble(badges(c, self._compact, badge_room), style=base),
         ]
 
     def _hp(self, c: Combatant, base: Style, bar: int) -> Text:
@@ -529,16 +527,18 @@ class InitiativePane(SteadyScrollView, can_focus=True):
             text = Text.styled(self.hint, hint)  # a span: kept when wrapped
             console = self.app.console
             room = max(1, width - 2)
-            lines = text.wrap(console, room)
             self._hint_lines = (
                 width,
-                [safe_strip(Strip(line.render(console)), room) for line in lines],
+                [
+                    safe_strip(Strip(line.render(console)), room)
+                    for line in text.wrap(console, room)
+                ],
             )
-        lines = self._hint_lines[1]
-        if not 1 <= y <= len(lines):
+        strips = self._hint_lines[1]
+        if not 1 <= y <= len(strips):
             return Strip.blank(width, self.pane_style)
         margin = Strip.blank(1)
-        line = Strip.join([margin, lines[y - 1], margin]).crop(0, width)
+        line = Strip.join([margin, strips[y - 1], margin]).crop(0, width)
         return line.apply_style(self.pane_style)
 
     # -- updates ----------------------------------------------------------------

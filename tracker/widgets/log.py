@@ -2,10 +2,11 @@
 
 A line-API widget (``ScrollView.render_line``): the pane keeps a window of
 the log's last entries wrapped to its width as cached strips, and draws
-only the visible ones.  The window is wrapped when the pane learns its size,
-during the layout pass itself (``_size_updated``), so the very first frame
-shows the newest entries at the bottom, followed, with no ``on_resize``
-rewrite and no second layout; a width change rewraps it.  At first the
+only the visible ones.  The window is wrapped when the pane is first drawn
+at its size (``render_lines``), so the very first frame shows the newest
+entries at the bottom, followed: a Resize event, as ``RichLog`` waits for,
+arrives only after that frame is painted, and it would show an empty pane.
+A width change rewraps it the same way.  At first the
 window is just the entries that fill the pane (the tail the GM sees);
 scrolling up to the top widens it to the last ``WINDOW`` entries, never the
 whole 10,000-entry log; older entries are in ``combat-tracker export NAME``.
@@ -21,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from rich.text import Text
-from textual.geometry import Size
+from textual.geometry import Region
 from textual.strip import Strip
 
 from rules.encounter import LogEntry
@@ -104,14 +105,11 @@ class LogPane(SteadyScrollView, can_focus=True):
 
     # -- geometry ----------------------------------------------------------------
 
-    def _size_updated(
-        self, size: Size, virtual_size: Size, container_size: Size, layout: bool = True
-    ) -> bool:
-        """Wrap the window as soon as the layout gives the pane its size, so
-        the frame being composed shows it (no resize event, no re-layout)."""
-        changed = super()._size_updated(size, virtual_size, container_size, layout)
+    def render_lines(self, crop: Region) -> list[Strip]:
+        """Wrap the window once the pane knows its size, as the frame that
+        first shows it is drawn (and rewrap it when the width changed)."""
         self._fit()
-        return changed
+        return super().render_lines(crop)
 
     def _fit(self) -> None:
         """Rewrap the window when the width changed (first sizing included)."""

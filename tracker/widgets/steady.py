@@ -1,14 +1,16 @@
-"""A ScrollView that re-lays out without repainting its scrollbars for nothing.
+"""Line-API scroll views whose line count changes without a layout pass.
 
-``ScrollView`` keeps its own virtual size (for our panes: the number of
-lines), but Textual's compositor passes it another one on every layout pass,
-so ``ScrollView._size_updated`` sees a "change" each time, refreshes the
-scrollbars and asks for a Resize event: one more frame painted after every
-layout, the first one included (issue 4, "Starts fast": the frame after the
-first was the scrollbars again).  Passing the view's own virtual size keeps
-everything else as Textual does it.  ``_size_updated`` is a private hook
-(Textual is pinned exactly; tests/test_tui_big_fight.py and the snapshots
-catch a change).
+A pane's virtual height is its number of lines.  Setting ``virtual_size``
+asks Textual for a layout pass of the whole screen, and on every layout pass
+each ``ScrollView`` repaints its scrollbars: one more layout and two more
+frames after every key that adds a log line.  Yet no size on screen depends
+on a pane's line count unless its scrollbar comes or goes.  So
+:meth:`SteadyScrollView._set_line_count` lays out as Textual does only then;
+otherwise it sets the virtual size without the layout the reactive asks for
+(the view's ``refresh`` drops it) and moves the scrollbar's window itself
+(``ScrollBar.window_virtual_size`` / ``window_size``, what the layout pass
+would set).  Public Textual API only; tests/test_tui_big_fight.py checks that
+a layout pass afterwards finds every scrollbar as the pane left it.
 
 The panes' line helpers live here too: :func:`text_segments` and
 :func:`safe_segments`, the last safety net for what they draw (issue 9):
@@ -20,12 +22,13 @@ name holds can act on the terminal even if a path forgot to escape it.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Self
 
 from rich.console import Console
 from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
-from textual.geometry import Size
+from textual.geometry import Region, Size
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
@@ -83,15 +86,39 @@ class SteadyScrollView(ScrollView):
         self._pane_style = None  # Textual restyles a pane's ancestors with it
         super().notify_style_update()
 
-    def _size_updated(
-        self, size: Size, virtual_size: Size, container_size: Size, layout: bool = True
-    ) -> bool:
-        return super()._size_updated(size, self.virtual_size, container_size, layout)
+    #: False while only the line count changes (:meth:`_set_line_count`)
+    _layout_lines = True
+
+    def refresh(
+        self,
+        *regions: Region,
+        repaint: bool = True,
+        layout: bool = False,
+        recompose: bool = False,
+    ) -> Self:
+        layout = layout and self._layout_lines
+        return super().refresh(*regions, repaint=repaint, layout=layout, recompose=recompose)
 
     def _set_line_count(self, count: int) -> None:
-        """The virtual height is *count* lines: set without a layout pass (the
-        pane's own size never depends on it), the scrollbar following."""
+        """The virtual height is *count* lines; a layout pass only when the
+        scrollbar comes or goes (or before the first layout)."""
         size = Size(0, count)
-        if size != self.virtual_size:
-            self.set_reactive(SteadyScrollView.virtual_size, size)
-            self._scroll_update(size)
+        if size == self.virtual_size:
+            return
+        height = self.container_size.height
+        overflow = self.styles.overflow_y
+        shown = overflow == "scroll" or (overflow == "auto" and count > height)
+        if not self.size or shown != self.show_vertical_scrollbar:
+            self.virtual_size = size
+            return
+        self._layout_lines = False
+        try:
+            self.virtual_size = size
+        finally:
+            self._layout_lines = True
+        if shown and self.styles.scrollbar_size_vertical:
+            bar = self.vertical_scrollbar
+            bar.window_virtual_size = count
+            bar.window_size = height - self.scrollbar_size_horizontal
+        if self.scroll_y > self.max_scroll_y:
+            self.scroll_to(y=self.max_scroll_y, animate=False, immediate=True)
