@@ -12,7 +12,7 @@ import contextlib
 import importlib
 import sys
 from collections.abc import Sequence
-from typing import NoReturn
+from typing import Any, NoReturn
 
 #: subcommand → module under tracker.commands that provides
 #: ``register(subparsers)`` and ``run(args) -> int``.
@@ -31,7 +31,13 @@ COMMANDS = {
 
 
 class _Parser(argparse.ArgumentParser):
-    """argparse that exits with status 2 and one line on stderr."""
+    """argparse that exits with status 2 and one line on stderr, and takes
+    no abbreviated option: a save-point label typed as ``--d`` must not
+    become ``--db``."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("allow_abbrev", False)
+        super().__init__(*args, **kwargs)
 
     def error(self, message: str) -> NoReturn:
         from tracker.commands.common import fail
@@ -102,7 +108,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     _tolerant_output()
     stdout = sys.stdout
     if command_of(words) not in (None, "open"):  # the app draws on its own stream
-        sys.stdout = GuardedOutput(stdout)  # type: ignore[assignment]
+        sys.stdout = GuardedOutput(stdout)
     try:
         status = _run(words)
         sys.stdout.flush()  # a closed pipe or a full disk is found here, not at exit
