@@ -55,6 +55,8 @@ from typing import Any
 NAME = "Big fight"
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("rules", "saves", "tracker")
+if str(ROOT) not in sys.path:  # this checkout's code, whatever is installed
+    sys.path.insert(0, str(ROOT))
 
 
 def make_db(path: Path) -> None:
@@ -130,7 +132,15 @@ def spawn(mode: str, db: Path, phases: list[dict[str, float]] | None = None) -> 
 
     start = time.perf_counter()
     wall = time.time()
-    env = {**os.environ, "COMBAT_TRACKER_CONFIG": str(db.with_name("no-config.toml"))}
+    # The child imports the project from this checkout, not from wherever
+    # the virtualenv's editable install points, so two checkouts can be
+    # measured side by side with one virtualenv.
+    path = os.pathsep.join(p for p in (str(ROOT), os.environ.get("PYTHONPATH", "")) if p)
+    env = {
+        **os.environ,
+        "COMBAT_TRACKER_CONFIG": str(db.with_name("no-config.toml")),
+        "PYTHONPATH": path,
+    }
     proc = subprocess.Popen(
         [sys.executable, __file__, "--child", mode, str(db)],
         stdout=subprocess.PIPE,

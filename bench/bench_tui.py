@@ -15,15 +15,20 @@ import argparse
 import asyncio
 import random
 import statistics
+import sys
 import time
+from pathlib import Path
 
-from textual.pilot import Pilot
+# this checkout's code, whatever the virtualenv's editable install points at
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from rules.encounter import Encounter
-from rules.engine import Session
-from saves.live import LiveEncounter
-from tracker.app import CombatTrackerApp
-from tracker.config import Config
+from textual.pilot import Pilot  # noqa: E402
+
+from rules.encounter import Encounter  # noqa: E402
+from rules.engine import Session  # noqa: E402
+from saves.live import LiveEncounter  # noqa: E402
+from tracker.app import CombatTrackerApp  # noqa: E402
+from tracker.config import Config  # noqa: E402
 
 
 def build(combatants: int, entries: int, seed: int = 1) -> LiveEncounter:
