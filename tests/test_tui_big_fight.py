@@ -10,12 +10,19 @@ the footer greys the keys that do not apply.
 from __future__ import annotations
 
 import random
+from typing import Any
+
+import pytest
+from textual.geometry import Region
+from textual.widget import Widget
 
 from rules.encounter import Encounter
 from rules.engine import Session
 from saves.live import LiveEncounter
 from tracker.app import CombatTrackerApp
 from tracker.config import Config
+from tracker.screens.encounter import EncounterScreen
+from tracker.widgets.combatant import CombatantPane
 from tracker.widgets.footer import KeyFooter
 from tracker.widgets.initiative import InitiativePane
 from tracker.widgets.log import WINDOW, LogPane
@@ -34,6 +41,15 @@ def big_fight(entries: int = 10_000, started: bool = True) -> LiveEncounter:
 
 def app_for(live: LiveEncounter) -> CombatTrackerApp:
     return CombatTrackerApp(live=live, config=Config())
+
+
+def title(widget: Widget, bottom: bool = False) -> str:
+    """A border title (or subtitle) as drawn (tests/test_tui_hostile_names.py)."""
+    y = widget.outer_size.height - 1 if bottom else 0
+    line = widget.render_lines(Region(0, y, widget.outer_size.width, 1))[0].text
+    if bottom:
+        return line[1:-3].lstrip("─").strip()
+    return line[3:].rstrip("─╮").removesuffix(" ")
 
 
 def shown(pane: LogPane) -> list[str]:
@@ -158,3 +174,46 @@ async def test_new_log_lines_move_the_scrollbars_without_a_layout_pass() -> None
         await pilot.resize_terminal(100, 30)
         await pilot.pause()
         assert geometry() != moved
+
+
+async def test_next_turn_repaints_what_changed_not_the_screen_or_whole_panes(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # issue 10: n writes only what changed to the terminal (bench/bench_repaint.py
+    # measures the bytes).  A refresh without regions repaints a widget whole
+    # (border included), the screen's repaints every cell: n changes the
+    # order's title (its top border row), two rows and the log's lines, and
+    # nothing else of the screen
+    calls: list[tuple[str, tuple[Region, ...]]] = []
+    watched = (EncounterScreen, InitiativePane, CombatantPane, LogPane)
+    refresh = Widget.refresh  # what every refresh comes to, as it asks to repaint
+
+    def counting(self: Widget, *regions: Region, **kw: Any) -> Any:
+        if isinstance(self, watched) and kw.get("repaint", True):
+            calls.append((type(self).__name__, regions))
+        return refresh(self, *regions, **kw)
+
+    monkeypatch.setattr(Widget, "refresh", counting)
+    app = app_for(big_fight(entries=300))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, EncounterScreen)
+        table, log = screen.query_one(InitiativePane), screen.query_one(LogPane)
+        for _ in range(3):
+            active = app.live.session.encounter.active
+            calls.clear()
+            await pilot.press("n")
+            await pilot.pause()
+            now = app.live.session.encounter.active
+            assert now is not active
+            whole = [name for name, regions in calls if not regions]
+            assert whole == []  # the screen, or a pane with its border
+            table_rows = [r for name, rs in calls if name == "InitiativePane" for r in rs]
+            assert table_rows and all(r.height == 1 for r in table_rows)
+            log_regions = [r for name, rs in calls if name == "LogPane" for r in rs]
+            assert log_regions and all(log.size.region.contains_region(r) for r in log_regions)
+            # what the narrowed repaints draw is the new state
+            assert title(table) == f"Round 1 · {now.name}'s turn"
+            assert title(table, bottom=True) == "Big fight"
+            assert screen.sub_title == f"Big fight · Round 1 · {now.name}'s turn"

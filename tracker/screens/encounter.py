@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from textual import events
 from textual.app import ComposeResult
+from textual.reactive import Reactive
 from textual.screen import Screen
 
 from rules.combatant import Combatant
@@ -83,6 +84,12 @@ class EncounterScreen(Screen[None]):
     COMMANDS = {EncounterCommands}
     HORIZONTAL_BREAKPOINTS = HORIZONTAL
     VERTICAL_BREAKPOINTS = VERTICAL
+
+    #: ``Round 2 · Goblin 3's turn`` for whatever shows it (a ``Header``
+    #: watches it).  The screen draws nothing from it, but ``Screen``'s own
+    #: reactive repaints the whole screen on each change: every ``n``
+    #: rewrote all ~20 KB of a 120×40 terminal (issue 10).
+    sub_title: Reactive[str | None] = Reactive(None, compute=False, repaint=False)
 
     def __init__(self, live: Any, config: Config) -> None:
         # the size classes (-narrow / -wide, …) and the pane's compact
@@ -227,8 +234,7 @@ class EncounterScreen(Screen[None]):
             title = f"Round {enc.round} · {active.name}'s turn"
         else:
             title = "Not started · s starts the fight"
-        table.border_title = plain(title)
-        table.border_subtitle = plain(enc.name)
+        table.set_titles(plain(title), plain(enc.name))  # a changed one: its border row
         self._show_marks()
         self.sub_title = str(plain(f"{enc.name} · {title}"))
         # the footer rebuilds itself on refresh_bindings: only when availability changed

@@ -126,11 +126,13 @@ class LogPane(SteadyScrollView, can_focus=True):
             self._rebuild()  # taller: the tail no longer fills the pane
 
     def _sync(self) -> None:
-        """The virtual height is the window's, then follow the bottom."""
+        """The virtual height is the window's, then follow the bottom.  The
+        lines are repainted, not the border: nothing on it changed."""
         self._set_line_count(self._line_count)
         if self._follow:
             self.scroll_to(y=self.max_scroll_y, animate=False, immediate=True)
-        self.refresh()
+        region = self.size.region
+        self.refresh(*((region,) if region else ()))
 
     # -- wrapping ----------------------------------------------------------------
 

@@ -7,10 +7,15 @@ frames after every key that adds a log line.  Yet no size on screen depends
 on a pane's line count unless its scrollbar comes or goes.  So
 :meth:`SteadyScrollView._set_line_count` lays out as Textual does only then;
 otherwise it sets the virtual size without the layout the reactive asks for
-(the view's ``refresh`` drops it) and moves the scrollbar's window itself
+(the view's ``refresh`` drops it, and narrows the repaint it asks for to
+the lines: the border is unchanged) and moves the scrollbar's window itself
 (``ScrollBar.window_virtual_size`` / ``window_size``, what the layout pass
 would set).  Public Textual API only; tests/test_tui_big_fight.py checks that
 a layout pass afterwards finds every scrollbar as the pane left it.
+
+Likewise :meth:`SteadyScrollView.set_titles`: setting ``border_title``
+repaints the whole pane; a changed title repaints its border row alone
+(issue 10: ``n`` writes only what changed; ``bench/bench_repaint.py``).
 
 The panes' line helpers live here too: :func:`text_segments` and
 :func:`safe_segments`, the last safety net for what they draw (issue 9):
@@ -28,6 +33,7 @@ from rich.console import Console
 from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
+from textual.content import Content
 from textual.geometry import Region, Size
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
@@ -88,6 +94,12 @@ class SteadyScrollView(ScrollView):
 
     #: False while only the line count changes (:meth:`_set_line_count`)
     _layout_lines = True
+    #: what a whole-pane refresh is narrowed to while set: the border row
+    #: a title is drawn on (:meth:`set_titles`), the lines while only the
+    #: line count changes (:meth:`_set_line_count`); the border stays
+    _narrowed: tuple[Region, ...] = ()
+    #: the titles last set with :meth:`set_titles` (title, subtitle)
+    _titles: tuple[object, object] = (None, None)
 
     def refresh(
         self,
@@ -97,7 +109,34 @@ class SteadyScrollView(ScrollView):
         recompose: bool = False,
     ) -> Self:
         layout = layout and self._layout_lines
+        if not regions:
+            regions = self._narrowed
         return super().refresh(*regions, repaint=repaint, layout=layout, recompose=recompose)
+
+    def set_titles(self, title: Content, subtitle: Content) -> None:
+        """The border's title and subtitle.  Only a changed one is set, and
+        it repaints its border row alone: setting ``border_title`` repaints
+        the whole pane (a round's ``n`` would redraw every visible row)."""
+        old_title, old_subtitle = self._titles
+        self._titles = (title, subtitle)
+        if title != old_title:
+            self._set_title("border_title", title, top=True)
+        if subtitle != old_subtitle:
+            self._set_title("border_subtitle", subtitle, top=False)
+
+    def _set_title(self, name: str, title: Content, top: bool) -> None:
+        width, height = self.outer_size
+        if not self.is_mounted or not height:  # not drawn yet: nothing to narrow
+            setattr(self, name, title)
+            return
+        # refresh regions are relative to the content; the border is outside it
+        x, y = self.content_offset
+        row = Region(-x, -y if top else height - 1 - y, width, 1)
+        self._narrowed = (row,)
+        try:
+            setattr(self, name, title)
+        finally:
+            self._narrowed = ()
 
     def _set_line_count(self, count: int) -> None:
         """The virtual height is *count* lines; a layout pass only when the
@@ -112,10 +151,12 @@ class SteadyScrollView(ScrollView):
             self.virtual_size = size
             return
         self._layout_lines = False
+        self._narrowed = (self.size.region,)
         try:
             self.virtual_size = size
         finally:
             self._layout_lines = True
+            self._narrowed = ()
         if shown and self.styles.scrollbar_size_vertical:
             bar = self.vertical_scrollbar
             bar.window_virtual_size = count
