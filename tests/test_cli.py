@@ -68,5 +68,21 @@ def test_opening_the_tracker_sets_up_no_other_subcommand() -> None:
     command, name, modules = json.loads(out.stdout)
     assert (command, name) == ("open", "Big fight")
     assert "tracker.commands.tui" in modules
-    assert "tracker.commands.encounters" not in modules
-    assert "tracker.commands.roll" not in modules
+    others = {f"tracker.commands.{m}" for m in COMMANDS.values()} - {"tracker.commands.tui"}
+    assert not others & set(modules)
+
+
+@pytest.mark.parametrize("command", ["new", "list", "do", "export", "save", "roll"])
+def test_a_subcommand_sets_up_only_its_own_module(command: str) -> None:
+    code = (
+        "import json, sys\n"
+        "from tracker.cli import build_parser\n"
+        f"build_parser({command!r})\n"
+        "print(json.dumps(sorted(sys.modules)))\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True
+    )
+    loaded = set(json.loads(out.stdout))
+    modules = {f"tracker.commands.{m}" for m in COMMANDS.values()}
+    assert loaded & modules == {f"tracker.commands.{COMMANDS[command]}"}

@@ -30,9 +30,9 @@ def _boom(*_args: Any) -> int:
 
 
 def test_a_crash_in_a_command_is_one_sentence_and_a_report(capsys, tmp_path, state, monkeypatch):
-    from tracker.commands import encounters
+    from tracker.commands import browse
 
-    monkeypatch.setattr(encounters, "_list", _boom)
+    monkeypatch.setattr(browse, "_list", _boom)
     status = main(["--db", str(tmp_path / "db.json"), "list"])
     out, err = capsys.readouterr()
     assert status == EX_SOFTWARE and out == ""
@@ -49,9 +49,9 @@ def test_a_crash_in_a_command_is_one_sentence_and_a_report(capsys, tmp_path, sta
 
 
 def test_the_command_line_in_the_report_is_made_visible(capsys, tmp_path, state, monkeypatch):
-    from tracker.commands import encounters
+    from tracker.commands import browse
 
-    monkeypatch.setattr(encounters, "_show", _boom)
+    monkeypatch.setattr(browse, "_show", _boom)
     status = main(["--db", str(tmp_path / "db.json"), "show", "Ogre\x1b]52;c;aGk=\x07"])
     assert status == EX_SOFTWARE
     (report,) = state.glob("crash-*.txt")
@@ -62,12 +62,12 @@ def test_the_command_line_in_the_report_is_made_visible(capsys, tmp_path, state,
 def test_when_the_report_cannot_be_written_there_is_still_one_sentence(
     capsys, tmp_path, monkeypatch
 ):
-    from tracker.commands import encounters
+    from tracker.commands import browse
 
     blocker = tmp_path / "not-a-directory"
     blocker.write_text("")
     monkeypatch.setenv(STATE_ENV, str(blocker / "state"))
-    monkeypatch.setattr(encounters, "_list", _boom)
+    monkeypatch.setattr(browse, "_list", _boom)
     status = main(["--db", str(tmp_path / "db.json"), "list"])
     _, err = capsys.readouterr()
     assert status == EX_SOFTWARE and len(err.splitlines()) == 1
@@ -75,12 +75,12 @@ def test_when_the_report_cannot_be_written_there_is_still_one_sentence(
 
 
 def test_ctrl_c_is_status_130_without_a_traceback(capsys, tmp_path, state, monkeypatch):
-    from tracker.commands import encounters
+    from tracker.commands import browse
 
     def interrupted(*_args: Any) -> int:
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(encounters, "_list", interrupted)
+    monkeypatch.setattr(browse, "_list", interrupted)
     assert main(["--db", str(tmp_path / "db.json"), "list"]) == 130
     out, err = capsys.readouterr()
     assert out == "" and err == "" and not state.exists()

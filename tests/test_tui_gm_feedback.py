@@ -35,7 +35,8 @@ from tracker.screens.prompt import ChoiceScreen, ConfirmScreen, NoticeScreen
 from tracker.widgets.combatant import CombatantPane, describe, pack
 from tracker.widgets.command_line import CommandInput, completions
 from tracker.widgets.footer import KeyFooter
-from tracker.widgets.initiative import InitiativePane, badges
+from tracker.widgets.initiative import InitiativePane
+from tracker.widgets.initiative_rows import badges
 from tracker.widgets.log import LogPane, entry_text
 
 

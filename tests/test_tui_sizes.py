@@ -22,7 +22,8 @@ from saves.live import LiveEncounter, open_store
 from tracker.app import CombatTrackerApp
 from tracker.config import Config
 from tracker.screens.encounter import EncounterScreen
-from tracker.widgets.initiative import InitiativePane, fit_name
+from tracker.widgets.initiative import InitiativePane
+from tracker.widgets.initiative_rows import fit_name
 from tracker.widgets.too_small import MESSAGE, MIN_HEIGHT, MIN_WIDTH
 
 WIDTHS = (1, 2, 5, 10, 20, 30, 37, 38, 40, 50, 60, 80, 120, 200)

@@ -18,14 +18,14 @@ from typing import Any, NoReturn
 #: ``register(subparsers)`` and ``run(args) -> int``.
 COMMANDS = {
     "roll": "roll",
-    "new": "encounters",
-    "list": "encounters",
-    "show": "encounters",
-    "do": "encounters",
-    "export": "encounters",
-    "delete": "encounters",
-    "save": "encounters",
-    "restore": "encounters",
+    "new": "create",
+    "list": "browse",
+    "show": "browse",
+    "do": "actions",
+    "export": "report",
+    "delete": "manage",
+    "save": "manage",
+    "restore": "manage",
     "open": "tui",
 }
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import argparse
 import random
 import sys
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from rules.errors import ActionError
@@ -126,6 +127,35 @@ def open_live(args: argparse.Namespace, store: Store) -> LiveEncounter:
     return live
 
 
+def run_with_store(
+    args: argparse.Namespace,
+    handler: Callable[[argparse.Namespace, Store], int],
+    read_only: bool = False,
+) -> int:
+    """Run an encounter subcommand's *handler* with the store open (closed
+    after, whatever happens); its CommandError, or the store refusing a name
+    or failing a write, is one line on stderr and the exit status.  Looking
+    (*read_only*: ``list``, ``show``, ``export``) needs no lock, so it works
+    beside an open tracker."""
+    from saves.store import SaveError
+
+    try:
+        store = open_store(args, read_only=read_only)
+    except CommandError as exc:
+        fail(str(exc))
+        return exc.status
+    try:
+        return handler(args, store)
+    except CommandError as exc:
+        fail(str(exc))
+        return exc.status
+    except SaveError as exc:  # the store refused a name or failed a write
+        fail(str(exc))
+        return 1
+    finally:
+        store.close()
+
+
 def fail(message: str) -> None:
     """One line on stderr, made safe (see :func:`one_line`)."""
     sys.stderr.write(f"combat-tracker: {one_line(message)}\n")
@@ -142,5 +172,6 @@ __all__ = [
     "open_store",
     "quoted",
     "rng_from",
+    "run_with_store",
     "visible",
 ]

@@ -1,5 +1,5 @@
-"""What ``show --json`` and ``export`` print: the documented state object and
-the round-by-round Markdown report.
+"""``export``, and what it and ``show --json`` print: the documented state
+object and the round-by-round Markdown report.
 
 Everything a person typed (encounter and combatant names, conditions, tags,
 log text) is *text* in the report, never Markdown: the report must render as
@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from rules.text import visible
-from tracker.commands.common import CommandError, one_line, open_live
+from tracker.commands.common import CommandError, add_common, one_line, open_live, run_with_store
 
 if TYPE_CHECKING:
     from saves.live import LiveEncounter
@@ -230,6 +230,18 @@ def markdown_report(live: LiveEncounter) -> str:
         cells = [name, hp, str(c["temp_hp"]), str(c["al"]), conds, persistent]
         lines.append("| " + " | ".join(md_cell(cell) for cell in cells) + " |")
     return "\n".join(lines) + "\n"
+
+
+def register(sub: Any) -> None:
+    p = sub.add_parser("export", help="the fight's log as Markdown or JSON")
+    p.add_argument("name")
+    p.add_argument("--format", choices=["md", "json"], default="md")
+    p.add_argument("-o", "--output", metavar="FILE", help="write to FILE instead of stdout")
+    add_common(p)
+
+
+def run(args: argparse.Namespace) -> int:
+    return run_with_store(args, export, read_only=True)
 
 
 def export(args: argparse.Namespace, store: Store) -> int:

@@ -1,0 +1,236 @@
+"""The initiative rows without an app: what a pane of each width keeps.
+
+A GM reads HP at a glance, so the numbers (``38/38``, ``down``) are never
+cut; a narrow pane gives up the HP bar, then the badges, AL and initiative
+columns, and only then cuts names, in the middle, so ``Goblin Archer 3`` and
+``Goblin Archer 12`` can still be told apart (issue 9).
+"""
+
+from __future__ import annotations
+
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from rich.cells import cell_len
+from rich.text import Text
+
+from rules.combatant import Combatant
+from rules.encounter import Encounter
+from rules.engine import Session
+from tracker.widgets.initiative_rows import (
+    BADGES_FEW,
+    BADGES_MIN,
+    NAME_SQUEEZED,
+    Content,
+    Layout,
+    RowState,
+    badge_items,
+    badges,
+    content_of,
+    fit_cells,
+    fit_name,
+    header_labels,
+    hp_cell,
+    layout,
+    name_cell,
+    row_cells,
+)
+
+ROOT = Path(__file__).resolve().parents[1]
+MARK, INIT, NAME, HP, AL, BADGES = range(6)
+
+
+def crypt() -> list[RowState]:
+    """Zalek's turn against twelve goblin archers (one down) and an ogre."""
+    session = Session(Encounter("Crypt"), rng=random.Random(5))
+    for line in (
+        "add Zalek hp 38 al 15 init 19 player",
+        "add 'Goblin Archer' count 12 hp 38 al 13",
+        "add Ogre hp 59 init 2",
+        "start",
+        "damage 'Goblin Archer 3' 40",
+        "cond 'Goblin Archer 1' poisoned value 2 rounds 3",
+        "cond 'Goblin Archer 1' prone",
+        "persist 'Goblin Archer 1' 1d6 fire",
+    ):
+        session.apply(line)
+    encounter = session.encounter
+    return [
+        RowState(c, i == encounter.turn, False, False) for i, c in enumerate(encounter.combatants)
+    ]
+
+
+def named(rows: list[RowState], name: str) -> RowState:
+    return next(row for row in rows if row.combatant.name == name)
+
+
+def line(row: RowState, lay: Layout, compact: bool = True) -> str:
+    """The row as the pane draws it, in plain text: its cells fitted to the
+    columns, cropped to the pane (a zero-width column's leftover goes)."""
+    text = Text("").join(fit_cells(row_cells(row, compact, lay=lay), lay))
+    text.truncate(sum(lay.widths), pad=True)
+    return text.plain
+
+
+def cell_of(row: RowState, lay: Layout, column: int) -> str:
+    return fit_cells(row_cells(row, True, lay=lay), lay)[column].plain
+
+
+def test_importing_the_rows_does_not_import_textual() -> None:
+    code = (
+        "import sys\n"
+        "import tracker.widgets.initiative_rows\n"
+        "assert 'textual' not in sys.modules, 'textual imported'\n"
+    )
+    subprocess.run([sys.executable, "-c", code], cwd=ROOT, check=True, timeout=60)
+
+
+def test_content_is_the_widest_name_and_hp_text() -> None:
+    rows = crypt()
+    assert content_of(rows) == Content(len("Goblin Archer 12"), len(" 38/38"))
+    delayed = [named(rows, "Zalek")._replace(delayed=True)]
+    assert content_of(delayed).name == len("Zalek (delayed)")
+
+
+# (pane width, HP bar cells, name column) for the crypt fight, compact badges;
+# every column shows at each of these widths
+WIDTHS = [(200, 20, 14), (80, 10, 14), (60, 7, 14), (45, 4, 14), (40, 4, NAME_SQUEEZED)]
+
+
+@pytest.mark.parametrize(("width", "bar", "name"), WIDTHS)
+def test_the_columns_a_pane_keeps(width: int, bar: int, name: int) -> None:
+    lay = layout(width, content_of(crypt()), compact=True)
+    assert sum(lay.widths) == width
+    assert lay.bar == bar
+    assert lay.widths[NAME] == name
+    assert lay.widths[INIT] == 3 and lay.widths[AL] == 3
+    assert lay.badges >= BADGES_MIN
+
+
+def test_a_wide_pane_shows_long_names_whole_when_not_compact() -> None:
+    content = content_of(crypt())
+    assert layout(200, content, compact=False).widths[NAME] == 1 + len("Goblin Archer 12")
+    assert layout(200, content, compact=True).widths[NAME] == 14
+    assert layout(59, content, compact=True).bar == 4  # the short bar below 60 cells
+
+
+def test_a_narrow_pane_gives_up_the_bar_then_badges_al_and_initiative() -> None:
+    content = content_of(crypt())
+    seen = [layout(w, content, compact=True) for w in range(60, 9, -1)]
+    # each of these goes once and does not come back as the pane narrows
+    for gone in (
+        lambda lay: lay.bar == 0,
+        lambda lay: lay.badges < BADGES_MIN,
+        lambda lay: lay.badges == 0,
+        lambda lay: lay.widths[AL] == 0,
+        lambda lay: lay.widths[INIT] == 0,
+    ):
+        flags = [gone(lay) for lay in seen]
+        first = flags.index(True)
+        assert all(flags[first:]), flags
+    at = {w: layout(w, content, compact=True) for w in (38, 30, 20, 19)}
+    assert at[38].bar == 4 and at[38].badges == 10  # badges shrink before the bar goes
+    assert at[30].bar == 0 and at[30].badges >= BADGES_FEW and at[30].widths[AL] == 3
+    assert at[20].badges == 0 and at[20].widths[AL] == 0 and at[20].widths[INIT] == 3
+    assert at[19].widths[INIT] == 0 and at[19].widths[HP] == len(" 38/38")
+
+
+@pytest.mark.parametrize("width", [200, 80, 60, 45, 40, 30, 20, 12, 10])
+def test_hp_is_never_cut_and_down_stays_whole(width: int) -> None:
+    rows = crypt()
+    lay = layout(width, content_of(rows), compact=True)
+    for row in rows:
+        c = row.combatant
+        text = line(row, lay)
+        assert cell_len(text) == width
+        hp = cell_of(row, lay, HP).rstrip()
+        numbers = " down" if c.down else f" {c.hp}/{c.max_hp}"
+        assert hp.endswith(numbers) and numbers in text, (width, text)
+    assert any(" down" in line(row, lay) for row in rows)
+
+
+@pytest.mark.parametrize("width", [200, 80, 60, 45, 40, 30, 20])
+def test_the_goblins_can_be_told_apart_at_every_width(width: int) -> None:
+    rows = crypt()
+    lay = layout(width, content_of(rows), compact=True)
+    names = [cell_of(row, lay, NAME) for row in rows]
+    assert len(set(names)) == len(names), names
+    goblins = [n for n in names if n.strip().startswith("Gob")]
+    assert len(goblins) == 12
+    assert all(n.rstrip().split(" ")[-1].isdigit() for n in goblins), goblins
+
+
+def test_a_row_shows_the_active_turn_and_the_badges() -> None:
+    rows = crypt()
+    lay = layout(80, content_of(rows), compact=True)
+    archer = named(rows, "Goblin Archer 1")  # first in the order: the active turn
+    assert archer.active and not named(rows, "Zalek").active
+    assert cell_of(archer, lay, MARK) == "▶ "
+    assert cell_of(named(rows, "Zalek"), lay, MARK) == "  "
+    assert cell_of(named(rows, "Zalek"), lay, INIT) == " 19"
+    assert cell_of(named(rows, "Zalek"), lay, NAME).rstrip() == " Zalek"
+    assert cell_of(archer, lay, BADGES).split() == ["pois2·3", "pron", "~fire"]
+    # without a layout: every badge in full, the name whole
+    full = row_cells(archer, compact=False)
+    assert full[NAME].plain == " Goblin Archer 1"
+    assert full[BADGES].plain == " poisoned 2·3 prone ~fire 1d6"
+
+
+def test_fit_name_keeps_the_number_of_a_group() -> None:
+    assert fit_name("Goblin Archer 12", 16) == "Goblin Archer 12"  # fits: whole
+    assert fit_name("Goblin Archer 12", 9) == "Gobli… 12"
+    assert fit_name("Goblin Archer 12", 5) == "G… 12"  # the number before the head
+    assert fit_name("Goblin Archer 12", 4) == "Gob…"  # no room for " 12" and a letter
+    assert fit_name("Goblin Archer B", 9) == "Goblin… B"
+    assert fit_name("Goblin Archer", 9) == "Goblin A…"  # a long last word is not kept
+    assert fit_name("Ogre", 1) == "…" and fit_name("Ogre", 0) == ""
+    assert fit_name("漢字漢字漢字", 5) == "漢字…"  # cells, not characters
+    for width in range(7, 17):
+        cut = {fit_name(f"Goblin Archer {n}", width) for n in range(1, 13)}
+        assert len(cut) == 12, width
+        assert all(cell_len(name) <= width for name in cut)
+
+
+def test_delayed_shortens_before_the_name_is_cut() -> None:
+    assert name_cell("Zalek", True, 20) == " Zalek (delayed)"
+    assert name_cell("Zalek", True, 10) == " Zalek (d)"
+    assert name_cell("Goblin Archer 12", True, 9) == " Gobl… 12"  # no room for (d)
+    assert name_cell("Zalek", False, 3) == " Z…"
+
+
+def test_hp_numbers_and_temp_hp() -> None:
+    from rich.style import Style
+
+    hurt = Combatant("Zalek", 38, 19, temp_hp=5)
+    assert hp_cell(hurt, Style(), 4).plain == " ██░░ 19/38 +5"
+    assert hp_cell(hurt, Style(), 0).plain == " 19/38 +5"
+    assert hp_cell(Combatant("Ogre", 59, 0), Style(), 4).plain == " ░░░░ down"
+
+
+def test_badges_are_whole_or_counted() -> None:
+    c = named(crypt(), "Goblin Archer 1").combatant
+    items = [item.plain for item in badge_items(c, compact=True)]
+    for width in range(0, 30):
+        text = badges(c, compact=True, width=width).plain
+        words = text.split()
+        if words[-1].startswith("+"):
+            shown = words[:-1]
+            assert int(words[-1][1:]) == len(items) - len(shown)
+        else:
+            shown = words
+        assert shown == items[: len(shown)], (width, text)
+
+
+def test_the_header_says_cond_when_narrow_and_counts_marks() -> None:
+    content = content_of(crypt())
+    wide = [t.plain for t in header_labels(layout(80, content, compact=True))]
+    assert wide == ["", "Ini", " Name", " HP", " AL", " Conditions"]
+    narrow = layout(30, content, compact=True)
+    assert header_labels(narrow)[BADGES].plain == " Cond."
+    assert header_labels(layout(80, content, True), marks=3)[BADGES].plain == (
+        " ● 3 marked · Esc clears"
+    )
+    assert cell_len(header_labels(narrow, marks=3)[BADGES].plain) <= narrow.badges

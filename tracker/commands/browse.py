@@ -1,0 +1,161 @@
+"""``list`` and ``show``: looking at the saved encounters, as tables or as
+JSON (issue 3).  They open the database read-only, without the lock, so
+they work beside an open tracker.  Every name they print is text, never
+markup, with control characters made visible (issue 9); the ``show --json``
+object lives in :mod:`tracker.commands.report`."""
+
+from __future__ import annotations
+
+import argparse
+from typing import TYPE_CHECKING, Any
+
+from rules.text import shorten
+from tracker.commands.common import add_common, open_live, run_with_store
+
+if TYPE_CHECKING:
+    from saves.store import Store
+
+
+def register(sub: Any) -> None:
+    p = sub.add_parser("list", help="saved encounters, newest first")
+    p.add_argument("--json", action="store_true", help="print JSON")
+    add_common(p)
+
+    p = sub.add_parser("show", help="an encounter's state")
+    p.add_argument("name")
+    p.add_argument("--json", action="store_true", help="print JSON")
+    add_common(p)
+
+
+def run(args: argparse.Namespace) -> int:
+    handler = {"list": _list, "show": _show}[args.command]
+    return run_with_store(args, handler, read_only=True)
+
+
+# -- helpers -------------------------------------------------------------------
+
+
+def _console() -> Any:
+    from rich.console import Console
+
+    return Console()
+
+
+#: the longest name a table shows whole (input allows 80 characters; a
+#: hand-edited file may hold megabytes)
+CELL = 200
+
+
+def _text(value: Any, limit: int = CELL) -> Any:
+    """A table cell or title: Rich ``Text`` of the plain string — never
+    markup (``[/]`` in a name would crash the table, ``[link=…]`` would be
+    a hyperlink) — with control characters made visible and a huge value
+    from a hand-edited file cut short."""
+    from rich.text import Text
+
+    return Text(shorten(str(value), limit))
+
+
+# -- list ------------------------------------------------------------------------
+
+
+def _list(args: argparse.Namespace, store: Store) -> int:
+    summaries = store.list()
+    points = {
+        s.name: [label for label, _ in store.save_points(s.name)] if s.save_points else []
+        for s in summaries
+    }
+    if args.json:
+        from tracker.commands.report import to_json
+
+        print(
+            to_json(
+                [
+                    {
+                        "name": s.name,
+                        "round": s.round,
+                        "active": s.active,
+                        "combatants": s.combatants,
+                        "started": s.started,
+                        "updated": s.updated.isoformat(),
+                        "save_points": points[s.name],
+                    }
+                    for s in summaries
+                ]
+            )
+        )
+        return 0
+    if not summaries:
+        print("no saved encounters (create one: combat-tracker new NAME)")
+        return 0
+    from rich.table import Table
+
+    table = Table(box=None)
+    for header in ("encounter", "round", "turn", "combatants", "last change", "save points"):
+        table.add_column(header, overflow="fold")  # a long name wraps, never loses a letter
+    for s in summaries:
+        table.add_row(
+            _text(s.name),
+            str(s.round) if s.started else "—",
+            _text(s.active or "—"),
+            str(s.combatants),
+            s.updated.astimezone().strftime("%Y-%m-%d %H:%M"),
+            _text(", ".join(shorten(label, CELL) for label in points[s.name]), 10 * CELL),
+        )
+    _console().print(table)
+    return 0
+
+
+# -- show ------------------------------------------------------------------------
+
+
+def _show(args: argparse.Namespace, store: Store) -> int:
+    from tracker.commands.report import condition_text, state_json, to_json
+
+    live = open_live(args, store)
+    state = state_json(live)
+    if args.json:
+        print(to_json(state))
+        return 0
+    from rich.table import Table
+    from rich.text import Text
+
+    from tracker.breakdown import styled
+
+    console = _console()
+    title = shorten(state["name"], CELL) + " — "
+    if state["started"]:
+        title += f"round {state['round']}, {shorten(state['active'] or '—', CELL)}'s turn"
+    else:
+        title += "not started"
+    console.print(Text(title), highlight=False)  # not a table title: that wraps to the table
+    table = Table(box=None)
+    for header in ("", "init", "name", "HP", "temp", "AL", "conditions"):
+        table.add_column(header, overflow="fold")  # a long name wraps, never loses a letter
+    for c in state["combatants"]:
+        marker = "▶" if c["name"] == state["active"] else ""
+        conds = ", ".join(condition_text(k) for k in c["conditions"])
+        persistent = ", ".join(
+            f"{p['dice']} {' '.join(p['tags'])}".strip() for p in c["persistent"]
+        )
+        style = "dim" if c["down"] else None
+        table.add_row(
+            marker,
+            "—" if c["initiative"] is None else str(c["initiative"]),
+            _text(shorten(c["name"], CELL) + (" (down)" if c["down"] else "")),
+            f"{c['hp']}/{c['max_hp']}",
+            str(c["temp_hp"] or ""),
+            str(c["al"]),
+            _text(
+                "; ".join(x for x in (conds, persistent and f"persistent {persistent}") if x),
+                10 * CELL,
+            ),
+            style=style,
+        )
+    console.print(table)
+    for entry in state["log"][-10:]:
+        line = Text(f"R{entry['round']} ", style="dim")
+        # visible first: the kept-dice marks survive, control characters do not
+        line.append_text(styled(shorten(entry["text"], 2000)))
+        console.print(line, highlight=False)
+    return 0
