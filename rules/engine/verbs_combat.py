@@ -14,12 +14,11 @@ from rules.bonuses import Bonus, effective_al, stack
 from rules.checks import check as roll_check
 from rules.checks import difficulty_level, judge, roll_expression_with_advantage
 from rules.combatant import Combatant
-from rules.damage import apply_damage
-from rules.dice import roll_damage
 from rules.encounter import Encounter
 from rules.endurance import endurance_check, endurance_of
 from rules.engine.grammar import MOVEMENTS
 from rules.engine.turns import next_turn, start_combat, step_back
+from rules.engine.verbs_effects import hurt, roll_hit
 from rules.engine.work import Roller, Work, call
 from rules.errors import ActionError
 from rules.luck import spend_luck
@@ -158,19 +157,9 @@ def attack(work: Work, a: Mapping[str, Any]) -> None:
         work.log(who, f"{who} attacks {name}: {text} ({al_text}){extra}")
         if a.get("damage") and result.degree.succeeded:
             crit = result.degree.name == "CRITICAL_SUCCESS"
-            dmg = work.roll(
-                f"{who} damage {a['damage']}",
-                roll_damage,
-                a["damage"],
-                work.roller,
-                crit=crit,
-                mode=work.ruleset["critical_damage"],
-            )
-            tags = list(a.get("tags", ()))
+            dmg = roll_hit(work, f"{who} damage {a['damage']}", a["damage"], crit)
             work.log(who, f"{'Critical hit' if crit else 'Hit'}: {dmg.render()}")
-            c, res = work.roll("", apply_damage, work.get(name), dmg.total, tags, work.ruleset)
-            work.put(c)
-            work.log(name, res.text)
+            hurt(work, name, dmg.total, list(a.get("tags", ())))
 
 
 def roll(work: Work, a: Mapping[str, Any]) -> None:

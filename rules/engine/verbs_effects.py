@@ -25,7 +25,7 @@ from rules.bonuses import DICE_TYPES, STACKING, Bonus
 from rules.conditions import Condition, add_condition, remove_condition
 from rules.damage import apply_damage, grant_temp_hp
 from rules.damage import heal as heal_hp
-from rules.dice import roll, roll_damage
+from rules.dice import RollResult, roll, roll_damage
 from rules.durations import Duration, describe_duration
 from rules.engine.turns import ending_round
 from rules.engine.work import Work, call
@@ -61,22 +61,29 @@ def damage(work: Work, a: Mapping[str, Any]) -> None:
     target (§5 steps 2–5)."""
     names = work.resolve_all(a["targets"])
     crit = bool(a.get("crit"))
-    result = work.roll(
-        f"damage {a['amount']}",
-        roll_damage,
-        a["amount"],
-        work.roller,
-        crit=crit,
-        mode=work.ruleset["critical_damage"],
-    )
+    result = roll_hit(work, f"damage {a['amount']}", a["amount"], crit)
     tags = list(a.get("tags", ()))
     label = f" {' '.join(tags)}" if tags else ""
     if result.dice or crit:  # a plain constant: the damage line says it all
         work.log("GM", f"Damage{label}: {result.render()}")
     for name in names:
-        c, res = work.roll("", apply_damage, work.get(name), result.total, tags, work.ruleset)
-        work.put(c)
-        work.log(name, res.text)
+        hurt(work, name, result.total, tags)
+
+
+def roll_hit(work: Work, label: str, expression: str, crit: bool) -> RollResult:
+    """Roll a hit's damage once, doubled on a critical hit as the ruleset's
+    ``critical_damage`` says (RULES.md §5 step 1): for ``damage`` and for an
+    attack that hits."""
+    mode = work.ruleset["critical_damage"]
+    return work.roll(label, roll_damage, expression, work.roller, crit=crit, mode=mode)
+
+
+def hurt(work: Work, name: str, total: int, tags: list[str]) -> None:
+    """Apply *total* damage of *tags* to one combatant through immunities,
+    weaknesses, resistances and temp HP (RULES.md §5 steps 2–5), and log it."""
+    c, res = work.roll("", apply_damage, work.get(name), total, tags, work.ruleset)
+    work.put(c)
+    work.log(name, res.text)
 
 
 def heal(work: Work, a: Mapping[str, Any]) -> None:
