@@ -13,8 +13,7 @@ and, pressed anyway, says why.
 
 from __future__ import annotations
 
-import shlex
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
@@ -27,6 +26,7 @@ from rules.combatant import Combatant
 from rules.errors import ActionError
 from tracker.bindings import ENCOUNTER_KEYS, bindings
 from tracker.config import Config
+from tracker.controller import EncounterController
 from tracker.screens import lines
 from tracker.screens.palette import EncounterCommands
 from tracker.screens.quitting import quitting
@@ -48,25 +48,6 @@ EMPTY_HINT = (
     "No combatants yet. Press a to add some, or : then  add Goblin count 3 hp 2d6+2  "
     "— then s to start the fight.  ? lists every key."
 )
-
-#: Actions that need at least one combatant.
-NEED_COMBATANT = {
-    "select_down",
-    "select_up",
-    "order_down",
-    "order_up",
-    "toggle_mark",
-    "damage",
-    "heal",
-    "temp",
-    "persistent",
-    "condition",
-    "uncondition",
-    "move",
-    "initiative",
-    "edit",
-    "remove",
-}
 
 
 def _with_value(text: str) -> str:
@@ -99,15 +80,14 @@ class EncounterScreen(Screen[None]):
         super().__init__(classes=f"{self.width_class(width)} {size_class(height, VERTICAL)}")
         self.live = live
         self.config = config
-        ui: Mapping[str, Any] = live.ui_state
-        self._selected: str | None = ui.get("selected")
-        self._marked: list[str] = [str(n) for n in ui.get("marked", [])]
         self._available: tuple[bool, ...] = ()
         # composed in compose; held, not queried: a screen mounted while the
         # app quits (keys still arriving) has lost its children by then
         self._table = InitiativePane(id="initiative", compact=width < 120, hint=EMPTY_HINT)
         self._details = CombatantPane(id="combatant")
         self._log = LogPane(id="log")
+        #: the selection, the marks and what the keys do with them
+        self.controller = EncounterController(live, lambda: self._table.selected_index)
 
     @classmethod
     def width_class(cls, width: int) -> str:
@@ -169,64 +149,47 @@ class EncounterScreen(Screen[None]):
 
     @property
     def encounter(self) -> Any:
-        return self.live.session.encounter
+        return self.controller.encounter
 
     def _names(self) -> list[str]:
-        return [c.name for c in self.encounter.combatants]
+        return self.controller.names()
 
     def selected(self) -> Combatant | None:
-        index = self.table.selected_index
-        combatants = self.encounter.combatants
-        return combatants[index] if index is not None and index < len(combatants) else None
+        return self.controller.selected()
 
     def targets(self) -> list[str]:
         """Marked combatants (in order), else the selection."""
-        names = self._names()
-        marked = [n for n in names if n in self._marked]
-        if marked:
-            return marked
-        current = self.selected()
-        return [] if current is None else [current.name]
-
-    def _marks_used(self) -> bool:
-        """Whether the next targeted action goes to the marked combatants."""
-        names = set(self._names())
-        return any(n in names for n in self._marked)
+        return self.controller.targets()
 
     def clear_marks(self) -> None:
         """Forget every mark (after the action that used them, or Escape)."""
-        if self._marked:
-            self._marked = []
-            self.live.set_ui_state(marked=[])
-            self.table.show(self.encounter, self._marked)
-            self._show_marks()
+        if self.controller.clear_marks():
+            self._show_mark_rows()
+
+    def _show_mark_rows(self) -> None:
+        self.table.show(self.encounter, self.controller.marked)
+        self._show_marks()
 
     def _show_marks(self) -> None:
         """The marks count, in the initiative pane's header (one line
         repainted; the pane's border would repaint the whole pane)."""
-        self.table.set_marks_note(len(self._marked))
+        self.table.set_marks_note(len(self.controller.marked))
 
     def refresh_panes(self) -> None:
         """Redraw what changed: rows, new log lines, the selected combatant."""
         enc = self.encounter
-        names = self._names()
-        self._marked = [n for n in self._marked if n in names]
+        ctl = self.controller
+        ctl.prune_marks()
         table = self.table
         # the cursor is the truth: its Selected message may still be queued
-        # behind keys typed fast (arrows, clicks), so _selected can be stale
+        # behind keys typed fast (arrows, clicks), so the remembered name can be stale
         drawn = table.selected_name
-        if drawn is not None and drawn != self._selected:
-            self._selected = drawn
-            self.live.set_ui_state(selected=drawn)
-        table.show(enc, self._marked)
-        if self._selected in names:
-            index = names.index(self._selected)
-            if table.cursor_row != index:
-                table.move_cursor(row=index, animate=False)
-        else:  # none yet, or removed: the selection is whoever the cursor is on
-            current = self.selected()
-            self._selected = None if current is None else current.name
-            self.live.set_ui_state(selected=self._selected)
+        if drawn is not None:
+            ctl.remember(drawn)
+        table.show(enc, ctl.marked)
+        index = ctl.follow()  # None: the selection is whoever the cursor is on
+        if index is not None and table.cursor_row != index:
+            table.move_cursor(row=index, animate=False)
         self._log.show(self.live.session.log)
         self._show_selected()
         active = enc.active
@@ -238,8 +201,7 @@ class EncounterScreen(Screen[None]):
         self._show_marks()
         self.sub_title = str(plain(f"{enc.name} · {title}"))
         # the footer rebuilds itself on refresh_bindings: only when availability changed
-        session = self.live.session
-        available = (enc.started, bool(enc.combatants), session.can_undo, session.can_redo)
+        available = ctl.availability()
         if available != self._available:
             first = not self._available
             self._available = available
@@ -258,11 +220,7 @@ class EncounterScreen(Screen[None]):
         """Remember and show whoever the cursor is on.  Called right away by
         the keys that move it, not only from the (queued) Selected message:
         keys typed fast (``j j space n``) must not act on a stale selection."""
-        current = self.selected()
-        name = None if current is None else current.name
-        if name != self._selected:
-            self._selected = name
-            self.live.set_ui_state(selected=name)
+        self.controller.cursor_moved()
         self._show_selected()
 
     # -- applying actions -------------------------------------------------------
@@ -349,7 +307,7 @@ class EncounterScreen(Screen[None]):
 
     def _after_targets(self) -> Callable[[], None] | None:
         """What runs after an action on the targets: the marks it used clear."""
-        return self.clear_marks if self._marks_used() else None
+        return self.clear_marks if self.controller.marks_used() else None
 
     def _on_targets(self, verb: str, title: str, usage: str, **kw: Any) -> None:
         names = self.targets()
@@ -373,32 +331,8 @@ class EncounterScreen(Screen[None]):
         return True if self.unavailable(action) is None else None
 
     def unavailable(self, action: str) -> str | None:
-        """Why *action* does not apply now (None: it does); the footer greys
-        it and the key, pressed anyway, shows this reason."""
-        enc = self.encounter
-        if action in ("next_turn", "previous_turn"):
-            return None if enc.started else "the fight has not started: s starts it"
-        if action == "start":
-            if enc.started:
-                return "the fight has started already"
-            return None if enc.combatants else "add combatants first (a)"
-        if action == "undo":
-            return None if self.live.session.can_undo else "nothing to undo"
-        if action == "redo":
-            return None if self.live.session.can_redo else "nothing to redo"
-        if action == "clear_marks":
-            return None if self._marked else "no marks to clear"
-        if action in NEED_COMBATANT and not enc.combatants:
-            return "no combatants yet: a adds some"
-        if action == "move":
-            current = self.selected()
-            if current is not None and current.endurance is None:
-                return (
-                    f"{current.name} has no endurance pool (needs CON and Athletics: e edits them)"
-                )
-        if action == "uncondition" and not self._present_conditions(self.targets()):
-            return f"{', '.join(self.targets())}: no conditions to remove"
-        return None
+        """Why *action* does not apply now (None: it does)."""
+        return self.controller.unavailable(action)
 
     #: greyed keys that stay quiet when pressed (Escape with nothing marked)
     QUIET = frozenset({"clear_marks"})
@@ -428,11 +362,15 @@ class EncounterScreen(Screen[None]):
         self.report(self.apply("prev"))
 
     def action_select_down(self) -> None:
-        self.table.action_cursor_down()
-        self._selection_moved()
+        self._select(1)
 
     def action_select_up(self) -> None:
-        self.table.action_cursor_up()
+        self._select(-1)
+
+    def _select(self, delta: int) -> None:
+        row = self.controller.step(delta)
+        if row is not None:
+            self.table.move_cursor(row=row)
         self._selection_moved()
 
     def action_order_down(self) -> None:
@@ -447,16 +385,8 @@ class EncounterScreen(Screen[None]):
             self.report(self.apply(f"order {lines.targets([current.name])} {direction}"))
 
     def action_toggle_mark(self) -> None:
-        current = self.selected()
-        if current is None:
-            return
-        if current.name in self._marked:
-            self._marked.remove(current.name)
-        else:
-            self._marked.append(current.name)
-        self.live.set_ui_state(marked=list(self._marked))
-        self.table.show(self.encounter, self._marked)
-        self._show_marks()
+        if self.controller.toggle_mark():
+            self._show_mark_rows()
 
     def action_clear_marks(self) -> None:
         self.clear_marks()
@@ -504,39 +434,21 @@ class EncounterScreen(Screen[None]):
                 self._after_targets(),
             )
 
-    def _present_conditions(self, names: list[str]) -> list[str]:
-        """The conditions any of *names* has, sorted."""
-        return sorted(
-            {
-                cond.name
-                for c in self.encounter.combatants
-                if c.name in names
-                for cond in c.conditions
-            }
-        )
-
     def action_uncondition(self) -> None:
         """Pick one of the targets' conditions; it is removed from each
         target that has it, as one step."""
         names = self.targets()
-        present = self._present_conditions(names)
+        present = self.controller.present_conditions(names)
         if not names or not present:
             return
         from tracker.screens.prompt import ChoiceScreen
 
-        having = {
-            c.name: {cond.name for cond in c.conditions}
-            for c in self.encounter.combatants
-            if c.name in names
-        }
         then = self._after_targets()
 
         def chosen(condition: str | None) -> None:
             if condition is None:
                 return
-            who = [n for n in names if condition in having.get(n, ())]
-            line = "; ".join(f"uncond {lines.targets([n])} {shlex.quote(condition)}" for n in who)
-            self.report(self.apply(line, then))
+            self.report(self.apply(self.controller.uncondition_line(names, condition), then))
 
         self.app.push_screen(ChoiceScreen(f"Remove condition: {', '.join(names)}", present), chosen)
 
@@ -590,7 +502,8 @@ class EncounterScreen(Screen[None]):
             error = self.apply(line)
             if error:
                 return error
-            self._selected = new.get("name") or self._selected
+            ctl = self.controller
+            ctl.selected_name = new.get("name") or ctl.selected_name
             self.refresh_panes()
             return None
 
