@@ -86,13 +86,20 @@ def hurt(work: Work, name: str, total: int, tags: list[str]) -> None:
     work.log(name, res.text)
 
 
+def _amount(work: Work, a: Mapping[str, Any], what: str, label: str) -> int:
+    """Roll *a*'s amount once for every target (its dice named *label* when
+    the GM types the faces; logged when dice were rolled, ``Healing: 2d4
+    (3, 1) = 4``); never below 0."""
+    result = _roll(work, f"{label} {a['amount']}", a["amount"])
+    if result.dice:
+        work.log("GM", f"{what}: {result.render()}")
+    return max(0, result.total)
+
+
 def heal(work: Work, a: Mapping[str, Any]) -> None:
     """``heal``: roll once, heal each target up to its maximum (§5)."""
     names = work.resolve_all(a["targets"])
-    result = _roll(work, f"healing {a['amount']}", a["amount"])
-    if result.dice:
-        work.log("GM", f"Healing: {result.render()}")
-    amount = max(0, result.total)
+    amount = _amount(work, a, "Healing", "healing")
     for name in names:
         c, res = work.roll("", heal_hp, work.get(name), amount)
         work.put(c)
@@ -102,10 +109,7 @@ def heal(work: Work, a: Mapping[str, Any]) -> None:
 def temp(work: Work, a: Mapping[str, Any]) -> None:
     """``temp``: temporary HP per the ruleset's ``temp_hp`` option (§6)."""
     names = work.resolve_all(a["targets"])
-    result = _roll(work, f"temp HP {a['amount']}", a["amount"])
-    if result.dice:
-        work.log("GM", f"Temp HP: {result.render()}")
-    amount = max(0, result.total)
+    amount = _amount(work, a, "Temp HP", "temp HP")
     default_tick = "end" if a.get("of") is not None else "start"
     for name in names:
         dur = _duration(work, a, name, default_tick)
