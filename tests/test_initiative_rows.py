@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 from rich.cells import cell_len
 from rich.text import Text
+from test_tui_sizes import CRYPT
 
 from rules.combatant import Combatant
 from rules.encounter import Encounter
@@ -47,12 +48,7 @@ def crypt() -> list[RowState]:
     """Zalek's turn against twelve goblin archers (one down) and an ogre."""
     session = Session(Encounter("Crypt"), rng=random.Random(5))
     for line in (
-        "add Zalek hp 38 al 15 init 19 player",
-        "add 'Goblin Archer' count 12 hp 38 al 13",
-        "add Ogre hp 59 init 2",
-        "start",
-        "damage 'Goblin Archer 3' 40",
-        "cond 'Goblin Archer 1' poisoned value 2 rounds 3",
+        *CRYPT,
         "cond 'Goblin Archer 1' prone",
         "persist 'Goblin Archer 1' 1d6 fire",
     ):

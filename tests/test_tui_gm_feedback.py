@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import random
 from pathlib import Path
+from typing import Any
 
 import pytest
 from test_tui_keys import fight, hp, make_app, names, select, type_text
@@ -410,16 +411,21 @@ async def test_notices_from_the_store_are_shown_in_one_dialog(tmp_path: Path) ->
 # -- the picker and open NAME ---------------------------------------------------------------
 
 
+def bridge_trolls(store: Any) -> LiveEncounter:
+    """A troll at 40 HP saved as 'before the bridge', then hit for 10."""
+    live = LiveEncounter.create(store, "Bridge trolls")
+    live.do("add Troll hp 40")
+    live.save_point("before the bridge")
+    live.do("damage Troll 10")
+    return live
+
+
 async def test_the_picker_shows_save_points_and_restores_one_as_a_new_encounter(
     tmp_path: Path,
 ) -> None:
     store = open_store(tmp_path / "e.json")
     try:
-        live = LiveEncounter.create(store, "Bridge trolls")
-        live.do("add Troll hp 40")
-        live.save_point("before the bridge")
-        live.do("damage Troll 10")
-        live.close()
+        bridge_trolls(store).close()
         app = CombatTrackerApp(store, config=Config(), rng=random.Random(1))
         async with app.run_test(size=(100, 24)) as pilot:
             table = app.screen.query_one(DataTable)
@@ -499,11 +505,7 @@ async def test_a_long_journal_is_folded_once_the_fight_is_on_screen() -> None:
 async def test_ctrl_s_over_a_kept_label_asks_before_replacing(tmp_path: Path) -> None:
     store = open_store(tmp_path / "e.json")
     try:
-        live = LiveEncounter.create(store, "Bridge trolls")
-        live.do("add Troll hp 40")
-        live.save_point("before the bridge")
-        live.do("damage Troll 10")
-        app = CombatTrackerApp(store, live, Config(), random.Random(1))
+        app = CombatTrackerApp(store, bridge_trolls(store), Config(), random.Random(1))
         async with app.run_test(size=(100, 30)) as pilot:
             await pilot.press("ctrl+s")
             await type_text(pilot, "Before the bridge")

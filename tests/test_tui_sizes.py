@@ -30,16 +30,21 @@ WIDTHS = (1, 2, 5, 10, 20, 30, 37, 38, 40, 50, 60, 80, 120, 200)
 HEIGHTS = (1, 3, 5, 10, 11, 12, 15, 24, 40, 60)
 
 
+#: Zalek's turn against twelve goblin archers (one down) and an ogre
+#: (tests/test_initiative_rows.py builds its rows from the same fight).
+CRYPT = (
+    "add Zalek hp 38 al 15 init 19 player",
+    "add 'Goblin Archer' count 12 hp 38 al 13",
+    "add Ogre hp 59 init 2",
+    "start",
+    "damage 'Goblin Archer 3' 40",
+    "cond 'Goblin Archer 1' poisoned value 2 rounds 3",
+)
+
+
 def fight() -> LiveEncounter:
     session = Session(Encounter("Crypt"), rng=random.Random(5))
-    for line in (
-        "add Zalek hp 38 al 15 init 19 player",
-        "add 'Goblin Archer' count 12 hp 38 al 13",
-        "add Ogre hp 59 init 2",
-        "start",
-        "damage 'Goblin Archer 3' 40",
-        "cond 'Goblin Archer 1' poisoned value 2 rounds 3",
-    ):
+    for line in CRYPT:
         session.apply(line)
     return LiveEncounter.in_memory(session)
 
