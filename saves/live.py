@@ -30,12 +30,12 @@ from __future__ import annotations
 
 import gc
 import random
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from rules.encounter import Encounter
+from rules.encounter import Encounter, LogEntry
 from rules.engine.lazy_log import UnreadLogHead
 from rules.engine.lazy_steps import UnreadHistory
 from rules.engine.session import SNAPSHOT_VERSION, Session
@@ -154,6 +154,40 @@ class LiveEncounter:
         version = snapshot["session"].get("version", 1)
         live._stale_snapshot = not isinstance(version, int) or version < SNAPSHOT_VERSION
         return live
+
+    # -- what the screen reads ------------------------------------------------
+
+    @property
+    def encounter(self) -> Encounter:
+        """The encounter as it stands now."""
+        return self.session.encounter
+
+    @property
+    def log(self) -> Sequence[LogEntry]:
+        """The newest log entries held in memory, oldest first (the pane's
+        window; :attr:`log_earlier` more are older, ``export`` has them all)."""
+        return self.session.log
+
+    @property
+    def log_earlier(self) -> int:
+        """How many log entries are older than :attr:`log`."""
+        return 0
+
+    @property
+    def can_undo(self) -> bool:
+        return self.session.can_undo
+
+    @property
+    def can_redo(self) -> bool:
+        return self.session.can_redo
+
+    def dice_needed(self, action: str | Mapping[str, Any]) -> list[tuple[str, int]]:
+        """The dice *action* would roll beyond its faces (``Session.dice_needed``)."""
+        return self.session.dice_needed(action)
+
+    def preview_move(self, target: str, movement: str, face: int | None = None) -> Any:
+        """The endurance check a move would make (``Session.preview_move``)."""
+        return self.session.preview_move(target, movement, face)
 
     # -- changes --------------------------------------------------------------
 

@@ -63,7 +63,7 @@ class EncounterController:
 
     @property
     def encounter(self) -> Encounter:
-        return self.live.session.encounter
+        return self.live.encounter
 
     def names(self) -> list[str]:
         return [c.name for c in self.encounter.combatants]
@@ -71,9 +71,9 @@ class EncounterController:
     def availability(self) -> tuple[bool, ...]:
         """What the footer's greyed keys depend on (started, any combatant,
         undo, redo): the footer is rebuilt only when this changes."""
-        session = self.live.session
-        enc = session.encounter
-        return (enc.started, bool(enc.combatants), session.can_undo, session.can_redo)
+        live = self.live
+        enc = live.encounter
+        return (enc.started, bool(enc.combatants), live.can_undo, live.can_redo)
 
     # -- the selection -----------------------------------------------------------
 
@@ -192,9 +192,9 @@ class EncounterController:
                 return "the fight has started already"
             return None if enc.combatants else "add combatants first (a)"
         if action == "undo":
-            return None if self.live.session.can_undo else "nothing to undo"
+            return None if self.live.can_undo else "nothing to undo"
         if action == "redo":
-            return None if self.live.session.can_redo else "nothing to redo"
+            return None if self.live.can_redo else "nothing to redo"
         if action == "clear_marks":
             return None if self.marked else "no marks to clear"
         if action in NEED_COMBATANT and not enc.combatants:

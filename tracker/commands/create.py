@@ -105,6 +105,6 @@ def _new(args: argparse.Namespace, store: Store) -> int:
         raise CommandError(f"{args.from_file}: {exc}") from None
     except SaveError as exc:
         raise CommandError(str(exc)) from None
-    count = len(live.session.encounter.combatants)
+    count = len(live.encounter.combatants)
     print(one_line(f"created {quoted(live.name)} ({rules.name} rules, {count} combatants)"))
     return 0

@@ -32,7 +32,7 @@ if TYPE_CHECKING:
 
 def state_json(live: LiveEncounter) -> dict[str, Any]:
     """The documented ``show --json`` object (README: CLI)."""
-    enc = live.session.encounter
+    enc = live.encounter
     active = enc.active
 
     def combatant(c: Any) -> dict[str, Any]:
@@ -71,7 +71,7 @@ def state_json(live: LiveEncounter) -> dict[str, Any]:
         "started": enc.started,
         "active": None if active is None else active.name,
         "combatants": [combatant(c) for c in enc.combatants],
-        "log": [{"round": e.round, "actor": e.actor, "text": e.text} for e in live.session.log],
+        "log": [{"round": e.round, "actor": e.actor, "text": e.text} for e in live.log],
     }
 
 

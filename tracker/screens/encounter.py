@@ -190,7 +190,7 @@ class EncounterScreen(Screen[None]):
         index = ctl.follow()  # None: the selection is whoever the cursor is on
         if index is not None and table.cursor_row != index:
             table.move_cursor(row=index, animate=False)
-        self._log.show(self.live.session.log)
+        self._log.show(self.live.log)
         self._show_selected()
         active = enc.active
         if enc.started and active is not None:
@@ -238,7 +238,7 @@ class EncounterScreen(Screen[None]):
 
             try:
                 action = parse_action(line)
-                needed = self.live.session.dice_needed(action)
+                needed = self.live.dice_needed(action)
             except ActionError as exc:
                 return str(exc)
             if needed:
@@ -460,7 +460,7 @@ class EncounterScreen(Screen[None]):
 
         def preview(movement: str, face: int | None) -> Any:
             try:
-                return self.live.session.preview_move(name, movement, face)
+                return self.live.preview_move(name, movement, face)
             except ActionError as exc:
                 return str(exc)
 
