@@ -12,6 +12,11 @@ import shutil
 import time
 from pathlib import Path
 
+#: in the name of every temp file: ``state.json.tmp-1234`` (stray ones are
+#: removed by the process holding the lock)
+TEMP_MARK = ".tmp-"
+_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
+
 
 def fsync_dir(path: Path) -> None:
     """Flush a directory's entries (new, renamed or removed names) to disk."""
@@ -39,8 +44,12 @@ def atomic_write(path: Path, data: bytes) -> None:
     """Replace ``path`` with ``data`` so that a crash at any moment leaves
     either the old or the new content: temp file, fsync, os.replace, fsync
     of the directory."""
-    tmp = path.with_name(f"{path.name}.tmp-{os.getpid()}")
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+    tmp = path.with_name(f"{path.name}{TEMP_MARK}{os.getpid()}")
+    # A leftover of a crashed process with our PID, or a planted link: the
+    # temp file is always a new file of our own (O_EXCL never follows a link).
+    with contextlib.suppress(FileNotFoundError):
+        os.unlink(tmp)
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW, 0o644)
     try:
         write_all(fd, data)
         os.fsync(fd)
@@ -109,6 +118,21 @@ def keep_copy_aside(path: Path, tag: str) -> Path:
             os.close(fd)
     fsync_dir(path.parent)
     return target
+
+
+def remove_temp_files(directory: Path) -> int:
+    """Remove the temp files a crashed writer left in *directory* (the
+    caller holds the lock, so none is being written); how many."""
+    removed = 0
+    with contextlib.suppress(OSError):
+        for entry in os.scandir(directory):
+            if TEMP_MARK in entry.name and not entry.is_dir(follow_symlinks=False):
+                with contextlib.suppress(OSError):
+                    os.unlink(entry.path)
+                    removed += 1
+    if removed:
+        fsync_dir(directory)
+    return removed
 
 
 def remove_tree(path: Path) -> None:

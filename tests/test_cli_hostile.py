@@ -128,7 +128,6 @@ def plant(db: Path, title: str, names: list[str], *, index_name: str = "Fight") 
     the report (kept dice unmarked, control characters made visible)."""
     from rules.encounter import Encounter, LogEntry
     from rules.engine import Session
-    from saves.live import LiveEncounter
     from saves.store import Store
 
     session = Session(Encounter("Placeholder"), rng=random.Random(3))
@@ -148,19 +147,18 @@ def plant(db: Path, title: str, names: list[str], *, index_name: str = "Fight") 
             text = text.replace(token, name)
         return text
 
-    enc = session.encounter
-    session.encounter = replace(
-        enc,
-        name=title,
-        combatants=tuple(replace(c, name=tokens[c.name]) for c in enc.combatants),
-    )
-    log = list(session.log)
-    session.log = [LogEntry(e.seq, e.round, swap(e.actor), swap(e.text)) for e in log]
+    def swapped(obj: Any) -> Any:
+        text = json.dumps(obj)
+        for token, name in tokens.items():
+            text = text.replace(token, json.dumps(name)[1:-1])
+        return json.loads(text.replace('"Placeholder"', json.dumps(title)))
+
+    log = [LogEntry(e.seq, e.round, swap(e.actor), swap(e.text)) for e in session.log]
+    origin = swapped({"encounter": Encounter("Placeholder").to_dict()})
+    steps = [swapped({"step": step.to_dict()}) for step in session.undo_stack]
+    snapshot = {"session": swapped(session.to_dict()), "ui": {}}
     with Store(db) as store:
-        live = LiveEncounter.create(store, index_name)
-        live.session = session
-        live.compact()
-        live.close()
+        store.create(index_name, origin, snapshot, {"round": 1}, records=steps)
     return [
         visible(swap(re.sub(r"\*\*(\d+)\*\*", r"\1", e.text)))
         for e in log
@@ -169,18 +167,33 @@ def plant(db: Path, title: str, names: list[str], *, index_name: str = "Fight") 
 
 
 def rename_in_index(db: Path, old: str, name: str, label: str | None = None) -> None:
-    """Rename an encounter (and its save points' labels) in the index file
-    itself, as a hand edit would: the store's API refuses such names."""
-    data = json.loads(db.read_text(encoding="utf-8"))
-    for doc in data["encounters"].values():
-        if doc["name"] == old:
-            doc["name"], doc["key"] = name, name.casefold()
-            enc_id = doc["id"]
+    """Rename an encounter in the catalogue (and its save points' labels in
+    its state file) as a hand edit would, sealed again so the store reads it
+    as its own: the store's API refuses such names."""
+    from saves.seal import seal
+    from saves.storage import parse_tables
+
+    def edit(path: Path, change: Any) -> None:
+        tables = parse_tables(path.read_bytes())
+        change(tables)
+        path.write_bytes(seal(tables, "test") + b"\n")
+
+    found: list[str] = []
+
+    def rename(tables: dict[str, Any]) -> None:
+        for doc in tables["encounters"].values():
+            if doc["name"] == old:
+                doc["name"], doc["key"] = name, name.casefold()
+                found.append(doc["id"])
+
+    edit(db, rename)
     if label is not None:
-        for doc in data["save_points"].values():
-            if doc["encounter"] == enc_id:
+
+        def relabel(tables: dict[str, Any]) -> None:
+            for doc in tables.get("save_points", {}).values():
                 doc["label"], doc["key"] = label, label.casefold()
-    db.write_text(json.dumps(data), encoding="utf-8")
+
+        edit(Path(f"{db}.d") / found[0] / "state.json", relabel)
 
 
 # -- Markdown, as a renderer reads it --------------------------------------------------

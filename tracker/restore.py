@@ -1,8 +1,9 @@
 """Restore a named save point as a NEW encounter (the original is untouched).
 
 Shared by ``combat-tracker restore NAME LABEL [--as NEW]`` and the resume
-picker's ``r``: load the save point's snapshot, rebuild the session (undo
-history included), rename it and save it under the new name.
+picker's ``r``: load the save point's snapshot, rename it and save it under the new name
+with a copy of the original's steps up to the save point (so undo reaches
+as far back as it did).
 """
 
 from __future__ import annotations
@@ -38,9 +39,12 @@ def restore_save_point(
     new_name = (new_name or default_name(name, label)).strip()
     if store.exists(new_name):
         raise EncounterExists(new_name, new_name)
-    snapshot = store.load_save_point(name, label)
-    session = Session.from_dict(snapshot["session"], rng=rng)
+    point = store.load_save_point(name, label)
+    session = Session.from_dict(point["session"], rng=rng)
     session.encounter = replace(session.encounter, name=new_name)
-    live = LiveEncounter(new_name, session, store, snapshot.get("ui"))
-    store.create(new_name, live.snapshot(), summary_of(session))
+    live = LiveEncounter(new_name, session, store, point.get("ui"))
+    origin = store.origin(name)
+    store.create(
+        new_name, origin, live.snapshot(), summary_of(session), history_of=(name, point["seq"])
+    )
     return new_name

@@ -3,9 +3,7 @@
 A Step is what :meth:`~rules.engine.session.Session.apply`, ``undo`` and
 ``redo`` return and what the journal stores: the action as resolved, the
 patches before and after (``rules.engine.patch``) and the log entries it
-appended.  :func:`step_fields` is the only place a journaled step is
-checked, whether it is rebuilt at once (:meth:`Step.from_dict`) or checked
-now and built when read (a loaded undo history, ``rules.engine.lazy_steps``).
+appended.  :func:`step_fields` is the only place a saved step is checked.
 """
 
 from __future__ import annotations
@@ -100,31 +98,3 @@ def step_fields(data: Any) -> tuple[Any, ...]:
         )
     except (KeyError, TypeError, ValueError) as exc:
         raise ActionError(f"not a journaled step: {exc}") from None
-
-
-_NO_PATCH: dict[str, Any] = {}
-
-
-def is_canonical(raw: Any) -> bool:
-    """True if *raw* is a step exactly as a snapshot stores it (no log, every
-    field already of its type): nothing to convert, so it can stay as it is
-    until it is read."""
-    if type(raw) is not dict:
-        return False
-    kind = raw.get("kind")
-    return (
-        type(kind) is str
-        and kind in KINDS
-        and type(raw.get("seq")) is int
-        and type(raw.get("action")) is dict
-        and type(raw.get("before", _NO_PATCH)) is dict
-        and type(raw.get("after", _NO_PATCH)) is dict
-        and "log" not in raw
-    )
-
-
-def check_step(raw: Any) -> None:
-    """Raise ActionError if *raw* is not a journaled step (see
-    :func:`step_fields`), without building it."""
-    if not is_canonical(raw):
-        step_fields(raw)

@@ -93,15 +93,15 @@ def _new(args: argparse.Namespace, store: Store) -> int:
         raise CommandError(str(exc)) from None
     if store.exists(name):
         raise CommandError(f"an encounter named {quoted(name)} already exists")
-    try:
-        live = LiveEncounter.create(store, name, rules, rng=rng_from(args))
-        if prepared:
-            from rules.prepared import add_actions
+    actions: list[dict[str, Any]] = []
+    if prepared:
+        from rules.prepared import add_actions
 
-            for action in add_actions(prepared):
-                live.do(action)
+        actions = list(add_actions(prepared))
+    try:
+        # all or nothing: the prepared combatants are added in memory first
+        live = LiveEncounter.create(store, name, rules, rng=rng_from(args), actions=actions)
     except (ActionError, ValueError) as exc:
-        store.delete(name)
         raise CommandError(f"{args.from_file}: {exc}") from None
     except SaveError as exc:
         raise CommandError(str(exc)) from None

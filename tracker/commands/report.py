@@ -71,7 +71,7 @@ def state_json(live: LiveEncounter) -> dict[str, Any]:
         "started": enc.started,
         "active": None if active is None else active.name,
         "combatants": [combatant(c) for c in enc.combatants],
-        "log": [{"round": e.round, "actor": e.actor, "text": e.text} for e in live.log],
+        "log": [{"round": e.round, "actor": e.actor, "text": e.text} for e in live.full_log()],
     }
 
 

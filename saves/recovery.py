@@ -1,0 +1,272 @@
+"""How the store opens, builds and removes an encounter's folder, and how
+it repairs what it finds: the folders are the truth, the catalogue an index
+of them (see ``saves.store``).  Every repair is one sentence for the GM.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from saves.errors import CorruptData, SaveError
+from saves.fsutil import fsync_dir, make_dirs, move_aside
+from saves.migrations import SCHEMA_VERSION
+from saves.state import STATE_FILE, StateFile
+from saves.steps import STEPS_FILE, Line, StepsFile, decode, read_tail
+
+if TYPE_CHECKING:
+    from saves.store import Loaded, Open, Store
+
+_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
+
+
+# --- one encounter ---------------------------------------------------------
+
+
+def read_state(store: Store, doc: dict[str, Any]) -> tuple[StateFile | None, str | None]:
+    """The encounter's state file, read; or None and why not (None: it has none)."""
+    path = store.folder(doc["id"]) / STATE_FILE
+    state = StateFile(path, store.read_only)
+    try:
+        state.read()
+    except FileNotFoundError:
+        return None, None
+    except OSError as exc:
+        return None, f"cannot read {path} ({exc.strerror or exc})"
+    except CorruptData as exc:
+        return None, f"{path} is damaged ({exc.message})"
+    if state.snapshot["id"] != doc["id"]:
+        return None, f"{path} belongs to another encounter"
+    return state, None
+
+
+def load(store: Store, doc: dict[str, Any]) -> tuple[Loaded, Open]:
+    """Open an encounter: its snapshot and the steps after it, or, when the
+    snapshot is missing, damaged or does not fit, every step from the
+    origin (the state file moved aside)."""
+    from saves.store import Loaded, Open
+
+    folder = store.folder(doc["id"])
+    name = doc["name"]
+    notices: list[str] = []
+    state, problem = read_state(store, doc)
+    steps = StepsFile(folder / STEPS_FILE, store.read_only)
+    lines: list[Line] | None = None
+    if state is not None:
+        snap = state.snapshot
+        try:
+            lines = steps.open((snap["seq"], snap["end"]))
+        except CorruptData as exc:
+            problem, state = f"it does not fit the steps file ({exc.message})", None
+    if state is None:
+        try:
+            lines = steps.open(None)
+        except CorruptData as exc:
+            raise SaveError(
+                f"{name!r} cannot be opened: its steps file {steps.path} is unreadable "
+                f"({exc.message}) and it has no usable snapshot"
+                + (f" ({problem})." if problem else ".")
+            ) from None
+        origin = lines[0].record
+        if origin.get("id") != doc["id"]:
+            steps.close()
+            raise SaveError(
+                f"The files in {folder} belong to another encounter ({origin.get('name')!r}); "
+                f"{name!r} was not opened and nothing was changed."
+            )
+        notices.append(_rebuilt(store, folder, name, problem, len(lines) - 1))
+    assert lines is not None
+    notices += steps.notices
+    if state is None:
+        opened = Open(steps, StateFile(folder / STATE_FILE, store.read_only))
+        return Loaded(
+            None, [ln.record for ln in lines[1:]], lines[0].record, tuple(notices)
+        ), opened
+    return Loaded(state.snapshot, [ln.record for ln in lines], None, tuple(notices)), Open(
+        steps, state
+    )
+
+
+def _rebuilt(store: Store, folder: Path, name: str, problem: str | None, count: int) -> str:
+    what = f"The saved state of {name!r} " + (f"({problem})" if problem else "was missing")
+    path = folder / STATE_FILE
+    if store.read_only:
+        return f"{what}; it was rebuilt from its {count} saved actions (opened read-only: nothing was changed)."
+    aside = ""
+    if path.exists():
+        aside = f"; the old file was moved to {move_aside(path, 'corrupt')} with its save points"
+    return f"{what}; it was rebuilt from its {count} saved actions{aside}."
+
+
+def build(
+    store: Store,
+    enc_id: str,
+    origin: bytes,
+    lines: list[bytes],
+    seq: int,
+    snapshot: dict[str, Any],
+    summary: dict[str, Any],
+) -> None:
+    """Make an encounter's folder under a hidden name, then rename it into
+    place: a kill at any moment leaves no half-made encounter."""
+    from saves.store import NEW, now
+
+    make_dirs(store.dir)
+    staging = store.dir / f"{NEW}{enc_id}"
+    staging.mkdir()
+    StepsFile.create(staging / STEPS_FILE, origin, lines)
+    end = len(origin) + sum(map(len, lines))
+    doc = {
+        "schema": SCHEMA_VERSION,
+        "id": enc_id,
+        "name": decode(origin.rstrip(b"\n")).record["name"],
+        "seq": seq,
+        "end": end,
+        "t": now(),
+        "summary": summary,
+        "session": snapshot["session"],
+        "ui": snapshot.get("ui", {}),
+    }
+    StateFile(staging / STATE_FILE).write_snapshot(doc)
+    os.rename(staging, store.folder(enc_id))
+    fsync_dir(store.dir)
+
+
+def discard(store: Store, enc_id: str) -> None:
+    """Undo a create that failed: no folder may stay behind."""
+    from saves.store import DELETED, NEW
+
+    for path in (store.dir / f"{NEW}{enc_id}", store.dir / enc_id):
+        with contextlib.suppress(OSError):
+            tomb = store.dir / f"{DELETED}{enc_id}"
+            os.rename(path, tomb)
+            shutil.rmtree(tomb, ignore_errors=True)
+    with contextlib.suppress(OSError):
+        fsync_dir(store.dir)
+
+
+def delete(store: Store, doc: dict[str, Any]) -> None:
+    """Rename the folder away (needs no space), empty it (frees space),
+    then drop the catalogue entry and the emptied folder."""
+    from saves.store import DELETED
+
+    folder = store.folder(doc["id"])
+    tomb = store.dir / f"{DELETED}{doc['id']}"
+    if folder.exists():
+        os.rename(folder, tomb)
+        fsync_dir(store.dir)
+        for entry in os.scandir(tomb):
+            with contextlib.suppress(OSError):
+                if entry.is_dir(follow_symlinks=False):
+                    shutil.rmtree(entry.path, ignore_errors=True)
+                else:
+                    os.unlink(entry.path)
+    try:
+        store.catalogue.remove(doc["id"])
+    except OSError as exc:
+        store.catalogue.gone.add(doc["id"])
+        store.catalogue.reindex()
+        store.notices.append(
+            f"{doc['name']!r} was deleted, but the list in {store.path} could not be "
+            f"rewritten ({exc.strerror or exc}); it is tidied the next time the tracker opens."
+        )
+        return
+    with contextlib.suppress(OSError):
+        os.rmdir(tomb)
+        fsync_dir(store.dir)
+
+
+# --- the whole database ----------------------------------------------------
+
+
+def reconcile(store: Store) -> list[str]:
+    """Make the catalogue and the folders agree (in memory only when
+    read-only); the notices say what was done."""
+    catalogue = store.catalogue
+    notices = catalogue.check()
+    if store.read_only and store.recovering is None:
+        return notices
+    if not store.read_only:
+        store.remove_strays()
+    tombs: set[str] = set()
+    folders: list[Path] = []
+    with contextlib.suppress(FileNotFoundError, NotADirectoryError):
+        for entry in sorted(os.scandir(store.dir), key=lambda e: e.name):
+            if not entry.is_dir(follow_symlinks=False):
+                continue
+            from saves.store import DELETED, NEW
+
+            if entry.name.startswith((NEW, DELETED)):
+                if entry.name.startswith(DELETED):
+                    tombs.add(entry.name[len(DELETED) :])
+                if not store.read_only:
+                    shutil.rmtree(entry.path, ignore_errors=True)
+                continue
+            with contextlib.suppress(SaveError):
+                folders.append(store.folder(entry.name))
+    for folder in folders:
+        if folder.name not in catalogue.by_id:
+            notice = adopt(store, folder)
+            if notice:
+                notices.append(notice)
+    present = {f.name for f in folders}
+    for doc in list(catalogue.by_id.values()):
+        if doc["id"] not in present:
+            catalogue.remove(doc["id"])
+            if doc["id"] not in tombs:
+                done = "it is not shown" if store.read_only else "it was removed from the list"
+                notices.append(
+                    f"The files of {doc['name']!r} ({store.dir / doc['id']}) are missing; {done}."
+                )
+    if tombs and not store.read_only:
+        fsync_dir(store.dir)
+    return notices
+
+
+def _first_line(path: Path) -> Line:
+    fd = os.open(path, os.O_RDONLY | _NOFOLLOW)
+    try:
+        data, pos = b"", 0
+        while b"\n" not in data:
+            part = os.pread(fd, 1 << 16, pos)
+            if not part:
+                break
+            data += part
+            pos += len(part)
+    finally:
+        os.close(fd)
+    line = decode(data.split(b"\n", 1)[0])
+    if line.seq != 0:
+        raise CorruptData("it does not start with the encounter's origin")
+    return line
+
+
+def adopt(store: Store, folder: Path) -> str | None:
+    """List a folder the catalogue does not: its origin line names it."""
+    path = folder / STEPS_FILE
+    try:
+        origin = _first_line(path)
+        tail = read_tail(path)
+    except (OSError, CorruptData) as exc:
+        why = exc.message if isinstance(exc, CorruptData) else (exc.strerror or str(exc))
+        return f"The folder {folder} holds no readable encounter ({why}); it was left as it is."
+    if origin.record.get("id") != folder.name:
+        return f"The folder {folder} holds another encounter's files; it was left as it is."
+    name = store.unique_name(origin.record["name"])
+    summary = tail.summary if tail is not None and tail.summary is not None else {}
+    store.catalogue.add(folder.name, name, origin.t, summary)
+    state, _ = read_state(store, {"id": folder.name})
+    if state is not None and state.save_points():
+        store.catalogue.update(folder.name, save_points=len(state.save_points()))
+    if tail is not None and tail.summary is not None:
+        store.catalogue.update(folder.name, updated=tail.t)
+    why = (
+        "after the database was damaged"
+        if store.recovering is not None
+        else "it was not in the list: an interrupted create"
+    )
+    verb = "Read" if store.read_only else "Recovered"
+    return f"{verb} encounter {name!r} from {folder} ({why})."
