@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import partial
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from textual import events
 from textual.app import ComposeResult
@@ -23,11 +23,10 @@ from textual.reactive import Reactive
 from textual.screen import Screen
 
 from rules.combatant import Combatant
-from rules.errors import ActionError
 from tracker.bindings import ENCOUNTER_KEYS, bindings
 from tracker.config import Config
-from tracker.controller import EncounterController
-from tracker.screens import lines
+from tracker.controller import Action, EncounterController
+from tracker.lines import ADD_FIELDS, EDIT_FIELDS, Ask, edit_values
 from tracker.screens.palette import EncounterCommands
 from tracker.screens.quitting import quitting
 from tracker.widgets.combatant import CombatantPane
@@ -38,6 +37,8 @@ from tracker.widgets.plain import plain
 from tracker.widgets.too_small import HORIZONTAL, VERTICAL, TooSmall, size_class, too_small
 
 if TYPE_CHECKING:
+    from rules.encounter import Encounter
+    from saves.live import LiveEncounter
     from tracker.widgets.command_line import CommandLine
 
 # Dialogs (prompts, forms, help, movement, faces) and the command line are
@@ -50,19 +51,12 @@ EMPTY_HINT = (
 )
 
 
-def _with_value(text: str) -> str:
-    """``poisoned 2 rounds 3`` → ``poisoned value 2 rounds 3`` (issue 4's prompt)."""
-    words = text.split()
-    if len(words) >= 2 and words[1].lstrip("-").isdigit():
-        words.insert(1, "value")
-    return " ".join(words)
-
-
 class EncounterScreen(Screen[None]):
     """One live encounter; keys → engine actions → only changed rows/lines."""
 
     BINDINGS = bindings(ENCOUNTER_KEYS)
     COMMANDS = {EncounterCommands}
+
     HORIZONTAL_BREAKPOINTS = HORIZONTAL
     VERTICAL_BREAKPOINTS = VERTICAL
 
@@ -72,7 +66,7 @@ class EncounterScreen(Screen[None]):
     #: rewrote all ~20 KB of a 120×40 terminal (issue 10).
     sub_title: Reactive[str | None] = Reactive(None, compute=False, repaint=False)
 
-    def __init__(self, live: Any, config: Config) -> None:
+    def __init__(self, live: LiveEncounter, config: Config) -> None:
         # the size classes (-narrow / -wide, …) and the pane's compact
         # columns from the start: set after mounting, each restyles and
         # re-lays out the whole screen (issue 4, "Starts fast")
@@ -131,35 +125,18 @@ class EncounterScreen(Screen[None]):
         self.set_timer(1.5, self._compact_if_due)
 
     def _compact_if_due(self) -> None:
-        from saves.store import SaveError
-
-        compact = getattr(self.live, "compact_if_due", None)
-        if compact is None:
-            return
-        try:
-            compact()
-        except SaveError as exc:
-            self.notify(
-                f"could not fold the journal (nothing lost): {exc}",
-                severity="warning",
-                markup=False,
-            )
+        warning = self.controller.compact_if_due()
+        if warning:
+            self.notify(warning, severity="warning", markup=False)
 
     # -- state ----------------------------------------------------------------
 
     @property
-    def encounter(self) -> Any:
+    def encounter(self) -> Encounter:
         return self.controller.encounter
-
-    def _names(self) -> list[str]:
-        return self.controller.names()
 
     def selected(self) -> Combatant | None:
         return self.controller.selected()
-
-    def targets(self) -> list[str]:
-        """Marked combatants (in order), else the selection."""
-        return self.controller.targets()
 
     def clear_marks(self) -> None:
         """Forget every mark (after the action that used them, or Escape)."""
@@ -229,18 +206,14 @@ class EncounterScreen(Screen[None]):
         """Send one action line; None when done, else the message to show.
 
         With physical rolls on, the dice the action will roll are asked for
-        first (``Session.dice_needed``); the action is applied after.
-        *then* runs once the action was applied (not when it failed or the
-        GM cancelled the dice).
+        first; the action is applied after.  *then* runs once the action was
+        applied (not when it failed or the GM cancelled the dice).
         """
         if self.config.physical_rolls:
-            from rules.engine.parse import parse_action
-
-            try:
-                action = parse_action(line)
-                needed = self.live.dice_needed(action)
-            except ActionError as exc:
-                return str(exc)
+            parsed = self.controller.dice_needed(line)
+            if isinstance(parsed, str):
+                return parsed
+            action, needed = parsed
             if needed:
                 from tracker.screens.faces import FacesScreen
 
@@ -253,29 +226,22 @@ class EncounterScreen(Screen[None]):
         return self._do(line, then)
 
     def _apply_with_faces(
-        self,
-        action: dict[str, Any],
-        then: Callable[[], None] | None,
-        faces: list[int] | None,
+        self, action: Action, then: Callable[[], None] | None, faces: list[int] | None
     ) -> None:
         if faces is None:
             self.notify("Cancelled: nothing changed.")
             return
-        if faces:
-            action = {**action, "faces": faces}
-        self.report(self._do(action, then))
+        self.report(self._do(action, then, faces))
 
     def _do(
-        self, line_or_action: str | dict[str, Any], then: Callable[[], None] | None = None
+        self,
+        line_or_action: str | Action,
+        then: Callable[[], None] | None = None,
+        faces: list[int] | None = None,
     ) -> str | None:
-        from saves.store import SaveError
-
-        try:
-            self.live.do(line_or_action)
-        except ActionError as exc:
-            return str(exc)
-        except SaveError as exc:
-            return f"not saved, nothing changed: {exc}"
+        error = self.controller.do(line_or_action, faces or ())
+        if error is not None:
+            return error
         if then is not None:
             then()
         self.refresh_panes()
@@ -286,13 +252,23 @@ class EncounterScreen(Screen[None]):
         if error:
             self.notify(error, severity="error", timeout=6, markup=False)
 
+    def ask(self, action: str) -> None:
+        """Open the prompt (or choice) of key *action*; its line is applied,
+        and the marks it used clear once it was."""
+        ask = self.controller.ask(action)
+        if ask is not None:
+            then = self.clear_marks if ask.uses_marks else None
+            if ask.choices:
+                self._choose(ask, then)
+            else:
+                self.prompt(ask.title, ask.usage, ask.line, then)
+
     def prompt(
         self,
         title: str,
         usage: str,
         build: Callable[[str], str],
         then: Callable[[], None] | None = None,
-        **kw: Any,
     ) -> None:
         """Ask for one line; *build* turns it into an action line; *then*
         runs once it was applied."""
@@ -303,23 +279,16 @@ class EncounterScreen(Screen[None]):
                 return f"type {usage} — or Esc to cancel"
             return self.apply(build(text), then)
 
-        self.app.push_screen(PromptScreen(title, usage, submit, **kw))
+        self.app.push_screen(PromptScreen(title, usage, submit))
 
-    def _after_targets(self) -> Callable[[], None] | None:
-        """What runs after an action on the targets: the marks it used clear."""
-        return self.clear_marks if self.controller.marks_used() else None
+    def _choose(self, ask: Ask, then: Callable[[], None] | None) -> None:
+        from tracker.screens.prompt import ChoiceScreen
 
-    def _on_targets(self, verb: str, title: str, usage: str, **kw: Any) -> None:
-        names = self.targets()
-        if names:
-            who = ", ".join(names)
-            self.prompt(
-                f"{title}: {who}",
-                usage,
-                lambda t: lines.on_targets(verb, names, t),
-                self._after_targets(),
-                **kw,
-            )
+        def chosen(choice: str | None) -> None:
+            if choice is not None:
+                self.report(self.apply(ask.line(choice), then))
+
+        self.app.push_screen(ChoiceScreen(ask.title, list(ask.choices)), chosen)
 
     # -- key actions -------------------------------------------------------------
 
@@ -380,9 +349,9 @@ class EncounterScreen(Screen[None]):
         self._order("up")
 
     def _order(self, direction: str) -> None:
-        current = self.selected()
-        if current is not None:
-            self.report(self.apply(f"order {lines.targets([current.name])} {direction}"))
+        line = self.controller.line(f"order_{direction}")
+        if line is not None:
+            self.report(self.apply(line))
 
     def action_toggle_mark(self) -> None:
         if self.controller.toggle_mark():
@@ -400,12 +369,12 @@ class EncounterScreen(Screen[None]):
     def action_add(self) -> None:
         from tracker.screens.form import Field, FormScreen
 
-        fields = [Field(key, label, "", hint) for key, label, hint in lines.ADD_FIELDS]
+        fields = [Field(key, label, "", hint) for key, label, hint in ADD_FIELDS]
         checks = [("player", "player", False), ("avg", "average HP", False)]
 
         def submit(values: dict[str, str], flags: dict[str, bool]) -> str | None:
             try:
-                line = lines.add_line(values, flags)
+                line = self.controller.add_line(values, flags)
             except ValueError as exc:
                 return str(exc)
             return self.apply(line)
@@ -413,75 +382,47 @@ class EncounterScreen(Screen[None]):
         self.app.push_screen(FormScreen("Add combatants", fields, submit, checks))
 
     def action_damage(self) -> None:
-        self._on_targets("damage", "Damage", "AMOUNT|DICE [TAG…] [crit]")
+        self.ask("damage")
 
     def action_heal(self) -> None:
-        self._on_targets("heal", "Heal", "AMOUNT|DICE")
+        self.ask("heal")
 
     def action_temp(self) -> None:
-        self._on_targets("temp", "Temporary HP", "AMOUNT [rounds N] [at start|end] [of C]")
+        self.ask("temp")
 
     def action_persistent(self) -> None:
-        self._on_targets("persist", "Persistent damage", "DICE [TAG…] [dc N]")
+        self.ask("persistent")
 
     def action_condition(self) -> None:
-        names = self.targets()
-        if names:
-            self.prompt(
-                f"Condition: {', '.join(names)}",
-                "NAME [VALUE] [rounds N] [at start|end] [of C]",
-                lambda t: lines.on_targets("cond", names, _with_value(t)),
-                self._after_targets(),
-            )
+        self.ask("condition")
 
     def action_uncondition(self) -> None:
         """Pick one of the targets' conditions; it is removed from each
         target that has it, as one step."""
-        names = self.targets()
-        present = self.controller.present_conditions(names)
-        if not names or not present:
-            return
-        from tracker.screens.prompt import ChoiceScreen
-
-        then = self._after_targets()
-
-        def chosen(condition: str | None) -> None:
-            if condition is None:
-                return
-            self.report(self.apply(self.controller.uncondition_line(names, condition), then))
-
-        self.app.push_screen(ChoiceScreen(f"Remove condition: {', '.join(names)}", present), chosen)
+        self.ask("uncondition")
 
     def action_move(self) -> None:
         current = self.selected()
         if current is None:
             return
-        name = current.name
-
-        def preview(movement: str, face: int | None) -> Any:
-            try:
-                return self.live.preview_move(name, movement, face)
-            except ActionError as exc:
-                return str(exc)
-
         from tracker.screens.movement import MovementScreen
 
+        ctl, name = self.controller, current.name
         points = None if current.endurance is None else current.endurance.points
-        screen = MovementScreen(name, points, preview, self.config.physical_rolls)
+        screen = MovementScreen(
+            name,
+            points,
+            partial(ctl.preview_move, name),
+            self.config.physical_rolls,
+            partial(ctl.move_line, name),
+        )
         self.app.push_screen(screen, lambda line: self.report(self._do(line)) if line else None)
 
     def action_initiative(self) -> None:
-        current = self.selected()
-        if current is not None:
-            name = current.name
-            self.prompt(
-                f"Initiative: {name}",
-                "N (the rolled total)",
-                lambda t: f"init {lines.targets([name])} {t}",
-            )
+        self.ask("initiative")
 
     def action_roll(self) -> None:
-        self.prompt("Roll dice", "EXPR [adv N] [dis N] [dc N]", lambda t: f"roll {t}")
+        self.ask("roll")
 
     def action_edit(self) -> None:
         """The edit form: every changed field is sent as ONE batched action
@@ -491,19 +432,18 @@ class EncounterScreen(Screen[None]):
             return
         from tracker.screens.form import Field, FormScreen
 
-        values = lines.edit_values(current)
-        fields = [Field(key, label, values[key]) for key, label in lines.EDIT_FIELDS]
+        values = edit_values(current)
+        fields = [Field(key, label, values[key]) for key, label in EDIT_FIELDS]
         checks = [("player", "player", current.player)]
 
         def submit(new: dict[str, str], flags: dict[str, bool]) -> str | None:
-            line = lines.edit_line(current, new, flags.get("player"))
+            line = self.controller.edit_line(current, new, flags.get("player"))
             if not line:
                 return None
             error = self.apply(line)
             if error:
                 return error
-            ctl = self.controller
-            ctl.selected_name = new.get("name") or ctl.selected_name
+            self.controller.renamed(new.get("name"))
             self.refresh_panes()
             return None
 
@@ -511,11 +451,11 @@ class EncounterScreen(Screen[None]):
 
     def action_remove(self) -> None:
         current = self.selected()
-        if current is None:
+        line = self.controller.line("remove")
+        if current is None or line is None:
             return
         from tracker.screens.prompt import ConfirmScreen
 
-        line = f"remove {lines.targets([current.name])}"
         question = f"Remove {current.name} from the fight?"
         self.app.push_screen(
             ConfirmScreen(question, "ctrl+z brings it back.", destructive=True),
@@ -531,15 +471,17 @@ class EncounterScreen(Screen[None]):
         if found:
             command = found.first()
         else:
-            command = CommandLine(VERBS, HELP, self._names, id="command-line")
+            command = CommandLine(VERBS, HELP, self.controller.names, id="command-line")
             await self.mount(command)
         command.open()
 
     def on_command_line_submitted(self, event: CommandLine.Submitted) -> None:
         if quitting(self):
             return
+        from tracker.widgets.command_line import CommandLine
+
         error = self.apply(event.line)
-        command: Any = self.query_one("#command-line")
+        command = self.query_one("#command-line", CommandLine)
         if error:
             command.show_error(error)
         else:
@@ -554,14 +496,11 @@ class EncounterScreen(Screen[None]):
         self.table.focus()
 
     def _history(self, undo: bool) -> None:
-        from saves.store import SaveError
-
-        try:
-            self.live.undo() if undo else self.live.redo()
-        except (ActionError, SaveError) as exc:
-            self.report(str(exc))
-            return
-        self.refresh_panes()
+        error = self.controller.history(undo)
+        if error:
+            self.report(error)
+        else:
+            self.refresh_panes()
 
     def action_undo(self) -> None:
         self._history(undo=True)
@@ -570,27 +509,15 @@ class EncounterScreen(Screen[None]):
         self._history(undo=False)
 
     def action_save_point(self) -> None:
-        asked: list[str] = []  # a label already kept, once the GM was told
+        from tracker.screens.prompt import PromptScreen
+
+        store = self.controller.save_points()
 
         def submit(label: str) -> str | None:
-            from saves.errors import SavePointExists
-            from saves.store import SaveError
-
-            if not label:
-                return "type a label for the save point, e.g. before the dragon"
-            try:
-                self.live.save_point(label, replace=asked == [label])
-            except SavePointExists as exc:
-                asked[:] = [label]
-                return (
-                    f"{exc.label!r} is kept already (saved {exc.created}): Enter again replaces it"
-                )
-            except SaveError as exc:
-                return str(exc)
-            self.notify(f"Save point {label!r} stored.", markup=False)
-            return None
-
-        from tracker.screens.prompt import PromptScreen
+            error = store(label)
+            if error is None:
+                self.notify(f"Save point {label!r} stored.", markup=False)
+            return error
 
         self.app.push_screen(PromptScreen("Named save point", "LABEL", submit))
 
