@@ -1,19 +1,26 @@
-"""The encounter controller without Textual: selection, marks, targets and
-why a key does not apply now (issue 10)."""
+"""The encounter controller without Textual: selection, marks, targets, why
+a key does not apply now, and the action line each key sends (issue 10)."""
 
 from __future__ import annotations
 
 import json
 import random
+import shlex
 import subprocess
 import sys
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from rules.encounter import Encounter
+from rules.endurance import EnduranceCheck
 from rules.engine import Session
-from saves.live import LiveEncounter
+from rules.engine.parse import parse_action, split_batch
+from saves.live import LiveEncounter, open_store
+from tracker import lines
 from tracker.controller import EncounterController
+from tracker.lines import edit_values
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -249,3 +256,293 @@ def test_importing_the_controller_does_not_import_textual() -> None:
     loaded = {m.split(".")[0] for m in json.loads(out.stdout)}
     assert "tracker" in loaded
     assert not loaded & {"textual", "rich"}
+
+
+# -- the lines the keys send ------------------------------------------------------
+
+HOSTILE = ["Bob; remove Ogre", 'O\'Brien "the Axe"', "Imp [/b]", "--x", "none"]
+
+
+def one_action(line: str) -> dict[str, Any]:
+    """*line* is one action (never a batch a name smuggled in); parsed."""
+    assert split_batch(line) == [line], line
+    return parse_action(line)
+
+
+def at(ctl: EncounterController, cursor: Cursor, name: str) -> None:
+    """The cursor goes to *name* (as the screen's keys move it)."""
+    cursor.row = ctl.names().index(name)
+    ctl.cursor_moved()
+
+
+def test_fixed_keys_send_their_line_with_or_without_combatants() -> None:
+    for setup in (SETUP, ()):
+        ctl, _, _ = fight(setup=setup)
+        assert ctl.line("start") == "start"
+        assert ctl.line("next_turn") == "next"
+        assert ctl.line("previous_turn") == "prev"
+        assert ctl.line("roll", "2d6+3 adv 1") == "roll 2d6+3 adv 1"
+    assert ctl.line("select_down") is None  # moves the cursor: no line
+    assert ctl.line("no_such_key") is None
+
+
+@pytest.mark.parametrize(
+    ("action", "verb", "typed", "fields"),
+    [
+        ("damage", "damage", "2d6+3 fire crit", {"amount": "2d6+3", "tags": ["fire"]}),
+        ("heal", "heal", "7", {"amount": "7"}),
+        ("temp", "temp", "5 rounds 2", {"amount": "5", "rounds": 2}),
+        ("persistent", "persist", "1d6 fire dc 15", {"dice": "1d6", "dc": 15}),
+        ("condition", "cond", "prone", {"name": "prone"}),
+    ],
+)
+def test_target_keys_go_to_the_selection_without_marks(
+    action: str, verb: str, typed: str, fields: dict[str, object]
+) -> None:
+    ctl, cursor, _ = fight()
+    at(ctl, cursor, "Goblin 2")
+    line = ctl.line(action, typed)
+    assert line is not None
+    parsed = one_action(line)
+    assert parsed["verb"] == verb and parsed["targets"] == ["Goblin 2"]
+    assert fields.items() <= parsed.items(), parsed
+    assert ctl.do(line) is None  # the engine takes it as built
+
+
+@pytest.mark.parametrize("action", ["damage", "heal", "temp", "persistent", "condition"])
+def test_target_keys_go_to_every_mark_in_the_order_of_play(action: str) -> None:
+    ctl, cursor, _ = fight()
+    for name in ("Ogre", "Goblin 1"):  # marked out of order
+        at(ctl, cursor, name)
+        assert ctl.toggle_mark()
+    at(ctl, cursor, "Zalek")  # the selection is not marked: not a target
+    typed = {"condition": "prone", "persistent": "1d4 fire"}.get(action, "3")
+    line = ctl.line(action, typed)
+    assert line is not None
+    in_play = [n for n in ctl.names() if n in ("Ogre", "Goblin 1")]
+    assert one_action(line)["targets"] == in_play
+    verb = line.split()[0]
+    assert line == f"{verb} {shlex.quote(','.join(in_play))} {typed}"  # one argument
+    assert ctl.do(line) is None
+
+
+def test_condition_value_shorthand_and_its_clauses() -> None:
+    ctl, cursor, _ = fight()
+    at(ctl, cursor, "Ogre")
+    line = ctl.line("condition", "frightened 2 rounds 3")
+    assert line == "cond Ogre frightened value 2 rounds 3"
+    parsed = one_action(line)
+    assert parsed["name"] == "frightened" and parsed["value"] == 2
+    assert parsed["rounds"] == 3
+
+
+@pytest.mark.parametrize(
+    ("action", "typed", "line"),
+    [
+        ("order_down", "", "order 'Goblin 1' down"),
+        ("order_up", "", "order 'Goblin 1' up"),
+        ("remove", "", "remove 'Goblin 1'"),
+        ("initiative", "17", "init 'Goblin 1' 17"),
+    ],
+)
+def test_selection_keys_ignore_the_marks(action: str, typed: str, line: str) -> None:
+    ctl, cursor, _ = fight(ui={"marked": ["Ogre", "Zalek"]})
+    at(ctl, cursor, "Goblin 1")
+    assert ctl.marks_used()
+    built = ctl.line(action, typed)
+    assert built == line
+    assert one_action(built)["targets"] == ["Goblin 1"]
+    ask = ctl.ask(action)
+    assert ask is None or not ask.uses_marks
+
+
+def test_no_line_and_no_prompt_without_anybody_to_act_on() -> None:
+    ctl, _, _ = fight(setup=())
+    for action in ("damage", "heal", "temp", "persistent", "condition", "uncondition"):
+        assert ctl.line(action, "3") is None, action
+        assert ctl.ask(action) is None, action
+    for action in ("order_down", "order_up", "remove", "initiative"):
+        assert ctl.line(action, "3") is None, action
+    assert ctl.ask("initiative") is None
+    ask = ctl.ask("roll")  # a roll needs nobody
+    assert ask is not None and ask.line("d20") == "roll d20"
+
+
+def test_uncondition_offers_the_targets_conditions_and_removes_one() -> None:
+    ctl, cursor, live = fight()
+    live.do("cond 'Goblin 1,Ogre' prone")
+    live.do("cond 'Goblin 3' frightened value 1")
+    for name in ("Goblin 1", "Goblin 3", "Ogre"):
+        at(ctl, cursor, name)
+        ctl.toggle_mark()
+    ask = ctl.ask("uncondition")
+    assert ask is not None and ask.uses_marks
+    assert ask.choices == ("frightened", "prone")
+    assert ask.title.startswith("Remove condition: ")
+    line = ask.line("prone")
+    assert line == ctl.line("uncondition", "prone")
+    having = [n for n in ctl.names() if n in ("Goblin 1", "Ogre")]  # in the order of play
+    assert line == "; ".join(f"uncond {shlex.quote(n)} prone" for n in having)
+    assert ctl.do(line) is None
+    assert ctl.present_conditions(ctl.names()) == ["frightened"]
+    ctl.clear_marks()
+    at(ctl, cursor, "Zalek")
+    assert ctl.ask("uncondition") is None  # nothing to remove from Zalek
+
+
+def test_a_prompt_keeps_the_targets_it_was_opened_for() -> None:
+    ctl, cursor, _ = fight()
+    at(ctl, cursor, "Goblin 3")
+    ask = ctl.ask("damage")
+    assert ask is not None
+    assert ask.title == "Damage: Goblin 3" and ask.usage == "AMOUNT|DICE [TAG…] [crit]"
+    assert not ask.uses_marks
+    at(ctl, cursor, "Ogre")  # the GM moves the cursor while typing
+    assert one_action(ask.line("4"))["targets"] == ["Goblin 3"]
+
+
+def test_prompt_titles_name_every_target_and_say_the_marks_clear() -> None:
+    ctl, cursor, _ = fight(ui={"marked": ["Ogre", "Goblin 2"]})
+    in_play = ", ".join(n for n in ctl.names() if n in ("Ogre", "Goblin 2"))
+    titles = {
+        "damage": "Damage",
+        "heal": "Heal",
+        "temp": "Temporary HP",
+        "persistent": "Persistent damage",
+        "condition": "Condition",
+    }
+    for action, title in titles.items():
+        ask = ctl.ask(action)
+        assert ask is not None and ask.uses_marks, action
+        assert ask.title == f"{title}: {in_play}"
+    at(ctl, cursor, "Zalek")
+    ask = ctl.ask("initiative")
+    assert ask is not None and ask.title == "Initiative: Zalek" and not ask.uses_marks
+    assert ask.line("12") == "init Zalek 12"
+
+
+@pytest.mark.parametrize("name", HOSTILE)
+def test_a_name_is_one_argument_never_a_second_action(name: str) -> None:
+    ctl, cursor, live = fight(setup=(*SETUP, f"add {shlex.quote(name)} hp 20 al 10"))
+    at(ctl, cursor, name)
+    built = {
+        action: ctl.line(action, typed)
+        for action, typed in [
+            ("damage", "3"),
+            ("heal", "1"),
+            ("temp", "2"),
+            ("persistent", "1d4 bleed"),
+            ("condition", "prone"),
+            ("order_up", ""),
+            ("initiative", "12"),
+            ("remove", ""),
+        ]
+    }
+    for action, line in built.items():
+        assert line is not None
+        assert one_action(line)["targets"] == [name], action
+    assert ctl.do(built["damage"]) is None
+    assert ctl.do(built["condition"]) is None
+    assert ctl.do(ctl.line("uncondition", "prone") or "") is None
+    ctl.toggle_mark()
+    at(ctl, cursor, "Ogre")
+    ctl.toggle_mark()
+    marked = ctl.line("damage", "1")
+    assert marked is not None
+    assert sorted(one_action(marked)["targets"]) == sorted([name, "Ogre"])
+    assert ctl.do(marked) is None
+    assert ctl.do(built["remove"]) is None
+    assert set(ctl.names()) == {"Zalek", "Goblin 1", "Goblin 2", "Goblin 3", "Ogre"}
+
+
+def test_a_condition_name_is_quoted_when_removed() -> None:
+    ctl, cursor, live = fight()
+    odd = "x; remove Zalek"
+    at(ctl, cursor, "Ogre")
+    assert ctl.line("uncondition", odd) == ""  # the Ogre has no such condition: no action
+    live.do(f"cond Ogre {shlex.quote(odd)}")
+    ask = ctl.ask("uncondition")
+    assert ask is not None and ask.choices == (odd,)
+    line = ask.line(odd)
+    assert line == lines.uncondition_line(["Ogre"], odd) == "uncond Ogre 'x; remove Zalek'"
+    assert ctl.do(line) is None
+    assert ctl.present_conditions(["Ogre"]) == [] and "Zalek" in ctl.names()
+
+
+def test_add_and_edit_forms_quote_their_values() -> None:
+    ctl, cursor, live = fight()
+    add = ctl.add_line({"name": "Bob; remove Ogre", "hp": "2d6 + 2"}, {"player": True})
+    assert one_action(add)["name"] == "Bob; remove Ogre"
+    assert ctl.do(add) is None
+    at(ctl, cursor, "Ogre")
+    ogre = ctl.selected()
+    assert ogre is not None
+    edit = ctl.edit_line(ogre, {"name": "Ogre; remove Zalek", "hp": "50"}, None)
+    assert [parse_action(a.strip())["field"] for a in split_batch(edit)] == ["hp", "name"]
+    assert ctl.do(edit) is None
+    ctl.renamed("Ogre; remove Zalek")
+    assert ctl.follow() == ctl.names().index("Ogre; remove Zalek")
+    assert "Zalek" in ctl.names() and "Bob; remove Ogre" in ctl.names()
+    assert ctl.edit_line(ogre, edit_values(ogre), ogre.player) == ""  # nothing changed
+
+
+def test_move_line_and_preview_for_the_movement_dialog() -> None:
+    ctl, _, _ = fight()
+    check = ctl.preview_move("Zalek", "sprint", 12)
+    assert isinstance(check, EnduranceCheck) and check.face == 12
+    assert ctl.preview_move("Ogre", "sprint", 12) == (
+        "move: Ogre has no endurance (needs CON and athletics)"
+    )
+    line = ctl.move_line("Zalek", "sprint", 12, spend=False)
+    assert one_action(line) == {
+        "verb": "move",
+        "targets": ["Zalek"],
+        "movement": "sprint",
+        "roll": 12,
+        "nospend": True,
+    }
+
+
+# -- applying them ------------------------------------------------------------------
+
+
+def test_do_and_history_report_what_went_wrong_as_one_sentence() -> None:
+    ctl, _, live = fight()
+    assert ctl.do("damage Nobody 3") is not None
+    before = len(live.log)
+    assert ctl.do("damage Ogre 3") is None and len(live.log) > before
+    assert ctl.history(undo=True) is None
+    assert ctl.history(undo=False) is None
+    fresh, _, _ = fight(setup=())
+    assert fresh.history(undo=True) is not None  # nothing to undo
+
+
+def test_dice_needed_parses_and_lists_the_dice_or_refuses() -> None:
+    ctl, _, _ = fight()
+    parsed = ctl.dice_needed("damage Ogre 2d6")
+    assert not isinstance(parsed, str)
+    action, dice = parsed
+    assert action["verb"] == "damage" and [sides for _, sides in dice] == [6, 6]
+    assert ctl.do(action, faces=[3, 4]) is None
+    ogre = next(c for c in ctl.encounter.combatants if c.name == "Ogre")
+    assert ogre.hp == 59 - 7
+    assert isinstance(ctl.dice_needed("damage"), str)
+
+
+def test_save_points_ask_once_before_replacing_a_kept_label(tmp_path: Path) -> None:
+    store = open_store(tmp_path / "encounters.json")
+    try:
+        live = LiveEncounter.create(store, "Bridge", rng=random.Random(3))
+        live.do("add Troll hp 40 al 12")
+        ctl = EncounterController(live, Cursor(live))
+        submit = ctl.save_points()
+        assert submit("") == "type a label for the save point, e.g. before the dragon"
+        assert submit("before the troll") is None
+        again = ctl.save_points()  # a new prompt: the label is kept already
+        warning = again("Before the Troll")
+        assert warning is not None and "Enter again replaces it" in warning
+        assert again("Before the Troll") is None  # typed again: replaced
+        assert [label for label, _ in store.save_points("Bridge")] == ["Before the Troll"]
+        assert ctl.compact_if_due() is None
+    finally:
+        store.close()

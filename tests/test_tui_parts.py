@@ -16,9 +16,9 @@ from hypothesis import strategies as st
 from rules.combatant import Combatant
 from rules.engine.grammar import VERBS
 from rules.engine.parse import parse_action
+from tracker import lines
 from tracker.bindings import ENCOUNTER_KEYS, PICKER_KEYS, key_ids
 from tracker.config import load_config
-from tracker.screens import lines
 from tracker.screens.faces import check_face
 from tracker.screens.help import key_text
 from tracker.widgets.command_line import complete
@@ -179,10 +179,8 @@ def test_move_line_carries_the_previewed_face() -> None:
 
 
 def test_condition_value_shorthand() -> None:
-    from tracker.screens.encounter import _with_value
-
-    assert _with_value("poisoned 2 rounds 3") == "poisoned value 2 rounds 3"
-    assert _with_value("prone rounds 1") == "prone rounds 1"
+    assert lines.with_value("poisoned 2 rounds 3") == "poisoned value 2 rounds 3"
+    assert lines.with_value("prone rounds 1") == "prone rounds 1"
 
 
 # -- physical faces --------------------------------------------------------------

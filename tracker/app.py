@@ -16,7 +16,7 @@ from __future__ import annotations
 import gc
 import random
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from textual import events
 from textual.app import App
@@ -27,6 +27,11 @@ from tracker.screens.encounter import EncounterScreen
 from tracker.screens.quitting import QuietWhenQuitting, quitting
 
 if TYPE_CHECKING:
+    from rich.console import RenderableType
+    from textual.notifications import SeverityLevel
+
+    from saves.live import LiveEncounter
+    from saves.store import Store
     from tracker.screens.picker import PickerScreen
 
 FIRST_ENCOUNTER = "First fight"
@@ -40,8 +45,8 @@ class CombatTrackerApp(QuietWhenQuitting, App[None]):
 
     def __init__(
         self,
-        store: Any = None,
-        live: Any = None,
+        store: Store | None = None,
+        live: LiveEncounter | None = None,
         config: Config | None = None,
         rng: random.Random | None = None,
         notices: Sequence[str] = (),
@@ -71,7 +76,7 @@ class CombatTrackerApp(QuietWhenQuitting, App[None]):
         message: str,
         *,
         title: str = "",
-        severity: Any = "information",
+        severity: SeverityLevel = "information",
         timeout: float | None = None,
         markup: bool = True,
     ) -> None:
@@ -93,7 +98,7 @@ class CombatTrackerApp(QuietWhenQuitting, App[None]):
     #: the panic carried a Rich traceback (how Textual's drivers hand one).
     panic_error: tuple[str, tuple[str, ...]] | None = None
 
-    def panic(self, *renderables: Any) -> None:
+    def panic(self, *renderables: RenderableType) -> None:
         """Textual's way out after an unexpected error; remembered, so the
         command reports a crash (tracker.commands.tui) instead of exiting 0."""
         from rich.traceback import Traceback
@@ -105,12 +110,14 @@ class CombatTrackerApp(QuietWhenQuitting, App[None]):
                 self.panic_error = (stack.exc_type, tuple(f.name for f in stack.frames))
         super().panic(*renderables)
 
-    def exit(self, *args: Any, **kwargs: Any) -> None:
+    def exit(
+        self, result: None = None, return_code: int = 0, message: RenderableType | None = None
+    ) -> None:
         """Exit; the workers still running (a command palette search, an
         input's suggestion) are cancelled and may fail quietly: they would
         find their widgets gone as the screens close, and the GM would see
         a traceback on the way out (tracker.screens.quitting)."""
-        super().exit(*args, **kwargs)
+        super().exit(result, return_code, message)
         for worker in self.workers:
             worker.exit_on_error = False
         self.workers.cancel_all()
@@ -131,7 +138,7 @@ class CombatTrackerApp(QuietWhenQuitting, App[None]):
         if self.use_command_palette and not QuietPalette.is_open(self):  # type: ignore[arg-type]
             self.push_screen(QuietPalette(id="--command-palette"))
 
-    def get_default_screen(self) -> Screen[Any]:
+    def get_default_screen(self) -> Screen[None]:
         """The encounter given (``open NAME``) is the first screen itself,
         not pushed over an empty one: one screen composed, laid out and
         painted for the first frame (issue 4, "Starts fast")."""
@@ -177,17 +184,19 @@ class CombatTrackerApp(QuietWhenQuitting, App[None]):
         from saves.live import LiveEncounter
         from saves.store import SaveError
 
+        store = self.store
+        assert store is not None, "encounters are opened from the database"
         try:
             if new:
                 from rules.rulesets import ruleset as make_ruleset
 
                 rules = make_ruleset(ruleset) if ruleset else None
-                live = LiveEncounter.create(self.store, name, rules, rng=self.rng)
+                live = LiveEncounter.create(store, name, rules, rng=self.rng)
             else:
-                live = LiveEncounter.open(self.store, name, rng=self.rng)
+                live = LiveEncounter.open(store, name, rng=self.rng)
         except SaveError as exc:
             self.notify(str(exc), severity="error", markup=False)
-            self.show_notices(self.store.take_notices())
+            self.show_notices(store.take_notices())
             return
         if self.live is not None:
             self.live.close()
@@ -199,7 +208,7 @@ class CombatTrackerApp(QuietWhenQuitting, App[None]):
             self.switch_screen(screen)
         else:
             self.push_screen(screen)
-        self.show_notices(self.store.take_notices(), f"Opening {visible(name)}")
+        self.show_notices(store.take_notices(), f"Opening {visible(name)}")
 
     def on_picker_screen_open(self, event: PickerScreen.Open) -> None:
         self.open_encounter(event.name, event.new, event.ruleset)

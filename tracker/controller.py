@@ -4,7 +4,10 @@
 and the marks (combatants marked for one area effect), both UI state saved
 with the encounter through ``LiveEncounter.set_ui_state`` so a relaunch
 resumes them.  It answers what the keys target now and why a key does not
-apply now; the screen keeps the widgets, dialogs and notices and asks it.
+apply now, builds the action line each key sends (through tracker.lines)
+and applies it through the typed ``LiveEncounter`` API, turning what went
+wrong into the one sentence the GM sees; the screen keeps the widgets,
+dialogs and notices and asks it.
 
 The row cursor itself is drawn by the initiative pane and can move there
 (clicks, page keys) before the screen hears of it: the controller reads its
@@ -13,16 +16,22 @@ position through the *cursor* callable, never a copy that could be stale.
 
 from __future__ import annotations
 
-import shlex
-from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING
 
-from tracker.screens import lines
+from tracker import lines
+from tracker.lines import ON_TARGETS, Ask
 
 if TYPE_CHECKING:
     from rules.combatant import Combatant
     from rules.encounter import Encounter
+    from rules.endurance import EnduranceCheck
     from saves.live import LiveEncounter
+
+#: A parsed action (``rules.engine.parse.parse_action``), as ``LiveEncounter.do`` takes it.
+Action = Mapping[str, object]
+#: ``(label, sides)`` of each die the GM is asked to roll (``LiveEncounter.dice_needed``).
+Dice = list[tuple[str, int]]
 
 #: Actions that need at least one combatant.
 NEED_COMBATANT = frozenset(
@@ -53,11 +62,13 @@ class EncounterController:
         """*cursor*: the row the selection cursor is on now (None: no rows)."""
         self.live = live
         self._cursor = cursor
-        ui: Mapping[str, Any] = live.ui_state
+        ui: Mapping[str, object] = live.ui_state
+        selected = ui.get("selected")
+        marked = ui.get("marked")
         #: the selected combatant's name, as last remembered
-        self.selected_name: str | None = ui.get("selected")
+        self.selected_name: str | None = selected if isinstance(selected, str) else None
         #: the marked combatants' names, in the order they were marked
-        self.marked: list[str] = [str(n) for n in ui.get("marked", [])]
+        self.marked: list[str] = [str(n) for n in marked] if isinstance(marked, list) else []
 
     # -- what is there -----------------------------------------------------------
 
@@ -169,7 +180,7 @@ class EncounterController:
             }
         )
 
-    def uncondition_line(self, names: list[str], condition: str) -> str:
+    def uncondition_line(self, names: Sequence[str], condition: str) -> str:
         """Remove *condition* from each of *names* that has it, as one line."""
         having = {
             c.name: {cond.name for cond in c.conditions}
@@ -177,7 +188,161 @@ class EncounterController:
             if c.name in names
         }
         who = [n for n in names if condition in having.get(n, ())]
-        return "; ".join(f"uncond {lines.targets([n])} {shlex.quote(condition)}" for n in who)
+        return lines.uncondition_line(who, condition)
+
+    # -- the lines the keys send -----------------------------------------------------
+
+    def names_for(self, action: str) -> list[str]:
+        """Whom key *action* acts on now: the targets (marks, else the
+        selection) for the damage-like keys and ``uncondition``, else the
+        selection."""
+        if action in ON_TARGETS or action == "uncondition":
+            return self.targets()
+        current = self.selected()
+        return [] if current is None else [current.name]
+
+    def line(self, action: str, text: str = "", names: Sequence[str] | None = None) -> str | None:
+        """The action line key *action* sends, *text* being what the GM typed
+        into its prompt (the condition chosen, for ``uncondition``), on
+        *names* (default: :meth:`names_for`).  None: nobody to act on, or
+        not a key that sends a line."""
+        names = self.names_for(action) if names is None else names
+        if action == "uncondition":
+            return self.uncondition_line(names, text) if names else None
+        return lines.key_line(action, text, names)
+
+    def ask(self, action: str) -> Ask | None:
+        """The prompt (or choice) key *action* opens, its names fixed now:
+        the cursor may move while the GM types.  None: nobody to act on."""
+        names = self.names_for(action)
+        if not names and action != "roll":
+            return None
+
+        def line(text: str) -> str:
+            built = self.line(action, text, names)
+            assert built is not None  # a key that builds lines, on somebody
+            return built
+
+        who = ", ".join(names)
+        if action in ON_TARGETS:
+            _, title, usage = ON_TARGETS[action]
+            return Ask(f"{title}: {who}", usage, line, self.marks_used())
+        if action == "uncondition":
+            present = tuple(self.present_conditions(names))
+            if not present:
+                return None
+            return Ask(f"Remove condition: {who}", "", line, self.marks_used(), present)
+        if action == "initiative":
+            return Ask(f"Initiative: {who}", "N (the rolled total)", line)
+        if action == "roll":
+            return Ask("Roll dice", "EXPR [adv N] [dis N] [dc N]", line)
+        return None
+
+    def add_line(self, values: Mapping[str, str], checks: Mapping[str, bool]) -> str:
+        """The add form's line (``lines.add_line``; ValueError: no name)."""
+        return lines.add_line(values, checks)
+
+    def edit_line(self, c: Combatant, values: Mapping[str, str], player: bool | None) -> str:
+        """The edit form's changes as one batch (empty: nothing changed)."""
+        return lines.edit_line(c, values, player)
+
+    def renamed(self, name: str | None) -> None:
+        """The edit form renamed the selection to *name* (when given)."""
+        self.selected_name = name or self.selected_name
+
+    def move_line(self, name: str, movement: str, face: int | None, spend: bool) -> str:
+        """``move`` for the movement dialog, carrying the previewed face."""
+        return lines.move_line(name, movement, face, spend)
+
+    def preview_move(self, name: str, movement: str, face: int | None) -> EnduranceCheck | str:
+        """The endurance check a move would make, or why it cannot."""
+        from rules.errors import ActionError
+
+        try:
+            check: EnduranceCheck = self.live.preview_move(name, movement, face)
+        except ActionError as exc:
+            return str(exc)
+        return check
+
+    # -- applying them -----------------------------------------------------------------
+
+    def dice_needed(self, line: str) -> tuple[Action, Dice] | str:
+        """*line* parsed, with the dice it will roll (for physical rolls:
+        the GM types their faces first), or why it is refused."""
+        from rules.engine.parse import parse_action
+        from rules.errors import ActionError
+
+        try:
+            action = parse_action(line)
+            return action, self.live.dice_needed(action)
+        except ActionError as exc:
+            return str(exc)
+
+    def do(self, line_or_action: str | Action, faces: Sequence[int] = ()) -> str | None:
+        """Apply and durably save one action (with the GM's *faces*); None
+        when done, else what to tell the GM (nothing changed)."""
+        from rules.errors import ActionError
+        from saves.store import SaveError
+
+        if faces:
+            assert not isinstance(line_or_action, str)
+            line_or_action = {**line_or_action, "faces": list(faces)}
+        try:
+            self.live.do(line_or_action)
+        except ActionError as exc:
+            return str(exc)
+        except SaveError as exc:
+            return f"not saved, nothing changed: {exc}"
+        return None
+
+    def history(self, undo: bool) -> str | None:
+        """Undo (or redo) one step; None when done, else why not."""
+        from rules.errors import ActionError
+        from saves.store import SaveError
+
+        try:
+            self.live.undo() if undo else self.live.redo()
+        except (ActionError, SaveError) as exc:
+            return str(exc)
+        return None
+
+    def save_points(self) -> Callable[[str], str | None]:
+        """What one save-point prompt does with each label: None when
+        stored, else what to tell the GM.  A label kept already is replaced
+        only when typed again (a GM must not lose a save point unasked)."""
+        asked: list[str] = []  # a label already kept, once the GM was told
+
+        def submit(label: str) -> str | None:
+            from saves.errors import SavePointExists
+            from saves.store import SaveError
+
+            if not label:
+                return "type a label for the save point, e.g. before the dragon"
+            try:
+                self.live.save_point(label, replace=asked == [label])
+            except SavePointExists as exc:
+                asked[:] = [label]
+                return (
+                    f"{exc.label!r} is kept already (saved {exc.created}): Enter again replaces it"
+                )
+            except SaveError as exc:
+                return str(exc)
+            return None
+
+        return submit
+
+    def compact_if_due(self) -> str | None:
+        """Fold a long journal into a snapshot if due; a warning if that failed."""
+        from saves.store import SaveError
+
+        compact = getattr(self.live, "compact_if_due", None)
+        if compact is None:
+            return None
+        try:
+            compact()
+        except SaveError as exc:
+            return f"could not fold the journal (nothing lost): {exc}"
+        return None
 
     # -- why a key does not apply ------------------------------------------------
 

@@ -10,7 +10,10 @@ from __future__ import annotations
 
 import random
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from saves.store import Store
 
 
 def default_name(name: str, label: str) -> str:
@@ -19,7 +22,7 @@ def default_name(name: str, label: str) -> str:
 
 
 def restore_save_point(
-    store: Any,
+    store: Store,
     name: str,
     label: str,
     new_name: str | None = None,

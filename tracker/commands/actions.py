@@ -7,15 +7,15 @@ failed save stops it.  Reading the input (UTF-8, line length) is
 from __future__ import annotations
 
 import argparse
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from tracker.commands.common import add_common, one_line, open_live, run_with_store
+from tracker.commands.common import Subparsers, add_common, one_line, open_live, run_with_store
 
 if TYPE_CHECKING:
     from saves.store import Store
 
 
-def register(sub: Any) -> None:
+def register(sub: Subparsers) -> None:
     p = sub.add_parser(
         "do",
         help="apply actions (argument, or one per line on stdin)",

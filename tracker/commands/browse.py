@@ -10,13 +10,13 @@ import argparse
 from typing import TYPE_CHECKING, Any
 
 from rules.text import shorten
-from tracker.commands.common import add_common, open_live, run_with_store
+from tracker.commands.common import Subparsers, add_common, open_live, run_with_store
 
 if TYPE_CHECKING:
     from saves.store import Store
 
 
-def register(sub: Any) -> None:
+def register(sub: Subparsers) -> None:
     p = sub.add_parser("list", help="saved encounters, newest first")
     p.add_argument("--json", action="store_true", help="print JSON")
     add_common(p)

@@ -8,7 +8,7 @@ import argparse
 import random
 import sys
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeAlias
 
 from rules.errors import ActionError
 from rules.text import MAX_TITLE, check_text, describe, shorten, visible
@@ -16,6 +16,10 @@ from rules.text import MAX_TITLE, check_text, describe, shorten, visible
 if TYPE_CHECKING:
     from saves.live import LiveEncounter
     from saves.store import Store
+
+#: What each command's ``register`` adds its subcommand to
+#: (``ArgumentParser.add_subparsers``).
+Subparsers: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"
 
 #: the longest message written on stderr: a message quoting a huge field
 #: (a hand-edited file) is cut rather than flooding the terminal.

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from tracker.commands.common import (
     CommandError,
+    Subparsers,
     add_common,
     check_title,
     one_line,
@@ -25,7 +26,7 @@ if TYPE_CHECKING:
 MAX_PREPARED_BYTES = 4 * 1024 * 1024
 
 
-def register(sub: Any) -> None:
+def register(sub: Subparsers) -> None:
     p = sub.add_parser("new", help="create an encounter", description="Create an encounter.")
     p.add_argument("name")
     p.add_argument("--from", dest="from_file", metavar="FILE.toml", help="a prepared encounter")

@@ -6,10 +6,11 @@ is text, never markup, with control characters made visible (issue 9)."""
 from __future__ import annotations
 
 import argparse
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from tracker.commands.common import (
     CommandError,
+    Subparsers,
     add_common,
     check_arg,
     check_title,
@@ -24,7 +25,7 @@ if TYPE_CHECKING:
     from saves.store import Store
 
 
-def register(sub: Any) -> None:
+def register(sub: Subparsers) -> None:
     p = sub.add_parser("delete", help="delete an encounter")
     p.add_argument("name")
     add_common(p)

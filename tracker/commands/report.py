@@ -23,7 +23,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from rules.text import visible
-from tracker.commands.common import CommandError, add_common, one_line, open_live, run_with_store
+from tracker.commands.common import (
+    CommandError,
+    Subparsers,
+    add_common,
+    one_line,
+    open_live,
+    run_with_store,
+)
 
 if TYPE_CHECKING:
     from saves.live import LiveEncounter
@@ -232,7 +239,7 @@ def markdown_report(live: LiveEncounter) -> str:
     return "\n".join(lines) + "\n"
 
 
-def register(sub: Any) -> None:
+def register(sub: Subparsers) -> None:
     p = sub.add_parser("export", help="the fight's log as Markdown or JSON")
     p.add_argument("name")
     p.add_argument("--format", choices=["md", "json"], default="md")

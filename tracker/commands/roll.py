@@ -16,7 +16,7 @@ import argparse
 import re
 from typing import Any
 
-from tracker.commands.common import add_common
+from tracker.commands.common import Subparsers, add_common
 
 RULESETS = ("core", "forge", "cinematic")
 
@@ -31,7 +31,7 @@ def _count(text: str) -> int:
     return value
 
 
-def register(sub: Any) -> None:
+def register(sub: Subparsers) -> None:
     """Add the ``roll`` subparser."""
     p = sub.add_parser(
         "roll",

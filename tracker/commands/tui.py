@@ -18,13 +18,16 @@ import random
 import re
 import sys
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING
 
 from rules.text import name_key, visible
-from tracker.commands.common import add_common, fail
+from tracker.commands.common import Subparsers, add_common, fail
+
+if TYPE_CHECKING:
+    from tracker.app import CombatTrackerApp
 
 
-def register(subparsers: Any) -> None:
+def register(subparsers: Subparsers) -> None:
     """Add ``open NAME``."""
     parser = subparsers.add_parser("open", help="open one encounter in the tracker")
     parser.add_argument(
@@ -65,7 +68,7 @@ def build_app(
     args: argparse.Namespace,
     hold_gc: bool = True,
     phase: Callable[[str], None] | None = None,
-) -> Any:
+) -> CombatTrackerApp:
     """Open the store (and the encounter for ``open NAME``), read the config
     and build the app; the caller runs it and closes ``app.store``.
 
@@ -89,7 +92,9 @@ def build_app(
         raise
 
 
-def _build_app(args: argparse.Namespace, resume_gc: bool, phase: Callable[[str], None]) -> Any:
+def _build_app(
+    args: argparse.Namespace, resume_gc: bool, phase: Callable[[str], None]
+) -> CombatTrackerApp:
     from saves.live import LiveEncounter, open_store
     from saves.store import SaveError
 
@@ -146,7 +151,8 @@ def run(args: argparse.Namespace) -> int:
     try:
         app.run()
     finally:
-        app.store.close()
+        if app.store is not None:  # build_app always opens one
+            app.store.close()
     if not app.return_code and not getattr(app, "panicked", False):  # the GM quit
         if details.getvalue():  # a message passed to app.exit(): still the GM's to read
             lines = details.getvalue().rstrip("\n").splitlines()
@@ -168,7 +174,7 @@ def run(args: argparse.Namespace) -> int:
     return report_crash(text, _error_name(text))
 
 
-def _capture_errors(app: Any) -> io.StringIO:
+def _capture_errors(app: CombatTrackerApp) -> io.StringIO:
     """Send what Textual prints after a crash (the traceback, through the
     app's public ``error_console``) into a buffer for the crash report,
     instead of onto the GM's terminal."""

@@ -1,10 +1,10 @@
-"""The encounter screen: initiative, combatant and log panes (issue 4).
+"""The encounter screen: its keys and the dialogs they open (issue 4).
 
-Every key sends one engine action line through ``LiveEncounter.do`` (applied
-and durably saved, or an ``ActionError`` that changed nothing); the panes
-then redraw only what changed.  The selection (row cursor) and the marked
-combatants are UI state, saved with the encounter so a relaunch resumes them.
-Damage, heal, temp HP, persistent damage and conditions go to every marked
+Every key sends one engine action line (applied and durably saved, or an
+``ActionError`` that changed nothing); the panes then redraw only what
+changed (:class:`tracker.screens.encounter_view.EncounterView`).  Whom a key
+acts on and the line it sends are the controller's (tracker.controller):
+damage, heal, temp HP, persistent damage and conditions go to every marked
 combatant, else to the selection; the marks clear once such an action was
 applied (a GM marks for one area effect), and Escape clears them any time.
 A key that does not apply now is greyed in the footer (``check_action``)
@@ -13,29 +13,16 @@ and, pressed anyway, says why.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from functools import partial
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from textual import events
-from textual.app import ComposeResult
-from textual.reactive import Reactive
-from textual.screen import Screen
 
-from rules.combatant import Combatant
-from rules.errors import ActionError
 from tracker.bindings import ENCOUNTER_KEYS, bindings
-from tracker.config import Config
-from tracker.controller import EncounterController
-from tracker.screens import lines
+from tracker.lines import ADD_FIELDS, EDIT_FIELDS, edit_values
+from tracker.screens.encounter_view import EncounterView
 from tracker.screens.palette import EncounterCommands
 from tracker.screens.quitting import quitting
-from tracker.widgets.combatant import CombatantPane
-from tracker.widgets.footer import KeyFooter
-from tracker.widgets.initiative import InitiativePane
-from tracker.widgets.log import LogPane
-from tracker.widgets.plain import plain
-from tracker.widgets.too_small import HORIZONTAL, VERTICAL, TooSmall, size_class, too_small
 
 if TYPE_CHECKING:
     from tracker.widgets.command_line import CommandLine
@@ -44,282 +31,12 @@ if TYPE_CHECKING:
 # imported when first opened: the first frame does not need them (issue 4,
 # "Starts fast").
 
-EMPTY_HINT = (
-    "No combatants yet. Press a to add some, or : then  add Goblin count 3 hp 2d6+2  "
-    "— then s to start the fight.  ? lists every key."
-)
 
-
-def _with_value(text: str) -> str:
-    """``poisoned 2 rounds 3`` → ``poisoned value 2 rounds 3`` (issue 4's prompt)."""
-    words = text.split()
-    if len(words) >= 2 and words[1].lstrip("-").isdigit():
-        words.insert(1, "value")
-    return " ".join(words)
-
-
-class EncounterScreen(Screen[None]):
+class EncounterScreen(EncounterView):
     """One live encounter; keys → engine actions → only changed rows/lines."""
 
     BINDINGS = bindings(ENCOUNTER_KEYS)
     COMMANDS = {EncounterCommands}
-    HORIZONTAL_BREAKPOINTS = HORIZONTAL
-    VERTICAL_BREAKPOINTS = VERTICAL
-
-    #: ``Round 2 · Goblin 3's turn`` for whatever shows it (a ``Header``
-    #: watches it).  The screen draws nothing from it, but ``Screen``'s own
-    #: reactive repaints the whole screen on each change: every ``n``
-    #: rewrote all ~20 KB of a 120×40 terminal (issue 10).
-    sub_title: Reactive[str | None] = Reactive(None, compute=False, repaint=False)
-
-    def __init__(self, live: Any, config: Config) -> None:
-        # the size classes (-narrow / -wide, …) and the pane's compact
-        # columns from the start: set after mounting, each restyles and
-        # re-lays out the whole screen (issue 4, "Starts fast")
-        width, height = self.app.size
-        super().__init__(classes=f"{self.width_class(width)} {size_class(height, VERTICAL)}")
-        self.live = live
-        self.config = config
-        self._available: tuple[bool, ...] = ()
-        # composed in compose; held, not queried: a screen mounted while the
-        # app quits (keys still arriving) has lost its children by then
-        self._table = InitiativePane(id="initiative", compact=width < 120, hint=EMPTY_HINT)
-        self._details = CombatantPane(id="combatant")
-        self._log = LogPane(id="log")
-        #: the selection, the marks and what the keys do with them
-        self.controller = EncounterController(live, lambda: self._table.selected_index)
-
-    @classmethod
-    def width_class(cls, width: int) -> str:
-        """The HORIZONTAL_BREAKPOINTS class Textual gives a screen *width* wide."""
-        return size_class(width, cls.HORIZONTAL_BREAKPOINTS)
-
-    # -- layout ---------------------------------------------------------------
-
-    def compose(self) -> ComposeResult:
-        # the panes are the screen's grid cells (app.tcss); no containers:
-        # each widget costs the first frame its styling, layout and paint
-        yield self._table
-        yield self._details
-        yield self._log
-        yield KeyFooter()
-        if too_small(self.app.size):  # else mounted when the terminal shrinks
-            yield TooSmall()
-
-    @property
-    def table(self) -> InitiativePane:
-        return self._table
-
-    def on_resize(self) -> None:
-        self.table.set_compact(self.size.width < 120)
-        if too_small(self.size) and not self.query(TooSmall) and not quitting(self):
-            self.mount(TooSmall())
-
-    @property
-    def too_small(self) -> bool:
-        """Below the smallest usable size the panes are hidden (app.tcss)."""
-        return too_small(self.size or self.app.size)
-
-    def on_mount(self) -> None:
-        if quitting(self):
-            return  # opened as the app quits (q among keys still arriving)
-        self._log.border_title = "Log"
-        self.refresh_panes()
-        self.table.focus()
-        # a long journal is folded into a snapshot once the GM sees the
-        # fight, not on the start-up path (saves: LiveEncounter.compact_if_due)
-        self.set_timer(1.5, self._compact_if_due)
-
-    def _compact_if_due(self) -> None:
-        from saves.store import SaveError
-
-        compact = getattr(self.live, "compact_if_due", None)
-        if compact is None:
-            return
-        try:
-            compact()
-        except SaveError as exc:
-            self.notify(
-                f"could not fold the journal (nothing lost): {exc}",
-                severity="warning",
-                markup=False,
-            )
-
-    # -- state ----------------------------------------------------------------
-
-    @property
-    def encounter(self) -> Any:
-        return self.controller.encounter
-
-    def _names(self) -> list[str]:
-        return self.controller.names()
-
-    def selected(self) -> Combatant | None:
-        return self.controller.selected()
-
-    def targets(self) -> list[str]:
-        """Marked combatants (in order), else the selection."""
-        return self.controller.targets()
-
-    def clear_marks(self) -> None:
-        """Forget every mark (after the action that used them, or Escape)."""
-        if self.controller.clear_marks():
-            self._show_mark_rows()
-
-    def _show_mark_rows(self) -> None:
-        self.table.show(self.encounter, self.controller.marked)
-        self._show_marks()
-
-    def _show_marks(self) -> None:
-        """The marks count, in the initiative pane's header (one line
-        repainted; the pane's border would repaint the whole pane)."""
-        self.table.set_marks_note(len(self.controller.marked))
-
-    def refresh_panes(self) -> None:
-        """Redraw what changed: rows, new log lines, the selected combatant."""
-        enc = self.encounter
-        ctl = self.controller
-        ctl.prune_marks()
-        table = self.table
-        # the cursor is the truth: its Selected message may still be queued
-        # behind keys typed fast (arrows, clicks), so the remembered name can be stale
-        drawn = table.selected_name
-        if drawn is not None:
-            ctl.remember(drawn)
-        table.show(enc, ctl.marked)
-        index = ctl.follow()  # None: the selection is whoever the cursor is on
-        if index is not None and table.cursor_row != index:
-            table.move_cursor(row=index, animate=False)
-        self._log.show(self.live.log)
-        self._show_selected()
-        active = enc.active
-        if enc.started and active is not None:
-            title = f"Round {enc.round} · {active.name}'s turn"
-        else:
-            title = "Not started · s starts the fight"
-        table.set_titles(plain(title), plain(enc.name))  # a changed one: its border row
-        self._show_marks()
-        self.sub_title = str(plain(f"{enc.name} · {title}"))
-        # the footer rebuilds itself on refresh_bindings: only when availability changed
-        available = ctl.availability()
-        if available != self._available:
-            first = not self._available
-            self._available = available
-            if not first:  # mounting shows the right footer already
-                self.refresh_bindings()
-
-    def _show_selected(self) -> None:
-        current = self.selected()
-        delayed = current is not None and current.name in self.encounter.delayed
-        self._details.show(current, self.encounter.ruleset, delayed)
-
-    def on_initiative_pane_selected(self, event: InitiativePane.Selected) -> None:
-        self._selection_moved()
-
-    def _selection_moved(self) -> None:
-        """Remember and show whoever the cursor is on.  Called right away by
-        the keys that move it, not only from the (queued) Selected message:
-        keys typed fast (``j j space n``) must not act on a stale selection."""
-        self.controller.cursor_moved()
-        self._show_selected()
-
-    # -- applying actions -------------------------------------------------------
-
-    def apply(self, line: str, then: Callable[[], None] | None = None) -> str | None:
-        """Send one action line; None when done, else the message to show.
-
-        With physical rolls on, the dice the action will roll are asked for
-        first (``Session.dice_needed``); the action is applied after.
-        *then* runs once the action was applied (not when it failed or the
-        GM cancelled the dice).
-        """
-        if self.config.physical_rolls:
-            from rules.engine.parse import parse_action
-
-            try:
-                action = parse_action(line)
-                needed = self.live.dice_needed(action)
-            except ActionError as exc:
-                return str(exc)
-            if needed:
-                from tracker.screens.faces import FacesScreen
-
-                self.call_later(
-                    self.app.push_screen,
-                    FacesScreen(f"Dice for: {line}", needed),
-                    partial(self._apply_with_faces, action, then),
-                )
-                return None
-        return self._do(line, then)
-
-    def _apply_with_faces(
-        self,
-        action: dict[str, Any],
-        then: Callable[[], None] | None,
-        faces: list[int] | None,
-    ) -> None:
-        if faces is None:
-            self.notify("Cancelled: nothing changed.")
-            return
-        if faces:
-            action = {**action, "faces": faces}
-        self.report(self._do(action, then))
-
-    def _do(
-        self, line_or_action: str | dict[str, Any], then: Callable[[], None] | None = None
-    ) -> str | None:
-        from saves.store import SaveError
-
-        try:
-            self.live.do(line_or_action)
-        except ActionError as exc:
-            return str(exc)
-        except SaveError as exc:
-            return f"not saved, nothing changed: {exc}"
-        if then is not None:
-            then()
-        self.refresh_panes()
-        return None
-
-    def report(self, error: str | None) -> None:
-        """Show an error from a key that has no prompt of its own."""
-        if error:
-            self.notify(error, severity="error", timeout=6, markup=False)
-
-    def prompt(
-        self,
-        title: str,
-        usage: str,
-        build: Callable[[str], str],
-        then: Callable[[], None] | None = None,
-        **kw: Any,
-    ) -> None:
-        """Ask for one line; *build* turns it into an action line; *then*
-        runs once it was applied."""
-        from tracker.screens.prompt import PromptScreen
-
-        def submit(text: str) -> str | None:
-            if not text:
-                return f"type {usage} — or Esc to cancel"
-            return self.apply(build(text), then)
-
-        self.app.push_screen(PromptScreen(title, usage, submit, **kw))
-
-    def _after_targets(self) -> Callable[[], None] | None:
-        """What runs after an action on the targets: the marks it used clear."""
-        return self.clear_marks if self.controller.marks_used() else None
-
-    def _on_targets(self, verb: str, title: str, usage: str, **kw: Any) -> None:
-        names = self.targets()
-        if names:
-            who = ", ".join(names)
-            self.prompt(
-                f"{title}: {who}",
-                usage,
-                lambda t: lines.on_targets(verb, names, t),
-                self._after_targets(),
-                **kw,
-            )
 
     # -- key actions -------------------------------------------------------------
 
@@ -380,9 +97,9 @@ class EncounterScreen(Screen[None]):
         self._order("up")
 
     def _order(self, direction: str) -> None:
-        current = self.selected()
-        if current is not None:
-            self.report(self.apply(f"order {lines.targets([current.name])} {direction}"))
+        line = self.controller.line(f"order_{direction}")
+        if line is not None:
+            self.report(self.apply(line))
 
     def action_toggle_mark(self) -> None:
         if self.controller.toggle_mark():
@@ -400,12 +117,12 @@ class EncounterScreen(Screen[None]):
     def action_add(self) -> None:
         from tracker.screens.form import Field, FormScreen
 
-        fields = [Field(key, label, "", hint) for key, label, hint in lines.ADD_FIELDS]
+        fields = [Field(key, label, "", hint) for key, label, hint in ADD_FIELDS]
         checks = [("player", "player", False), ("avg", "average HP", False)]
 
         def submit(values: dict[str, str], flags: dict[str, bool]) -> str | None:
             try:
-                line = lines.add_line(values, flags)
+                line = self.controller.add_line(values, flags)
             except ValueError as exc:
                 return str(exc)
             return self.apply(line)
@@ -413,75 +130,47 @@ class EncounterScreen(Screen[None]):
         self.app.push_screen(FormScreen("Add combatants", fields, submit, checks))
 
     def action_damage(self) -> None:
-        self._on_targets("damage", "Damage", "AMOUNT|DICE [TAG…] [crit]")
+        self.ask("damage")
 
     def action_heal(self) -> None:
-        self._on_targets("heal", "Heal", "AMOUNT|DICE")
+        self.ask("heal")
 
     def action_temp(self) -> None:
-        self._on_targets("temp", "Temporary HP", "AMOUNT [rounds N] [at start|end] [of C]")
+        self.ask("temp")
 
     def action_persistent(self) -> None:
-        self._on_targets("persist", "Persistent damage", "DICE [TAG…] [dc N]")
+        self.ask("persistent")
 
     def action_condition(self) -> None:
-        names = self.targets()
-        if names:
-            self.prompt(
-                f"Condition: {', '.join(names)}",
-                "NAME [VALUE] [rounds N] [at start|end] [of C]",
-                lambda t: lines.on_targets("cond", names, _with_value(t)),
-                self._after_targets(),
-            )
+        self.ask("condition")
 
     def action_uncondition(self) -> None:
         """Pick one of the targets' conditions; it is removed from each
         target that has it, as one step."""
-        names = self.targets()
-        present = self.controller.present_conditions(names)
-        if not names or not present:
-            return
-        from tracker.screens.prompt import ChoiceScreen
-
-        then = self._after_targets()
-
-        def chosen(condition: str | None) -> None:
-            if condition is None:
-                return
-            self.report(self.apply(self.controller.uncondition_line(names, condition), then))
-
-        self.app.push_screen(ChoiceScreen(f"Remove condition: {', '.join(names)}", present), chosen)
+        self.ask("uncondition")
 
     def action_move(self) -> None:
         current = self.selected()
         if current is None:
             return
-        name = current.name
-
-        def preview(movement: str, face: int | None) -> Any:
-            try:
-                return self.live.preview_move(name, movement, face)
-            except ActionError as exc:
-                return str(exc)
-
         from tracker.screens.movement import MovementScreen
 
+        ctl, name = self.controller, current.name
         points = None if current.endurance is None else current.endurance.points
-        screen = MovementScreen(name, points, preview, self.config.physical_rolls)
+        screen = MovementScreen(
+            name,
+            points,
+            partial(ctl.preview_move, name),
+            self.config.physical_rolls,
+            partial(ctl.move_line, name),
+        )
         self.app.push_screen(screen, lambda line: self.report(self._do(line)) if line else None)
 
     def action_initiative(self) -> None:
-        current = self.selected()
-        if current is not None:
-            name = current.name
-            self.prompt(
-                f"Initiative: {name}",
-                "N (the rolled total)",
-                lambda t: f"init {lines.targets([name])} {t}",
-            )
+        self.ask("initiative")
 
     def action_roll(self) -> None:
-        self.prompt("Roll dice", "EXPR [adv N] [dis N] [dc N]", lambda t: f"roll {t}")
+        self.ask("roll")
 
     def action_edit(self) -> None:
         """The edit form: every changed field is sent as ONE batched action
@@ -491,19 +180,18 @@ class EncounterScreen(Screen[None]):
             return
         from tracker.screens.form import Field, FormScreen
 
-        values = lines.edit_values(current)
-        fields = [Field(key, label, values[key]) for key, label in lines.EDIT_FIELDS]
+        values = edit_values(current)
+        fields = [Field(key, label, values[key]) for key, label in EDIT_FIELDS]
         checks = [("player", "player", current.player)]
 
         def submit(new: dict[str, str], flags: dict[str, bool]) -> str | None:
-            line = lines.edit_line(current, new, flags.get("player"))
+            line = self.controller.edit_line(current, new, flags.get("player"))
             if not line:
                 return None
             error = self.apply(line)
             if error:
                 return error
-            ctl = self.controller
-            ctl.selected_name = new.get("name") or ctl.selected_name
+            self.controller.renamed(new.get("name"))
             self.refresh_panes()
             return None
 
@@ -511,11 +199,11 @@ class EncounterScreen(Screen[None]):
 
     def action_remove(self) -> None:
         current = self.selected()
-        if current is None:
+        line = self.controller.line("remove")
+        if current is None or line is None:
             return
         from tracker.screens.prompt import ConfirmScreen
 
-        line = f"remove {lines.targets([current.name])}"
         question = f"Remove {current.name} from the fight?"
         self.app.push_screen(
             ConfirmScreen(question, "ctrl+z brings it back.", destructive=True),
@@ -531,15 +219,17 @@ class EncounterScreen(Screen[None]):
         if found:
             command = found.first()
         else:
-            command = CommandLine(VERBS, HELP, self._names, id="command-line")
+            command = CommandLine(VERBS, HELP, self.controller.names, id="command-line")
             await self.mount(command)
         command.open()
 
     def on_command_line_submitted(self, event: CommandLine.Submitted) -> None:
         if quitting(self):
             return
+        from tracker.widgets.command_line import CommandLine
+
         error = self.apply(event.line)
-        command: Any = self.query_one("#command-line")
+        command = self.query_one("#command-line", CommandLine)
         if error:
             command.show_error(error)
         else:
@@ -554,14 +244,11 @@ class EncounterScreen(Screen[None]):
         self.table.focus()
 
     def _history(self, undo: bool) -> None:
-        from saves.store import SaveError
-
-        try:
-            self.live.undo() if undo else self.live.redo()
-        except (ActionError, SaveError) as exc:
-            self.report(str(exc))
-            return
-        self.refresh_panes()
+        error = self.controller.history(undo)
+        if error is not None:
+            self.report(error)
+        else:
+            self.refresh_panes()
 
     def action_undo(self) -> None:
         self._history(undo=True)
@@ -570,27 +257,15 @@ class EncounterScreen(Screen[None]):
         self._history(undo=False)
 
     def action_save_point(self) -> None:
-        asked: list[str] = []  # a label already kept, once the GM was told
+        from tracker.screens.prompt import PromptScreen
+
+        store = self.controller.save_points()
 
         def submit(label: str) -> str | None:
-            from saves.errors import SavePointExists
-            from saves.store import SaveError
-
-            if not label:
-                return "type a label for the save point, e.g. before the dragon"
-            try:
-                self.live.save_point(label, replace=asked == [label])
-            except SavePointExists as exc:
-                asked[:] = [label]
-                return (
-                    f"{exc.label!r} is kept already (saved {exc.created}): Enter again replaces it"
-                )
-            except SaveError as exc:
-                return str(exc)
-            self.notify(f"Save point {label!r} stored.", markup=False)
-            return None
-
-        from tracker.screens.prompt import PromptScreen
+            error = store(label)
+            if error is None:
+                self.notify(f"Save point {label!r} stored.", markup=False)
+            return error
 
         self.app.push_screen(PromptScreen("Named save point", "LABEL", submit))
 

@@ -10,7 +10,7 @@ previewed face, so what the GM confirmed is exactly what is applied.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING
 
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -19,14 +19,18 @@ from textual.screen import ModalScreen
 from textual.widgets import Input, Label, Static
 
 from tracker.screens.faces import check_face
-from tracker.screens.lines import move_line
 from tracker.screens.quitting import QuietWhenQuitting, quitting
 from tracker.widgets.plain import PlainInput, plain
+
+if TYPE_CHECKING:
+    from rules.endurance import EnduranceCheck
 
 MOVEMENTS = {"d": "dash", "r": "run", "s": "sprint"}
 
 #: (movement, face or None) → the engine's EnduranceCheck, or an error message.
-Preview = Callable[[str, int | None], Any]
+Preview = Callable[[str, int | None], "EnduranceCheck | str"]
+#: (movement, face or None, spend) → the ``move`` line to send.
+MoveLine = Callable[[str, int | None, bool], str]
 
 
 class MovementScreen(QuietWhenQuitting, ModalScreen[str | None]):
@@ -42,11 +46,14 @@ class MovementScreen(QuietWhenQuitting, ModalScreen[str | None]):
         Binding("escape", "cancel", "Cancel"),
     ]
 
-    def __init__(self, name: str, points: int | None, preview: Preview, ask_face: bool) -> None:
+    def __init__(
+        self, name: str, points: int | None, preview: Preview, ask_face: bool, line: MoveLine
+    ) -> None:
         super().__init__(classes="dialog-screen")
         self._target = name
         self._points = points
         self._preview = preview
+        self._move_line = line
         self._ask_face = ask_face
         self._movement: str | None = None
         self._line: str | None = None
@@ -99,26 +106,27 @@ class MovementScreen(QuietWhenQuitting, ModalScreen[str | None]):
             self._movement = None
             self._say(check, "d / r / s: choose again · Esc: cancel", error=True)
             return
-        used = getattr(check, "face", None) if face is None else face
-        text = getattr(check, "text", "")
-        if getattr(check, "already_active", False):
-            self._line = move_line(self._target, self._movement, None, True)
+        used = check.face if face is None else face
+        text = check.text
+        move_line = self._move_line
+        if check.already_active:
+            self._line = move_line(self._movement, None, True)
             self._say(f"{text}\nAlready active: no check needed.", "Enter: apply · Esc: cancel")
             return
-        shortfall = int(getattr(check, "shortfall", 0) or 0)
+        shortfall = check.shortfall
         if shortfall <= 0:
-            self._line = move_line(self._target, self._movement, used, True)
+            self._line = move_line(self._movement, used, True)
             self._say(f"{text}\nSuccess.", "Enter: apply · Esc: cancel")
         elif self._points is not None and self._points >= shortfall:
-            self._spend_line = move_line(self._target, self._movement, used, True)
-            self._line = move_line(self._target, self._movement, used, False)
+            self._spend_line = move_line(self._movement, used, True)
+            self._line = move_line(self._movement, used, False)
             self._say(
-                f"{text}\n{shortfall} short of DL {getattr(check, 'dl', '?')}: "
+                f"{text}\n{shortfall} short of DL {check.dl}: "
                 f"spend {shortfall} of {self._points} endurance points?",
                 "y: spend and move · n: don't spend (the movement fails) · Esc: cancel",
             )
         else:
-            self._line = move_line(self._target, self._movement, used, False)
+            self._line = move_line(self._movement, used, False)
             points = "no endurance pool" if self._points is None else f"only {self._points} points"
             self._say(
                 f"{text}\n{shortfall} short, {points}: the {self._movement} fails.",

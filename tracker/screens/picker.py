@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING
 
 from textual.app import ComposeResult
 from textual.containers import Vertical
@@ -30,14 +30,17 @@ from tracker.screens.prompt import ChoiceScreen, ConfirmScreen, PromptScreen
 from tracker.screens.quitting import QuietWhenQuitting, quitting
 from tracker.widgets.plain import shown
 
+if TYPE_CHECKING:
+    from saves.store import Store
 
-def _get(summary: Any, key: str, default: Any = None) -> Any:
+
+def _get(summary: object, key: str, default: object = None) -> object:
     if isinstance(summary, dict):
         return summary.get(key, default)
     return getattr(summary, key, default)
 
 
-def when(value: Any) -> str:
+def when(value: object) -> str:
     """``2026-11-30 07:15`` from a datetime or an ISO string."""
     if isinstance(value, datetime):
         return value.strftime("%Y-%m-%d %H:%M")
@@ -56,7 +59,7 @@ class PickerScreen(QuietWhenQuitting, Screen[None]):
         new: bool
         ruleset: str | None = None
 
-    def __init__(self, store: Any) -> None:
+    def __init__(self, store: Store) -> None:
         super().__init__()
         self.store = store
 

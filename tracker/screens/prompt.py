@@ -11,7 +11,7 @@ None.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
@@ -22,6 +22,9 @@ from textual.widgets import Label, Static
 
 from tracker.screens.quitting import QuietWhenQuitting, quitting
 from tracker.widgets.plain import PlainInput, plain
+
+if TYPE_CHECKING:
+    from textual.widgets import OptionList
 
 #: Applies the typed text; returns an error message to show, or None when done.
 Submit = Callable[[str], str | None]
@@ -163,7 +166,7 @@ class ChoiceScreen(QuietWhenQuitting, ModalScreen[str | None]):
         options.highlighted = 0
         options.focus()
 
-    def on_option_list_option_selected(self, event: Any) -> None:
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         event.stop()
         if not quitting(self):
             self.dismiss(self._choices[event.option_index])

@@ -14,7 +14,7 @@ Nothing is lost: every acknowledged action is on disk already.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # what the mixin is mixed into, for super()'s type
     from textual.dom import DOMNode as _Mixed
@@ -22,7 +22,7 @@ else:
     _Mixed = object
 
 
-def quitting(node: Any) -> bool:
+def quitting(node: _Mixed) -> bool:
     """Whether the app *node* belongs to is exiting."""
     return node.app.return_code is not None
 

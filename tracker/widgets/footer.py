@@ -12,7 +12,7 @@ the action does not apply now.  Keys marked ``wide`` in
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from rich.text import Text
 from textual import events
@@ -20,6 +20,9 @@ from textual.widget import Widget
 
 from rules.text import visible
 from tracker.bindings import wide_ids
+
+if TYPE_CHECKING:
+    from textual.screen import Screen
 
 _WIDE = wide_ids()
 
@@ -55,7 +58,7 @@ class KeyFooter(Widget, can_focus=False):
             self._items, self._extra = self._read(self.screen)
         return self._items
 
-    def _bindings_changed(self, screen: Any) -> None:
+    def _bindings_changed(self, screen: Screen[object]) -> None:
         """Redraw when the keys or whether they apply changed."""
         if screen is not self.screen or self._items is None:
             return
@@ -64,7 +67,7 @@ class KeyFooter(Widget, can_focus=False):
             self._items, self._extra = items, extra
             self.refresh()
 
-    def _read(self, screen: Any) -> tuple[list[tuple[str, str, str, bool]], set[str]]:
+    def _read(self, screen: Screen[object]) -> tuple[list[tuple[str, str, str, bool]], set[str]]:
         seen: set[str] = set()
         items = []
         extra = set()

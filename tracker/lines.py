@@ -3,13 +3,17 @@
 The app does no rules arithmetic: every change is one engine action line
 (issue 3, "The action language"), e.g. ``d`` on Goblin 2 with the prompt
 ``2d6+3 fire`` sends ``damage 'Goblin 2' 2d6+3 fire``.  Several marked
-targets are joined with commas inside one quoted argument.
+targets are joined with commas inside one quoted argument.  Names are data:
+each is quoted (``shlex.quote``) so that one holding spaces, quotes or ``;``
+stays one argument and never becomes a second action.  Textual-free: the
+controller (tracker.controller) builds every line through these.
 """
 
 from __future__ import annotations
 
 import shlex
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 
 from rules.combatant import Combatant
 from rules.text import visible
@@ -68,6 +72,34 @@ SEND_ORDER = (
 )
 
 
+#: Keys that prompt for the rest of an action on the targets (the marked
+#: combatants, else the selection): action → (verb, prompt title, usage).
+ON_TARGETS = {
+    "damage": ("damage", "Damage", "AMOUNT|DICE [TAG…] [crit]"),
+    "heal": ("heal", "Heal", "AMOUNT|DICE"),
+    "temp": ("temp", "Temporary HP", "AMOUNT [rounds N] [at start|end] [of C]"),
+    "persistent": ("persist", "Persistent damage", "DICE [TAG…] [dc N]"),
+    "condition": ("cond", "Condition", "NAME [VALUE] [rounds N] [at start|end] [of C]"),
+}
+
+#: Keys that send one fixed line.
+FIXED = {"start": "start", "next_turn": "next", "previous_turn": "prev"}
+
+
+@dataclass(frozen=True)
+class Ask:
+    """What a key asks the GM for, and how the answer becomes its line."""
+
+    title: str
+    usage: str
+    #: the answer (the prompt's text, or the choice) → the action line
+    line: Callable[[str], str]
+    #: the line goes to the marked combatants: the marks clear once it applied
+    uses_marks: bool = False
+    #: pick one of these instead of typing (``uncondition``)
+    choices: tuple[str, ...] = ()
+
+
 def targets(names: Sequence[str]) -> str:
     """One argument naming every target: ``'Goblin 1,Goblin 3'``."""
     return shlex.quote(",".join(names))
@@ -76,6 +108,43 @@ def targets(names: Sequence[str]) -> str:
 def on_targets(verb: str, names: Sequence[str], rest: str) -> str:
     """``VERB TARGETS REST`` (``damage 'Goblin 2' 2d6+3 fire``)."""
     return f"{verb} {targets(names)} {rest}".rstrip()
+
+
+def with_value(text: str) -> str:
+    """``poisoned 2 rounds 3`` → ``poisoned value 2 rounds 3`` (issue 4's
+    condition prompt: a number right after the name is its value)."""
+    words = text.split()
+    if len(words) >= 2 and words[1].lstrip("-").isdigit():
+        words.insert(1, "value")
+    return " ".join(words)
+
+
+def uncondition_line(names: Sequence[str], condition: str) -> str:
+    """``uncond`` *condition* from each of *names*, one action each, joined
+    with ``;`` into one batch (one undoable step)."""
+    return "; ".join(f"uncond {targets([n])} {shlex.quote(condition)}" for n in names)
+
+
+def key_line(action: str, text: str, names: Sequence[str]) -> str | None:
+    """The line key *action* sends on *names* with *text* from its prompt;
+    None: nobody to act on (or not such a key; ``uncondition`` needs the
+    encounter: the controller builds it)."""
+    if action in FIXED:
+        return FIXED[action]
+    if action == "roll":
+        return f"roll {text}"
+    if not names:
+        return None
+    if action in ON_TARGETS:
+        rest = with_value(text) if action == "condition" else text
+        return on_targets(ON_TARGETS[action][0], names, rest)
+    if action in ("order_down", "order_up"):
+        return f"order {targets(names)} {action.removeprefix('order_')}"
+    if action == "initiative":
+        return f"init {targets(names)} {text}"
+    if action == "remove":
+        return f"remove {targets(names)}"
+    return None
 
 
 def add_line(values: Mapping[str, str], checks: Mapping[str, bool]) -> str:

@@ -1,0 +1,279 @@
+"""The encounter screen's view: initiative, combatant and log panes (issue 4).
+
+:class:`EncounterView` lays out the panes, redraws only what changed after
+each action, keeps the row cursor on the selected combatant, and applies an
+action line through the controller (asking for dice faces first when the GM
+rolls physical dice).  The keys, and the dialogs they open, are
+:class:`tracker.screens.encounter.EncounterScreen`'s.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import partial
+from typing import TYPE_CHECKING
+
+from textual.app import ComposeResult
+from textual.reactive import Reactive
+from textual.screen import Screen
+
+from rules.combatant import Combatant
+from tracker.config import Config
+from tracker.controller import Action, EncounterController
+from tracker.lines import Ask
+from tracker.screens.quitting import quitting
+from tracker.widgets.combatant import CombatantPane
+from tracker.widgets.footer import KeyFooter
+from tracker.widgets.initiative import InitiativePane
+from tracker.widgets.log import LogPane
+from tracker.widgets.plain import plain
+from tracker.widgets.too_small import HORIZONTAL, VERTICAL, TooSmall, size_class, too_small
+
+if TYPE_CHECKING:
+    from rules.encounter import Encounter
+    from saves.live import LiveEncounter
+
+# Dialogs (prompts, choices, faces) are imported when first opened: the
+# first frame does not need them (issue 4, "Starts fast").
+
+EMPTY_HINT = (
+    "No combatants yet. Press a to add some, or : then  add Goblin count 3 hp 2d6+2  "
+    "— then s to start the fight.  ? lists every key."
+)
+
+
+class EncounterView(Screen[None]):
+    """One live encounter's panes; an action line → only changed rows/lines."""
+
+    HORIZONTAL_BREAKPOINTS = HORIZONTAL
+    VERTICAL_BREAKPOINTS = VERTICAL
+
+    #: ``Round 2 · Goblin 3's turn`` for whatever shows it (a ``Header``
+    #: watches it).  The screen draws nothing from it, but ``Screen``'s own
+    #: reactive repaints the whole screen on each change: every ``n``
+    #: rewrote all ~20 KB of a 120×40 terminal (issue 10).
+    sub_title: Reactive[str | None] = Reactive(None, compute=False, repaint=False)
+
+    def __init__(self, live: LiveEncounter, config: Config) -> None:
+        # the size classes (-narrow / -wide, …) and the pane's compact
+        # columns from the start: set after mounting, each restyles and
+        # re-lays out the whole screen (issue 4, "Starts fast")
+        width, height = self.app.size
+        super().__init__(classes=f"{self.width_class(width)} {size_class(height, VERTICAL)}")
+        self.live = live
+        self.config = config
+        self._available: tuple[bool, ...] = ()
+        # composed in compose; held, not queried: a screen mounted while the
+        # app quits (keys still arriving) has lost its children by then
+        self._table = InitiativePane(id="initiative", compact=width < 120, hint=EMPTY_HINT)
+        self._details = CombatantPane(id="combatant")
+        self._log = LogPane(id="log")
+        #: the selection, the marks and what the keys do with them
+        self.controller = EncounterController(live, lambda: self._table.selected_index)
+
+    @classmethod
+    def width_class(cls, width: int) -> str:
+        """The HORIZONTAL_BREAKPOINTS class Textual gives a screen *width* wide."""
+        return size_class(width, cls.HORIZONTAL_BREAKPOINTS)
+
+    # -- layout ---------------------------------------------------------------
+
+    def compose(self) -> ComposeResult:
+        # the panes are the screen's grid cells (app.tcss); no containers:
+        # each widget costs the first frame its styling, layout and paint
+        yield self._table
+        yield self._details
+        yield self._log
+        yield KeyFooter()
+        if too_small(self.app.size):  # else mounted when the terminal shrinks
+            yield TooSmall()
+
+    @property
+    def table(self) -> InitiativePane:
+        return self._table
+
+    def on_resize(self) -> None:
+        self.table.set_compact(self.size.width < 120)
+        if too_small(self.size) and not self.query(TooSmall) and not quitting(self):
+            self.mount(TooSmall())
+
+    @property
+    def too_small(self) -> bool:
+        """Below the smallest usable size the panes are hidden (app.tcss)."""
+        return too_small(self.size or self.app.size)
+
+    def on_mount(self) -> None:
+        if quitting(self):
+            return  # opened as the app quits (q among keys still arriving)
+        self._log.border_title = "Log"
+        self.refresh_panes()
+        self.table.focus()
+        # a long journal is folded into a snapshot once the GM sees the
+        # fight, not on the start-up path (saves: LiveEncounter.compact_if_due)
+        self.set_timer(1.5, self._compact_if_due)
+
+    def _compact_if_due(self) -> None:
+        warning = self.controller.compact_if_due()
+        if warning:
+            self.notify(warning, severity="warning", markup=False)
+
+    # -- state ----------------------------------------------------------------
+
+    @property
+    def encounter(self) -> Encounter:
+        return self.controller.encounter
+
+    def selected(self) -> Combatant | None:
+        return self.controller.selected()
+
+    def clear_marks(self) -> None:
+        """Forget every mark (after the action that used them, or Escape)."""
+        if self.controller.clear_marks():
+            self._show_mark_rows()
+
+    def _show_mark_rows(self) -> None:
+        self.table.show(self.encounter, self.controller.marked)
+        self._show_marks()
+
+    def _show_marks(self) -> None:
+        """The marks count, in the initiative pane's header (one line
+        repainted; the pane's border would repaint the whole pane)."""
+        self.table.set_marks_note(len(self.controller.marked))
+
+    def refresh_panes(self) -> None:
+        """Redraw what changed: rows, new log lines, the selected combatant."""
+        enc = self.encounter
+        ctl = self.controller
+        ctl.prune_marks()
+        table = self.table
+        # the cursor is the truth: its Selected message may still be queued
+        # behind keys typed fast (arrows, clicks), so the remembered name can be stale
+        drawn = table.selected_name
+        if drawn is not None:
+            ctl.remember(drawn)
+        table.show(enc, ctl.marked)
+        index = ctl.follow()  # None: the selection is whoever the cursor is on
+        if index is not None and table.cursor_row != index:
+            table.move_cursor(row=index, animate=False)
+        self._log.show(self.live.log)
+        self._show_selected()
+        active = enc.active
+        if enc.started and active is not None:
+            title = f"Round {enc.round} · {active.name}'s turn"
+        else:
+            title = "Not started · s starts the fight"
+        table.set_titles(plain(title), plain(enc.name))  # a changed one: its border row
+        self._show_marks()
+        self.sub_title = str(plain(f"{enc.name} · {title}"))
+        # the footer rebuilds itself on refresh_bindings: only when availability changed
+        available = ctl.availability()
+        if available != self._available:
+            first = not self._available
+            self._available = available
+            if not first:  # mounting shows the right footer already
+                self.refresh_bindings()
+
+    def _show_selected(self) -> None:
+        current = self.selected()
+        delayed = current is not None and current.name in self.encounter.delayed
+        self._details.show(current, self.encounter.ruleset, delayed)
+
+    def on_initiative_pane_selected(self, event: InitiativePane.Selected) -> None:
+        self._selection_moved()
+
+    def _selection_moved(self) -> None:
+        """Remember and show whoever the cursor is on.  Called right away by
+        the keys that move it, not only from the (queued) Selected message:
+        keys typed fast (``j j space n``) must not act on a stale selection."""
+        self.controller.cursor_moved()
+        self._show_selected()
+
+    # -- applying actions -------------------------------------------------------
+
+    def apply(self, line: str, then: Callable[[], None] | None = None) -> str | None:
+        """Send one action line; None when done, else the message to show.
+
+        With physical rolls on, the dice the action will roll are asked for
+        first; the action is applied after.  *then* runs once the action was
+        applied (not when it failed or the GM cancelled the dice).
+        """
+        if self.config.physical_rolls:
+            parsed = self.controller.dice_needed(line)
+            if isinstance(parsed, str):
+                return parsed
+            action, needed = parsed
+            if needed:
+                from tracker.screens.faces import FacesScreen
+
+                self.call_later(
+                    self.app.push_screen,
+                    FacesScreen(f"Dice for: {line}", needed),
+                    partial(self._apply_with_faces, action, then),
+                )
+                return None
+        return self._do(line, then)
+
+    def _apply_with_faces(
+        self, action: Action, then: Callable[[], None] | None, faces: list[int] | None
+    ) -> None:
+        if faces is None:
+            self.notify("Cancelled: nothing changed.")
+            return
+        self.report(self._do(action, then, faces))
+
+    def _do(
+        self,
+        line_or_action: str | Action,
+        then: Callable[[], None] | None = None,
+        faces: list[int] | None = None,
+    ) -> str | None:
+        error = self.controller.do(line_or_action, faces or ())
+        if error is not None:
+            return error
+        if then is not None:
+            then()
+        self.refresh_panes()
+        return None
+
+    def report(self, error: str | None) -> None:
+        """Show an error from a key that has no prompt of its own."""
+        if error:
+            self.notify(error, severity="error", timeout=6, markup=False)
+
+    def ask(self, action: str) -> None:
+        """Open the prompt (or choice) of key *action*; its line is applied,
+        and the marks it used clear once it was."""
+        ask = self.controller.ask(action)
+        if ask is not None:
+            then = self.clear_marks if ask.uses_marks else None
+            if ask.choices:
+                self._choose(ask, then)
+            else:
+                self.prompt(ask.title, ask.usage, ask.line, then)
+
+    def prompt(
+        self,
+        title: str,
+        usage: str,
+        build: Callable[[str], str],
+        then: Callable[[], None] | None = None,
+    ) -> None:
+        """Ask for one line; *build* turns it into an action line; *then*
+        runs once it was applied."""
+        from tracker.screens.prompt import PromptScreen
+
+        def submit(text: str) -> str | None:
+            if not text:
+                return f"type {usage} — or Esc to cancel"
+            return self.apply(build(text), then)
+
+        self.app.push_screen(PromptScreen(title, usage, submit))
+
+    def _choose(self, ask: Ask, then: Callable[[], None] | None) -> None:
+        from tracker.screens.prompt import ChoiceScreen
+
+        def chosen(choice: str | None) -> None:
+            if choice is not None:
+                self.report(self.apply(ask.line(choice), then))
+
+        self.app.push_screen(ChoiceScreen(ask.title, list(ask.choices)), chosen)
