@@ -58,6 +58,16 @@ def summary_of(session: Session) -> dict[str, Any]:
     }
 
 
+def close_live(live: LiveEncounter) -> str | None:
+    """Close *live*; the one line to show if its fresh snapshot could not
+    be written (every acknowledged action is still in its steps file)."""
+    try:
+        live.close()
+    except SaveError as exc:
+        return f"{exc} Every action is saved; the next open replays them."
+    return None
+
+
 class SavedSteps:
     """The session's :class:`~rules.engine.session.StepSource`: steps read
     back from the encounter's steps file by number."""

@@ -20,7 +20,6 @@ import subprocess
 import sys
 import tempfile
 import unicodedata
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 

@@ -66,8 +66,6 @@ def test_resuming_a_saved_fight_loads_no_action_machinery(tmp_path: Path) -> Non
     # engine's working copy; those load with the GM's first action.
     import random
 
-    from rules.encounter import Encounter
-    from rules.engine import Session
     from saves.live import LiveEncounter, open_store
 
     db = tmp_path / "encounters.json"

@@ -22,6 +22,7 @@ from textual import events
 from textual.app import App
 from textual.screen import Screen
 
+from saves.live import close_live
 from tracker.config import Config
 from tracker.screens.encounter import EncounterScreen
 from tracker.screens.quitting import QuietWhenQuitting, quitting
@@ -94,6 +95,8 @@ class CombatTrackerApp(QuietWhenQuitting, App[None]):
     #: terminal's input thread failing, say): ``App.panic`` leaves the
     #: return code at 0, and the command line must not call that a quit.
     panicked = False
+    #: what closing the encounter on the way out could not do (printed after the app)
+    close_note: str | None = None
     #: the exception's type name and the functions it passed through, when
     #: the panic carried a Rich traceback (how Textual's drivers hand one).
     panic_error: tuple[str, tuple[str, ...]] | None = None
@@ -199,7 +202,9 @@ class CombatTrackerApp(QuietWhenQuitting, App[None]):
             self.show_notices(store.take_notices())
             return
         if self.live is not None:
-            self.live.close()
+            note = close_live(self.live)
+            if note:
+                self.notify(note, severity="warning", markup=False)
         self.live = live
         from tracker.screens.picker import PickerScreen
 
@@ -216,4 +221,4 @@ class CombatTrackerApp(QuietWhenQuitting, App[None]):
     def on_unmount(self) -> None:
         self._release_gc()
         if self.live is not None:
-            self.live.close()
+            self.close_note = close_live(self.live)

@@ -332,16 +332,15 @@ class EncounterController:
         return submit
 
     def compact_if_due(self) -> str | None:
-        """Fold a long journal into a snapshot if due; a warning if that failed."""
+        """Write a fresh snapshot if enough steps were saved since the last
+        one (its size is bounded, so this never stalls a key); a warning if
+        that failed."""
         from saves.store import SaveError
 
-        compact = getattr(self.live, "compact_if_due", None)
-        if compact is None:
-            return None
         try:
-            compact()
+            self.live.compact_if_due()
         except SaveError as exc:
-            return f"could not fold the journal (nothing lost): {exc}"
+            return f"could not write a fresh snapshot (every action is saved): {exc}"
         return None
 
     # -- why a key does not apply ------------------------------------------------

@@ -153,6 +153,8 @@ def run(args: argparse.Namespace) -> int:
     finally:
         if app.store is not None:  # build_app always opens one
             app.store.close()
+    if app.close_note:
+        sys.stderr.write(visible(app.close_note) + "\n")
     if not app.return_code and not getattr(app, "panicked", False):  # the GM quit
         if details.getvalue():  # a message passed to app.exit(): still the GM's to read
             lines = details.getvalue().rstrip("\n").splitlines()

@@ -108,9 +108,9 @@ class EncounterView(Screen[None]):
         self._log.border_title = "Log"
         self.refresh_panes()
         self.table.focus()
-        # a long journal is folded into a snapshot once the GM sees the
-        # fight, not on the start-up path (saves: LiveEncounter.compact_if_due)
-        self.set_timer(1.5, self._compact_if_due)
+        # a fresh snapshot is written between keys once enough steps were
+        # saved since the last, never on the start-up path (saves.live)
+        self.set_interval(2.0, self._compact_if_due)
 
     def _compact_if_due(self) -> None:
         warning = self.controller.compact_if_due()
