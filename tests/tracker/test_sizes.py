@@ -31,7 +31,7 @@ HEIGHTS = (1, 3, 5, 10, 11, 12, 15, 24, 40, 60)
 
 
 #: Zalek's turn against twelve goblin archers (one down) and an ogre
-#: (tests/test_initiative_rows.py builds its rows from the same fight).
+#: (tests/tracker/test_initiative_rows.py builds its rows from the same fight).
 CRYPT = (
     "add Zalek hp 38 al 15 init 19 player",
     "add 'Goblin Archer' count 12 hp 38 al 13",

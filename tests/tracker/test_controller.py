@@ -15,7 +15,7 @@ from rules.engine import Session
 from saves.live import LiveEncounter
 from tracker.controller import EncounterController
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 SETUP = (
     "add Zalek hp 30 al 15 con 17 athletics 4 dex 14 player init 19",

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from rich.cells import cell_len
 from rich.text import Text
-from test_tui_sizes import CRYPT
+from test_sizes import CRYPT
 
 from rules.combatant import Combatant
 from rules.encounter import Encounter
@@ -40,7 +40,7 @@ from tracker.widgets.initiative_rows import (
     row_cells,
 )
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 MARK, INIT, NAME, HP, AL, BADGES = range(6)
 
 
