@@ -1,6 +1,7 @@
-"""Helper process for tests/test_saves_fault.py (not a test module).
+"""Helper process for tests/fault/test_store_sigkill.py and
+tests/saves/test_readonly.py (not a test module).
 
-Usage: python tests/fault_writer.py DB_PATH
+Usage: python tests/fault/fault_writer.py DB_PATH
 
 Opens the store, creates encounter "Fight" if needed, then appends records
 forever, printing ``ok <seq>`` (flushed) after each ``append`` returns.

@@ -21,6 +21,7 @@ TRIALS = 50
 WRITER = Path(__file__).with_name("fault_writer.py")
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not hasattr(signal, "SIGKILL"), reason="needs SIGKILL")
 def test_sigkill_at_random_moments_never_loses_an_acknowledged_record(tmp_path: Path) -> None:
     db = tmp_path / "encounters.json"

@@ -42,6 +42,7 @@ def _cli(db: Path, *args: str, stdin: str | None = None) -> subprocess.Completed
     )
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not hasattr(signal, "SIGKILL"), reason="needs SIGKILL")
 def test_kill_9_never_loses_an_acknowledged_action(tmp_path: Path) -> None:
     db = tmp_path / "fight.json"

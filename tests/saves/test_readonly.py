@@ -18,7 +18,7 @@ import pytest
 
 from saves import DatabaseLocked, DatabaseReadOnly, SaveError, Store
 
-WRITER = Path(__file__).with_name("fault_writer.py")
+WRITER = Path(__file__).parents[1] / "fault" / "fault_writer.py"
 
 # A writer process driven line by line: "create N", "append N ITEM",
 # "compact N", "point N LABEL", "delete N", "close".  Answers "ok" or the error.
