@@ -1,7 +1,7 @@
 """Make docs/screenshot.svg, the README's picture of the encounter screen.
 
 Run ``python docs/screenshot.py`` after a visual change; it uses the seeded
-fight of the snapshot tests (tests/test_tui_snapshots.py) at 120×40, with
+fight of the snapshot tests (tests/tracker/test_snapshots.py) at 120×40, with
 two goblins marked for an area effect.
 """
 
@@ -12,9 +12,9 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
+sys.path[:0] = [str(ROOT), str(ROOT / "tests" / "tracker")]
 
-from test_tui_snapshots import snapshot_app  # noqa: E402
+from test_snapshots import snapshot_app  # noqa: E402
 
 
 async def main() -> None:

@@ -1,6 +1,6 @@
 """The pure rules core and encounter engine.
 
 No Textual, Rich or TinyDB imports here (enforced by
-``tests/test_layering.py``).  ``../shared/RULES.md`` is the specification;
+``tests/rules/test_layering.py``).  ``../shared/RULES.md`` is the specification;
 each function's docstring names the section it implements.
 """

@@ -6,7 +6,7 @@ cut), is decided here by :func:`layout`; :func:`fit_name` cuts a name in the
 middle so the rows of a group can still be told apart.  The widget
 (:mod:`tracker.widgets.initiative`) only supplies its component styles and
 draws the cells; this module imports Rich, never Textual, so it is
-unit-tested without an app (tests/test_initiative_rows.py).
+unit-tested without an app (tests/tracker/test_initiative_rows.py).
 """
 
 from __future__ import annotations

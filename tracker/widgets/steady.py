@@ -10,7 +10,7 @@ otherwise it sets the virtual size without the layout the reactive asks for
 (the view's ``refresh`` drops it, and narrows the repaint it asks for to
 the lines: the border is unchanged) and moves the scrollbar's window itself
 (``ScrollBar.window_virtual_size`` / ``window_size``, what the layout pass
-would set).  Public Textual API only; tests/test_tui_big_fight.py checks that
+would set).  Public Textual API only; tests/tracker/test_big_fight.py checks that
 a layout pass afterwards finds every scrollbar as the pane left it.
 
 Likewise :meth:`SteadyScrollView.set_titles`: setting ``border_title``

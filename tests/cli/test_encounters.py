@@ -12,7 +12,7 @@ import pytest
 
 from tracker.cli import main
 
-EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "goblin-ambush.toml"
+EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "goblin-ambush.toml"
 
 
 @pytest.fixture

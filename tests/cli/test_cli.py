@@ -17,7 +17,7 @@ import pytest
 
 from tracker.cli import COMMANDS, command_of, main
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.mark.parametrize(

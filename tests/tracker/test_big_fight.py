@@ -44,7 +44,7 @@ def app_for(live: LiveEncounter) -> CombatTrackerApp:
 
 
 def title(widget: Widget, bottom: bool = False) -> str:
-    """A border title (or subtitle) as drawn (tests/test_tui_hostile_names.py)."""
+    """A border title (or subtitle) as drawn (tests/tracker/test_hostile_names.py)."""
     y = widget.outer_size.height - 1 if bottom else 0
     line = widget.render_lines(Region(0, y, widget.outer_size.width, 1))[0].text
     if bottom:

@@ -8,18 +8,16 @@ columns, and only then cuts names, in the middle, so ``Goblin Archer 3`` and
 
 from __future__ import annotations
 
-import random
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 from rich.cells import cell_len
 from rich.text import Text
-from test_tui_sizes import CRYPT
 
 from rules.combatant import Combatant
-from rules.encounter import Encounter
 from rules.engine import Session
 from tracker.widgets.initiative_rows import (
     BADGES_FEW,
@@ -40,15 +38,14 @@ from tracker.widgets.initiative_rows import (
     row_cells,
 )
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 MARK, INIT, NAME, HP, AL, BADGES = range(6)
 
 
-def crypt() -> list[RowState]:
-    """Zalek's turn against twelve goblin archers (one down) and an ogre."""
-    session = Session(Encounter("Crypt"), rng=random.Random(5))
+def crypt(session: Session) -> list[RowState]:
+    """The crypt fight (the crypt_fight fixture), Goblin Archer 1 also prone
+    and burning."""
     for line in (
-        *CRYPT,
         "cond 'Goblin Archer 1' prone",
         "persist 'Goblin Archer 1' 1d6 fire",
     ):
@@ -84,8 +81,8 @@ def test_importing_the_rows_does_not_import_textual() -> None:
     subprocess.run([sys.executable, "-c", code], cwd=ROOT, check=True, timeout=60)
 
 
-def test_content_is_the_widest_name_and_hp_text() -> None:
-    rows = crypt()
+def test_content_is_the_widest_name_and_hp_text(crypt_fight: Callable[[], Session]) -> None:
+    rows = crypt(crypt_fight())
     assert content_of(rows) == Content(len("Goblin Archer 12"), len(" 38/38"))
     delayed = [named(rows, "Zalek")._replace(delayed=True)]
     assert content_of(delayed).name == len("Zalek (delayed)")
@@ -97,8 +94,10 @@ WIDTHS = [(200, 20, 14), (80, 10, 14), (60, 7, 14), (45, 4, 14), (40, 4, NAME_SQ
 
 
 @pytest.mark.parametrize(("width", "bar", "name"), WIDTHS)
-def test_the_columns_a_pane_keeps(width: int, bar: int, name: int) -> None:
-    lay = layout(width, content_of(crypt()), compact=True)
+def test_the_columns_a_pane_keeps(
+    width: int, bar: int, name: int, crypt_fight: Callable[[], Session]
+) -> None:
+    lay = layout(width, content_of(crypt(crypt_fight())), compact=True)
     assert sum(lay.widths) == width
     assert lay.bar == bar
     assert lay.widths[NAME] == name
@@ -106,15 +105,19 @@ def test_the_columns_a_pane_keeps(width: int, bar: int, name: int) -> None:
     assert lay.badges >= BADGES_MIN
 
 
-def test_a_wide_pane_shows_long_names_whole_when_not_compact() -> None:
-    content = content_of(crypt())
+def test_a_wide_pane_shows_long_names_whole_when_not_compact(
+    crypt_fight: Callable[[], Session],
+) -> None:
+    content = content_of(crypt(crypt_fight()))
     assert layout(200, content, compact=False).widths[NAME] == 1 + len("Goblin Archer 12")
     assert layout(200, content, compact=True).widths[NAME] == 14
     assert layout(59, content, compact=True).bar == 4  # the short bar below 60 cells
 
 
-def test_a_narrow_pane_gives_up_the_bar_then_badges_al_and_initiative() -> None:
-    content = content_of(crypt())
+def test_a_narrow_pane_gives_up_the_bar_then_badges_al_and_initiative(
+    crypt_fight: Callable[[], Session],
+) -> None:
+    content = content_of(crypt(crypt_fight()))
     seen = [layout(w, content, compact=True) for w in range(60, 9, -1)]
     # each of these goes once and does not come back as the pane narrows
     for gone in (
@@ -135,8 +138,10 @@ def test_a_narrow_pane_gives_up_the_bar_then_badges_al_and_initiative() -> None:
 
 
 @pytest.mark.parametrize("width", [200, 80, 60, 45, 40, 30, 20, 12, 10])
-def test_hp_is_never_cut_and_down_stays_whole(width: int) -> None:
-    rows = crypt()
+def test_hp_is_never_cut_and_down_stays_whole(
+    width: int, crypt_fight: Callable[[], Session]
+) -> None:
+    rows = crypt(crypt_fight())
     lay = layout(width, content_of(rows), compact=True)
     for row in rows:
         c = row.combatant
@@ -149,8 +154,10 @@ def test_hp_is_never_cut_and_down_stays_whole(width: int) -> None:
 
 
 @pytest.mark.parametrize("width", [200, 80, 60, 45, 40, 30, 20])
-def test_the_goblins_can_be_told_apart_at_every_width(width: int) -> None:
-    rows = crypt()
+def test_the_goblins_can_be_told_apart_at_every_width(
+    width: int, crypt_fight: Callable[[], Session]
+) -> None:
+    rows = crypt(crypt_fight())
     lay = layout(width, content_of(rows), compact=True)
     names = [cell_of(row, lay, NAME) for row in rows]
     assert len(set(names)) == len(names), names
@@ -159,8 +166,8 @@ def test_the_goblins_can_be_told_apart_at_every_width(width: int) -> None:
     assert all(n.rstrip().split(" ")[-1].isdigit() for n in goblins), goblins
 
 
-def test_a_row_shows_the_active_turn_and_the_badges() -> None:
-    rows = crypt()
+def test_a_row_shows_the_active_turn_and_the_badges(crypt_fight: Callable[[], Session]) -> None:
+    rows = crypt(crypt_fight())
     lay = layout(80, content_of(rows), compact=True)
     archer = named(rows, "Goblin Archer 1")  # first in the order: the active turn
     assert archer.active and not named(rows, "Zalek").active
@@ -206,8 +213,8 @@ def test_hp_numbers_and_temp_hp() -> None:
     assert hp_cell(Combatant("Ogre", 59, 0), Style(), 4).plain == " ░░░░ down"
 
 
-def test_badges_are_whole_or_counted() -> None:
-    c = named(crypt(), "Goblin Archer 1").combatant
+def test_badges_are_whole_or_counted(crypt_fight: Callable[[], Session]) -> None:
+    c = named(crypt(crypt_fight()), "Goblin Archer 1").combatant
     items = [item.plain for item in badge_items(c, compact=True)]
     for width in range(0, 30):
         text = badges(c, compact=True, width=width).plain
@@ -220,8 +227,10 @@ def test_badges_are_whole_or_counted() -> None:
         assert shown == items[: len(shown)], (width, text)
 
 
-def test_the_header_says_cond_when_narrow_and_counts_marks() -> None:
-    content = content_of(crypt())
+def test_the_header_says_cond_when_narrow_and_counts_marks(
+    crypt_fight: Callable[[], Session],
+) -> None:
+    content = content_of(crypt(crypt_fight()))
     wide = [t.plain for t in header_labels(layout(80, content, compact=True))]
     assert wide == ["", "Ini", " Name", " HP", " AL", " Conditions"]
     narrow = layout(30, content, compact=True)

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_tui_keys import fight, hp, make_app, names, select, type_text
+from test_keys import fight, hp, make_app, names, select, type_text
 from textual.widgets import DataTable, Input, OptionList, Static
 
 from rules.combatant import Combatant

@@ -10,13 +10,13 @@ pasting into the command line, never crashes either.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from pathlib import Path
 
 from textual import events
 from textual.geometry import Region
 from textual.widgets import Input
 
-from rules.encounter import Encounter
 from rules.engine import Session
 from saves.live import LiveEncounter, open_store
 from tracker.app import CombatTrackerApp
@@ -28,25 +28,6 @@ from tracker.widgets.too_small import MESSAGE, MIN_HEIGHT, MIN_WIDTH
 
 WIDTHS = (1, 2, 5, 10, 20, 30, 37, 38, 40, 50, 60, 80, 120, 200)
 HEIGHTS = (1, 3, 5, 10, 11, 12, 15, 24, 40, 60)
-
-
-#: Zalek's turn against twelve goblin archers (one down) and an ogre
-#: (tests/test_initiative_rows.py builds its rows from the same fight).
-CRYPT = (
-    "add Zalek hp 38 al 15 init 19 player",
-    "add 'Goblin Archer' count 12 hp 38 al 13",
-    "add Ogre hp 59 init 2",
-    "start",
-    "damage 'Goblin Archer 3' 40",
-    "cond 'Goblin Archer 1' poisoned value 2 rounds 3",
-)
-
-
-def fight() -> LiveEncounter:
-    session = Session(Encounter("Crypt"), rng=random.Random(5))
-    for line in CRYPT:
-        session.apply(line)
-    return LiveEncounter.in_memory(session)
 
 
 def screen_text(app: CombatTrackerApp) -> str:
@@ -63,8 +44,10 @@ def rows(app: CombatTrackerApp) -> list[str]:
     return [pane.render_line(y).text for y in range(1, min(pane.size.height, pane.row_count + 1))]
 
 
-async def test_every_size_shows_the_message_or_legible_panes() -> None:
-    app = CombatTrackerApp(live=fight(), config=Config())
+async def test_every_size_shows_the_message_or_legible_panes(
+    crypt_fight: Callable[[], Session],
+) -> None:
+    app = CombatTrackerApp(live=LiveEncounter.in_memory(crypt_fight()), config=Config())
     async with app.run_test(size=(80, 24)) as pilot:
         for i, width in enumerate(WIDTHS):
             # every height for a few widths, a sample for the others
@@ -91,8 +74,10 @@ async def test_every_size_shows_the_message_or_legible_panes() -> None:
         assert app.return_code is None
 
 
-async def test_at_60_columns_hp_and_down_stay_whole_and_names_differ() -> None:
-    app = CombatTrackerApp(live=fight(), config=Config())
+async def test_at_60_columns_hp_and_down_stay_whole_and_names_differ(
+    crypt_fight: Callable[[], Session],
+) -> None:
+    app = CombatTrackerApp(live=LiveEncounter.in_memory(crypt_fight()), config=Config())
     async with app.run_test(size=(60, 20)) as pilot:
         await pilot.pause()
         shown = rows(app)
@@ -142,7 +127,9 @@ async def test_dialogs_and_the_picker_survive_tiny_terminals(tmp_path: Path) -> 
     store.close()
 
 
-async def test_quitting_with_keys_still_arriving_never_crashes() -> None:
+async def test_quitting_with_keys_still_arriving_never_crashes(
+    crypt_fight: Callable[[], Session],
+) -> None:
     for burst in (
         ["q", "j", "d", "5", "enter", "colon", "a"],
         ["d", "ctrl+q", "5", "enter", "j"],
@@ -150,7 +137,7 @@ async def test_quitting_with_keys_still_arriving_never_crashes() -> None:
         ["m", "q", "d", "q"],
         ["colon", "n", "e", "x", "t", "enter", "ctrl+q", "j", "e"],
     ):
-        app = CombatTrackerApp(live=fight(), config=Config())
+        app = CombatTrackerApp(live=LiveEncounter.in_memory(crypt_fight()), config=Config())
         async with app.run_test(size=(80, 24)) as pilot:
             await pilot.pause()
             for key in burst:  # queued at once, as a fast typist's keys are
@@ -163,8 +150,10 @@ async def test_quitting_with_keys_still_arriving_never_crashes() -> None:
         assert app.return_code == 0, burst
 
 
-async def test_a_paste_into_the_command_line_is_text_in_order_controls_dropped() -> None:
-    app = CombatTrackerApp(live=fight(), config=Config())
+async def test_a_paste_into_the_command_line_is_text_in_order_controls_dropped(
+    crypt_fight: Callable[[], Session],
+) -> None:
+    app = CombatTrackerApp(live=LiveEncounter.in_memory(crypt_fight()), config=Config())
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("colon")
         line = app.screen.query_one("#command-input", Input)

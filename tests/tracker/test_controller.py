@@ -22,7 +22,7 @@ from tracker import lines
 from tracker.controller import EncounterController
 from tracker.lines import edit_values
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 SETUP = (
     "add Zalek hp 30 al 15 con 17 athletics 4 dex 14 player init 19",

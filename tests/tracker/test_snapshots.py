@@ -2,7 +2,7 @@
 
 A seeded fight at 80×24 and 120×40: all three panes visible, the active
 combatant highlighted, a down combatant dimmed, badges and temp HP shown.
-Update with ``pytest tests/test_tui_snapshots.py --snapshot-update`` after a
+Update with ``pytest tests/tracker/test_snapshots.py --snapshot-update`` after a
 deliberate visual change, and look at the report before committing.
 """
 

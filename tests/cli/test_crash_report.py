@@ -15,7 +15,7 @@ import pytest
 from tracker.cli import main
 from tracker.commands.crash import EX_SOFTWARE, STATE_ENV
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture
