@@ -17,6 +17,7 @@ step and is in every snapshot; it is not fsynced on every cursor move.
 
 from __future__ import annotations
 
+import contextlib
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
@@ -30,7 +31,7 @@ from rules.errors import ActionError
 from rules.rulesets import Ruleset
 from rules.text import name_key
 from saves.errors import SavePointExists
-from saves.store import SaveError, Store
+from saves.store import Loaded, SaveError, Store
 
 if TYPE_CHECKING:
     from rules.endurance import EnduranceCheck
@@ -66,6 +67,10 @@ def close_live(live: LiveEncounter) -> str | None:
     except SaveError as exc:
         return f"{exc} Every action is saved; the next open replays them."
     return None
+
+
+class _Unfit(Exception):
+    """A snapshot or steps that do not load (why, in words)."""
 
 
 class SavedSteps:
@@ -146,6 +151,27 @@ class LiveEncounter:
         fight from all its steps when the snapshot is unusable; the store's
         notices say so).  Nothing is written."""
         loaded = store.load(name)
+        try:
+            live = cls._from(store, name, loaded, rng)
+        except _Unfit as exc:
+            if loaded.snapshot is None:
+                raise SaveError(
+                    f"The saved steps of {name!r} do not rebuild it ({exc}); nothing was changed."
+                ) from None
+            # a snapshot whose checksum holds but whose session does not
+            # load: the steps file alone rebuilds the fight
+            live = cls._from(store, name, store.load(name, distrust=str(exc)), rng)
+        if live._pending < 0 and not store.read_only:
+            # rebuilt from the steps: write its snapshot now (rare), so the
+            # next open is quick and says nothing more
+            with contextlib.suppress(SaveError):
+                live.compact()
+        return live
+
+    @classmethod
+    def _from(
+        cls, store: Store, name: str, loaded: Loaded, rng: random.Random | None
+    ) -> LiveEncounter:
         source = SavedSteps(store, name)
         try:
             if loaded.snapshot is not None:
@@ -160,9 +186,7 @@ class LiveEncounter:
                 session.replay(record["step"])
                 ui_state.update(record.get("ui", {}))
         except (ActionError, KeyError, TypeError) as exc:
-            raise SaveError(
-                f"The saved steps of {name!r} do not fit its snapshot ({exc}); nothing was changed."
-            ) from None
+            raise _Unfit(str(exc)) from None
         pending = -1 if loaded.snapshot is None else len(loaded.records)
         return cls(name, session, store, ui_state, pending)
 

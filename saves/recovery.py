@@ -37,22 +37,25 @@ def read_state(store: Store, doc: dict[str, Any]) -> tuple[StateFile | None, str
     except OSError as exc:
         return None, f"cannot read {path} ({exc.strerror or exc})"
     except CorruptData as exc:
-        return None, f"{path} is damaged ({exc.message})"
+        return None, exc.message
     if state.snapshot["id"] != doc["id"]:
-        return None, f"{path} belongs to another encounter"
+        return None, "it belongs to another encounter"
     return state, None
 
 
-def load(store: Store, doc: dict[str, Any]) -> tuple[Loaded, Open]:
+def load(store: Store, doc: dict[str, Any], distrust: str | None = None) -> tuple[Loaded, Open]:
     """Open an encounter: its snapshot and the steps after it, or, when the
-    snapshot is missing, damaged or does not fit, every step from the
-    origin (the state file moved aside)."""
+    snapshot is missing, damaged or does not fit (or the caller found it
+    unusable: *distrust* says why), every step from the origin (the state
+    file moved aside)."""
     from saves.store import Loaded, Open
 
     folder = store.folder(doc["id"])
     name = doc["name"]
     notices: list[str] = []
     state, problem = read_state(store, doc)
+    if distrust is not None:
+        state, problem = None, distrust
     steps = StepsFile(folder / STEPS_FILE, store.read_only)
     lines: list[Line] | None = None
     if state is not None:
@@ -91,7 +94,9 @@ def load(store: Store, doc: dict[str, Any]) -> tuple[Loaded, Open]:
 
 
 def _rebuilt(store: Store, folder: Path, name: str, problem: str | None, count: int) -> str:
-    what = f"The saved state of {name!r} " + (f"({problem})" if problem else "was missing")
+    what = f"The saved state of {name!r} " + (
+        f"was unusable ({problem})" if problem else "was missing"
+    )
     path = folder / STATE_FILE
     if store.read_only:
         return f"{what}; it was rebuilt from its {count} saved actions (opened read-only: nothing was changed)."

@@ -283,10 +283,10 @@ class Store:
         with self._op():
             return name_key(clean_name(name)) in self.catalogue.by_key
 
-    def load(self, name: str) -> Loaded:
+    def load(self, name: str, distrust: str | None = None) -> Loaded:
         """The snapshot and the records after it (or, when the snapshot is
-        unusable, every record from the origin).  Opens the encounter for
-        appending (writer)."""
+        unusable, every record from the origin; *distrust*: the caller found
+        it unusable, and says why).  Opens the encounter for appending."""
         with self._op():
             from saves.recovery import load
 
@@ -294,7 +294,7 @@ class Store:
             old = self._open.pop(doc["id"], None)
             if old is not None:
                 old.steps.close()
-            loaded, opened = load(self, doc)
+            loaded, opened = load(self, doc, distrust)
             self._open[doc["id"]] = opened
             self.notices += loaded.notices
             return loaded

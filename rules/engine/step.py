@@ -97,4 +97,4 @@ def step_fields(data: Any) -> tuple[Any, ...]:
             tuple(LogEntry.from_dict(e) for e in data.get("log", ())),
         )
     except (KeyError, TypeError, ValueError) as exc:
-        raise ActionError(f"not a journaled step: {exc}") from None
+        raise ActionError(f"not a saved step: {exc}") from None

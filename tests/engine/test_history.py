@@ -145,7 +145,7 @@ def test_step_round_trips_through_json() -> None:
     step = s.apply("damage Ogre 2d6 fire")
     again = Step.from_dict(roundtrip(step.to_dict()))
     assert again == step
-    with pytest.raises(ActionError, match="not a journaled step"):
+    with pytest.raises(ActionError, match="not a saved step"):
         Step.from_dict({"seq": 1})
 
 
