@@ -491,14 +491,14 @@ def test_open_takes_a_unique_prefix_and_lists_names_otherwise(
     assert err.count("\n") == 1 and "'Bridge trolls'" in err and "dragon" in err
 
 
-async def test_a_long_journal_is_folded_once_the_fight_is_on_screen() -> None:
+async def test_a_fresh_snapshot_is_checked_for_between_keys_not_at_start() -> None:
     live = fight()
     calls: list[str] = []
     live.compact_if_due = lambda: calls.append("compact") or True  # type: ignore[method-assign]
     app = make_app(live)
     async with app.run_test(size=(80, 24)) as pilot:
         assert calls == []  # not on the start-up path
-        await pilot.pause(1.8)
+        await pilot.pause(2.3)
         assert calls == ["compact"]
 
 

@@ -153,8 +153,9 @@ def run(args: argparse.Namespace) -> int:
     finally:
         if app.store is not None:  # build_app always opens one
             app.store.close()
-    if app.close_note:
-        sys.stderr.write(visible(app.close_note) + "\n")
+    note = getattr(app, "close_note", None)  # what closing the fight could not do
+    if note:
+        sys.stderr.write(visible(note) + "\n")
     if not app.return_code and not getattr(app, "panicked", False):  # the GM quit
         if details.getvalue():  # a message passed to app.exit(): still the GM's to read
             lines = details.getvalue().rstrip("\n").splitlines()
