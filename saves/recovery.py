@@ -11,11 +11,14 @@ import shutil
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from saves.errors import CorruptData, SaveError
-from saves.fsutil import fsync_dir, make_dirs, move_aside
+from saves.catalogue import ID_RE
+from saves.errors import CorruptData, NewerSchema, SaveError
+from saves.fsutil import TEMP_MARK, fsync_dir, make_dirs, move_aside, remove_temp_files
 from saves.migrations import SCHEMA_VERSION
+from saves.seal import is_sealed
 from saves.state import STATE_FILE, StateFile
 from saves.steps import STEPS_FILE, Line, StepsFile, decode, read_tail
+from saves.storage import Tables, parse_tables
 
 if TYPE_CHECKING:
     from saves.store import Loaded, Open, Store
@@ -117,7 +120,8 @@ def build(
 ) -> None:
     """Make an encounter's folder under a hidden name, then rename it into
     place: a kill at any moment leaves no half-made encounter."""
-    from saves.store import NEW, now
+    from saves.names import now
+    from saves.store import NEW
 
     make_dirs(store.dir)
     staging = store.dir / f"{NEW}{enc_id}"
@@ -187,6 +191,40 @@ def delete(store: Store, doc: dict[str, Any]) -> None:
 # --- the whole database ----------------------------------------------------
 
 
+def read_catalogue(store: Store) -> Tables | None:
+    """The catalogue's tables; None for a fresh (or rebuilt) database.
+    A file that is not a tracker database is refused untouched; a
+    damaged one is moved aside (left as it is when read-only)."""
+    try:
+        raw = store.path.read_bytes()
+    except FileNotFoundError:
+        return None
+    if raw.strip() and not is_sealed(raw) and not store.dir.is_dir():
+        raise SaveError(
+            f"{store.path} is not a combat-tracker database; nothing was changed "
+            "(choose another file with --db)."
+        )
+    try:
+        return parse_tables(raw)
+    except NewerSchema:
+        raise
+    except CorruptData as exc:
+        store.recovering = exc.message
+        if store.read_only:
+            store.notices.append(
+                f"The database file {store.path} is damaged ({exc.message}). Opened "
+                "read-only, so it was left as it is and the encounters were read "
+                "from their own folders."
+            )
+            return None
+        aside = move_aside(store.path, "corrupt")
+        store.notices.append(
+            f"The database file {store.path} was damaged ({exc.message}). It was moved "
+            f"to {aside} and the list was rebuilt from the encounters' own folders."
+        )
+        return None
+
+
 def reconcile(store: Store) -> list[str]:
     """Make the catalogue and the folders agree (in memory only when
     read-only); the notices say what was done."""
@@ -195,7 +233,7 @@ def reconcile(store: Store) -> list[str]:
     if store.read_only and store.recovering is None:
         return notices
     if not store.read_only:
-        store.remove_strays()
+        remove_strays(store)
     tombs: set[str] = set()
     folders: list[Path] = []
     with contextlib.suppress(FileNotFoundError, NotADirectoryError):
@@ -229,6 +267,22 @@ def reconcile(store: Store) -> list[str]:
     if tombs and not store.read_only:
         fsync_dir(store.dir)
     return notices
+
+
+def remove_strays(store: Store) -> None:
+    """Temp files a crashed writer left beside the catalogue and in the
+    folders (nothing else: the catalogue may sit in the user's own folder)."""
+    prefix = store.path.name + TEMP_MARK
+    with contextlib.suppress(OSError):
+        for entry in os.scandir(store.path.parent):
+            if entry.name.startswith(prefix) and entry.is_file(follow_symlinks=False):
+                with contextlib.suppress(OSError):
+                    os.unlink(entry.path)
+        fsync_dir(store.path.parent)
+    with contextlib.suppress(OSError):
+        for entry in os.scandir(store.dir):
+            if entry.is_dir(follow_symlinks=False) and ID_RE.fullmatch(entry.name):
+                remove_temp_files(Path(entry.path))
 
 
 def _first_line(path: Path) -> Line:

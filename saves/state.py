@@ -18,13 +18,16 @@ the new one; plain ``tinydb.TinyDB(path)`` can read it.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tinydb import TinyDB
 from tinydb.table import Document
 
-from saves.errors import CorruptData
-from saves.migrations import migrate
+if TYPE_CHECKING:
+    from saves.steps import StepsFile
+
+from saves.errors import CorruptData, SaveError
+from saves.migrations import SCHEMA_VERSION, migrate
 from saves.storage import SealedStorage, parse_tables
 
 STATE_FILE = "state.json"
@@ -50,6 +53,29 @@ def check_snapshot(doc: Any, kind: str = "snapshot") -> dict[str, Any]:
             if not isinstance(doc.get(key), str):
                 raise CorruptData(f"a save point has no {key}")
     return doc
+
+
+def snapshot_doc(
+    doc: dict[str, Any],
+    steps: StepsFile,
+    seq: int,
+    snapshot: dict[str, Any],
+    summary: dict[str, Any],
+    t: str,
+) -> dict[str, Any]:
+    if not 0 <= seq <= steps.last_seq:
+        raise SaveError(f"Step {seq} of {doc['name']!r} is not saved yet.")
+    return {
+        "schema": SCHEMA_VERSION,
+        "id": doc["id"],
+        "name": doc["name"],
+        "seq": seq,
+        "end": steps.end_of(seq),
+        "t": t,
+        "summary": summary,
+        "session": snapshot["session"],
+        "ui": snapshot.get("ui", {}),
+    }
 
 
 class StateFile:

@@ -1,32 +1,11 @@
-"""The encounter store.  It persists opaque JSON dicts and knows nothing
-of the rules; the README's "Saves" section tells the design as a whole.
-
-Layout, for a database ``encounters.json``::
-
-    encounters.json            the catalogue (saves.catalogue, TinyDB)
-    encounters.json.lock       flock'ed by the one process that writes; its PID
-    encounters.json.d/<id>/    one folder per encounter:
-        steps.jsonl            its history, append-only (saves.steps)
-        state.json             its snapshot and save points (saves.state, TinyDB)
-
-An action is saved by appending one fsynced line to ``steps.jsonl``: the
-cost does not depend on the length of the fight or on other encounters.
-Compaction replaces ``state.json`` atomically with a snapshot of bounded
-size; opening reads the snapshot and replays the steps after it.  A crash
-before the replace means a longer replay, after it a shorter one.
-
-Readers (``Store(path, read_only=True)``: ``list``, ``show``, ``export``
-while the app runs) take no lock and need no retries: the catalogue and
-state files are replaced atomically and steps files only grow.  A reader
-never writes, moves or repairs anything; what it finds is in its notices.
-
-Recovery (writer only).  The folders are the truth, the catalogue an
-index: a damaged catalogue is moved aside and rebuilt from the folders; a
-folder it does not list is adopted; an entry whose folder is gone is
-dropped; a damaged ``state.json`` is moved aside and the encounter rebuilt
-from its steps file; interrupted creates (``.new-*``) and deletes
-(``.deleted-*``) and stray temp files are cleaned up.  Each repair is one
-sentence in ``notices`` (``take_notices()`` hands them out once).
+"""The encounter store: the catalogue, and for each encounter its steps
+file and state file (the README's Design section draws the layout).  It
+persists opaque JSON dicts and knows nothing of the rules.  One process
+writes (it holds the lock); readers (``Store(path, read_only=True)``:
+``list``, ``show``, ``export`` while the app runs) take no lock and need no
+retries, because every file is replaced atomically or only appended to,
+and never write, move or repair anything.  How folders are built, opened,
+repaired and deleted is ``saves.recovery``.
 """
 
 from __future__ import annotations
@@ -35,38 +14,32 @@ import builtins
 import contextlib
 import os
 import threading
-import unicodedata
-import uuid
 from collections.abc import Iterator, Sequence
-from datetime import UTC, datetime
+from datetime import datetime
 from pathlib import Path
 from types import TracebackType
 from typing import Any, NamedTuple
 
 import platformdirs
 
-from rules.errors import ActionError
-from rules.text import MAX_TITLE, check_text, name_key, visible
+from rules.text import name_key
 from saves.catalogue import ID_RE, Catalogue, free_name
 from saves.errors import (
     CorruptData,
     DatabaseReadOnly,
     EncounterExists,
     EncounterNotFound,
-    NewerSchema,
     SaveError,
     SavePointNotFound,
 )
-from saves.fsutil import TEMP_MARK, fsync_dir, make_dirs, move_aside, remove_temp_files
+from saves.fsutil import make_dirs
 from saves.lock import FileLock
-from saves.migrations import SCHEMA_VERSION
-from saves.seal import is_sealed
-from saves.state import StateFile
+from saves.names import clean_name, new_id, new_name, now, parse_time
+from saves.state import StateFile, snapshot_doc
 from saves.steps import STEPS_FILE, StepsFile, origin_line, read_tail, step_line
 from saves.storage import Tables, parse_tables
 
 ENV_VAR = "COMBAT_TRACKER_DB"
-_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 NEW, DELETED = ".new-", ".deleted-"
 
 
@@ -102,40 +75,6 @@ class Loaded(NamedTuple):
     notices: tuple[str, ...] = ()
 
 
-def now() -> str:
-    return datetime.now(UTC).isoformat(timespec="microseconds")
-
-
-def parse_time(text: Any) -> datetime:
-    try:
-        value = datetime.fromisoformat(str(text))
-    except ValueError:
-        return _EPOCH
-    return value if value.tzinfo else value.replace(tzinfo=UTC)
-
-
-def clean_name(name: Any, what: str = "encounter name") -> str:
-    """A name to look up: trimmed and NFC-normalised (not checked, so an
-    encounter saved under a name refused today can still be opened)."""
-    if not isinstance(name, str) or not name.strip():
-        raise SaveError(f"The {what} must be a non-empty text (got {visible(repr(name))}).")
-    return unicodedata.normalize("NFC", name.strip())
-
-
-def new_name(name: Any, what: str = "encounter name") -> str:
-    """A name to save something under: checked as every typed text is."""
-    try:
-        return check_text(what, clean_name(name, what), MAX_TITLE)
-    except ActionError as exc:
-        raise SaveError(f"The {exc}.") from None
-
-
-def _new_id(name: str) -> str:
-    slug = "".join(ch if ch.isascii() and ch.isalnum() else "-" for ch in name_key(name))
-    slug = "-".join(part for part in slug.split("-") if part)[:32].strip("-")
-    return f"{slug}-{uuid.uuid4().hex[:8]}" if slug else uuid.uuid4().hex[:12]
-
-
 class Open(NamedTuple):
     """An encounter this store has loaded: its steps file and state file."""
 
@@ -165,7 +104,9 @@ class Store:
             if not read_only:
                 make_dirs(self.path.parent)
                 self._lock = FileLock(Path(f"{self.path}.lock"), self.path)
-            tables = self._read_catalogue()
+            from saves.recovery import read_catalogue
+
+            tables = read_catalogue(self)
             self.catalogue = Catalogue(self.path, tables, read_only)
             from saves.recovery import reconcile
 
@@ -180,39 +121,6 @@ class Store:
             raise
 
     # --- the catalogue file -------------------------------------------------
-
-    def _read_catalogue(self) -> Tables | None:
-        """The catalogue's tables; None for a fresh (or rebuilt) database.
-        A file that is not a tracker database is refused untouched; a
-        damaged one is moved aside (left as it is when read-only)."""
-        try:
-            raw = self.path.read_bytes()
-        except FileNotFoundError:
-            return None
-        if raw.strip() and not is_sealed(raw) and not self.dir.is_dir():
-            raise SaveError(
-                f"{self.path} is not a combat-tracker database; nothing was changed "
-                "(choose another file with --db)."
-            )
-        try:
-            return parse_tables(raw)
-        except NewerSchema:
-            raise
-        except CorruptData as exc:
-            self.recovering = exc.message
-            if self.read_only:
-                self.notices.append(
-                    f"The database file {self.path} is damaged ({exc.message}). Opened "
-                    "read-only, so it was left as it is and the encounters were read "
-                    "from their own folders."
-                )
-                return None
-            aside = move_aside(self.path, "corrupt")
-            self.notices.append(
-                f"The database file {self.path} was damaged ({exc.message}). It was moved "
-                f"to {aside} and the list was rebuilt from the encounters' own folders."
-            )
-            return None
 
     recovering: str | None = None
 
@@ -360,7 +268,7 @@ class Store:
             copied = b""
             if history_of is not None:
                 copied = self._loaded(history_of[0]).steps.raw_lines(1, history_of[1])
-            enc_id, t = _new_id(name), now()
+            enc_id, t = new_id(name), now()
             lines = [copied] if copied else []
             lines += [step_line(i, t, summary, r) for i, r in enumerate(records, 1)]
             seq = history_of[1] if history_of else len(records)
@@ -396,7 +304,7 @@ class Store:
             t = now()
             try:
                 opened.state.write_snapshot(
-                    self._snapshot_doc(doc, opened, seq, snapshot, summary, t)
+                    snapshot_doc(doc, opened.steps, seq, snapshot, summary, t)
                 )
                 self.catalogue.update(doc["id"], summary=summary, updated=t)
             except OSError as exc:
@@ -411,7 +319,7 @@ class Store:
             doc, opened = self._get(name), self._loaded(name)
             label = new_name(label, "save point label")
             t = now()
-            point = self._snapshot_doc(doc, opened, seq, snapshot, summary, t)
+            point = snapshot_doc(doc, opened.steps, seq, snapshot, summary, t)
             point.update(label=label, key=name_key(label), created=t)
             try:
                 opened.state.put_save_point(point)
@@ -494,29 +402,6 @@ class Store:
             return []
         return state.save_points()
 
-    def _snapshot_doc(
-        self,
-        doc: dict[str, Any],
-        opened: Open,
-        seq: int,
-        snapshot: dict[str, Any],
-        summary: dict[str, Any],
-        t: str,
-    ) -> dict[str, Any]:
-        if not 0 <= seq <= opened.steps.last_seq:
-            raise SaveError(f"Step {seq} of {doc['name']!r} is not saved yet.")
-        return {
-            "schema": SCHEMA_VERSION,
-            "id": doc["id"],
-            "name": doc["name"],
-            "seq": seq,
-            "end": opened.steps.end_of(seq),
-            "t": t,
-            "summary": summary,
-            "session": snapshot["session"],
-            "ui": snapshot.get("ui", {}),
-        }
-
     def _io_error(self, doing: str, exc: OSError) -> SaveError:
         return SaveError(f"Could not {doing} in {self.path}: {exc.strerror or exc}.")
 
@@ -527,17 +412,3 @@ class Store:
 
     def unique_name(self, name: str) -> str:
         return free_name(name, set(self.catalogue.by_key))
-
-    def remove_strays(self) -> None:
-        """Temp files a crashed writer left beside the catalogue."""
-        prefix = self.path.name + TEMP_MARK
-        with contextlib.suppress(OSError):
-            for entry in os.scandir(self.path.parent):
-                if entry.name.startswith(prefix) and entry.is_file(follow_symlinks=False):
-                    with contextlib.suppress(OSError):
-                        os.unlink(entry.path)
-            fsync_dir(self.path.parent)
-        with contextlib.suppress(OSError):
-            for entry in os.scandir(self.dir):
-                if entry.is_dir(follow_symlinks=False) and ID_RE.fullmatch(entry.name):
-                    remove_temp_files(Path(entry.path))

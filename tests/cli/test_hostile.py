@@ -125,7 +125,7 @@ def plant(db: Path, title: str, names: list[str], *, index_name: str = "Fight") 
     hand-edited or old file could hold them: written through the saves API,
     past the input checks.  Returns what each log entry must read as in
     the report (kept dice unmarked, control characters made visible)."""
-    from rules.encounter import Encounter, LogEntry
+    from rules.encounter import Encounter
     from rules.engine import Session
     from saves.store import Store
 
@@ -152,7 +152,6 @@ def plant(db: Path, title: str, names: list[str], *, index_name: str = "Fight") 
             text = text.replace(token, json.dumps(name)[1:-1])
         return json.loads(text.replace('"Placeholder"', json.dumps(title)))
 
-    log = [LogEntry(e.seq, e.round, swap(e.actor), swap(e.text)) for e in session.log]
     origin = swapped({"encounter": Encounter("Placeholder").to_dict()})
     steps = [swapped({"step": step.to_dict()}) for step in session.undo_stack]
     snapshot = {"session": swapped(session.to_dict()), "ui": {}}
@@ -160,7 +159,7 @@ def plant(db: Path, title: str, names: list[str], *, index_name: str = "Fight") 
         store.create(index_name, origin, snapshot, {"round": 1}, records=steps)
     return [
         visible(swap(re.sub(r"\*\*(\d+)\*\*", r"\1", e.text)))
-        for e in log
+        for e in session.log
         if e.text != f"Round {e.round}"
     ]
 
