@@ -71,53 +71,23 @@ def _unranges(data: Any) -> list[int]:
 class Session:
     """The live encounter and its history.
 
-    Every change is an action (``rules.engine.parse``) applied by :meth:`apply`,
-    which returns a :class:`~rules.engine.step.Step`: what gets journaled.
-    :meth:`replay` re-applies a journaled step by its patches (no dice, no
-    rules: exact); it first checks that the session is in the step's
-    *before* state and refuses a journal that does not fit.
-    :meth:`to_dict` / :meth:`from_dict` snapshot everything: encounter,
-    log, undo and redo stacks (as steps), seq.  So undo and redo work at
-    any depth after a restart, whether the session came from a snapshot, a
-    replayed journal or both.
+    :meth:`apply` validates and applies one action (or a batch ``a; b; c``,
+    committed as ONE step: one undo, one redo; if any part fails nothing
+    changes and the message names the part) and returns its
+    :class:`~rules.engine.step.Step`.  :meth:`replay` re-applies a saved
+    step by its patches (no dice, no rules: exact) after checking that the
+    session is in the step's *before* state.
 
-    Undo, redo, prev:
-
-    - ``undo`` reverts the most recent action still in effect (any depth);
-      a new action clears the redo stack; ``redo`` re-applies the most
-      recently undone one, with its original rolls and log entries.
-    - ``prev``: when the last action in effect is a ``next``, ``prev`` is an
-      undo of it (its rolls and log entries go too; ``redo`` brings them
-      back).  Otherwise ``prev`` only moves the turn pointer back
-      (``rules.engine.turns``): the actions since the last ``next`` stay —
-      the GM corrected something and then wants the previous combatant's
-      turn shown again.  The turn boundaries it steps back over are not
-      processed again by the following ``next`` (``Encounter.rewound``;
-      logged ``(already processed)``).
-
-    Batches: a line ``a; b; c`` (``{"verb": "batch", "actions": [...]}``,
-    see ``rules.engine.parse``) is applied in order to one working copy and
-    committed as ONE Step: one journal record (replayed by its patches like
-    any other), one ``undo``, one ``redo``.  If any part fails, nothing
-    changes (encounter, log, history, random source) and the message names
-    the part: ``part 2 of 3 (set Goblin hp 40): … — nothing was changed``.
-    Each part keeps its own ``faces`` (and ``roll``), and its resolved
-    record carries the faces it dealt.  ``undo``/``redo``/``prev`` are
-    refused inside a batch (by the parser).  Within a batch ``set T hp N``
-    may exceed T's current ``max_hp``; every combatant's ``hp <= max_hp`` is
-    checked once at the end instead, so ``set T hp 40; set T max_hp 50``
-    and ``set T max_hp 50; set T hp 40`` both work.  ``prev`` right after a
-    batch is never an undo of it (even if it ended with ``next``): it moves
-    the pointer.
-
-    Physical dice: every action may carry ``faces`` (the GM's physical dice,
-    used in order before the random source; ``roll N`` puts N first).
-    Faces left over are ignored and noted in the log (``unused faces``) and
-    in the journaled action.  :meth:`dice_needed` dry-runs an action and
-    lists ``(label, sides)`` for every die the program would roll itself:
-    the first entry is always exact; later ones follow the dry run's outcome
-    (e.g. damage dice after a hit), so a UI asking face by face should add
-    the face to ``faces`` and ask again until the list is empty.
+    - ``undo`` reverts the most recent action still in effect, at any
+      depth; a new action clears the redo stack; ``redo`` re-applies the
+      most recently undone one with its original rolls and log entries.
+    - ``prev``, when the last action in effect is a ``next``, is an undo of
+      it; otherwise it only moves the turn pointer back
+      (``rules.engine.turns``), and the turn boundaries it steps back over
+      are not processed again (logged ``(already processed)``).
+    - Physical dice: an action may carry ``faces``, used before the random
+      source; :meth:`dice_needed` lists the dice the program would still
+      roll (the first entry exact, later ones following the dry run).
     """
 
     def __init__(
