@@ -74,6 +74,7 @@ class LogPane(SteadyScrollView, can_focus=True):
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self._log: Sequence[LogEntry] = ()
+        self._earlier = 0
         #: log length and last entry the window was built from
         self._count = 0
         self._last: LogEntry | None = None
@@ -145,6 +146,7 @@ class LogPane(SteadyScrollView, can_focus=True):
         return [Strip(text_segments(line, console)) for line in text.wrap(console, self._width)]
 
     def _make_note(self, start: int, count: int) -> None:
+        start += self._earlier
         if start:
             more = "scroll up for more, " if self._limit < WINDOW else ""
             text = Text.styled(
@@ -213,7 +215,7 @@ class LogPane(SteadyScrollView, can_focus=True):
 
     # -- updates ----------------------------------------------------------------
 
-    def show(self, log: Sequence[LogEntry]) -> int:
+    def show(self, log: Sequence[LogEntry], earlier: int = 0) -> int:
         """Bring the pane in line with *log*; return how many entries were wrapped.
 
         Entries appended since the last call are wrapped and added; entries
@@ -222,6 +224,7 @@ class LogPane(SteadyScrollView, can_focus=True):
         wrapped (the layout does it, at the right width).
         """
         self._log = log
+        self._earlier = earlier  # entries older than *log*, only in the saved steps
         if not self._width:
             return 0
         count = len(log)
