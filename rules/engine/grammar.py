@@ -406,12 +406,3 @@ def check_set_value(field: str, value: str) -> None:
         set_value(field, value)
     elif field == "resistances" and not clears(value):
         parse_resistances(value, "set resistances")
-
-
-def completions(prefix: str, names: Sequence[str] = ()) -> list[str]:
-    """Verbs (for the first word) or combatant names (later) starting with
-    the last word of *prefix*; a small helper for command-line completion."""
-    words = prefix.split(" ")
-    last = words[-1].lower().lstrip("\"'")
-    pool: Sequence[str] = VERBS if len(words) == 1 else names
-    return [w for w in pool if w.lower().startswith(last)]

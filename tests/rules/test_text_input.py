@@ -213,7 +213,7 @@ def test_open_finds_an_encounter_by_either_spelling() -> None:
 def test_a_completed_name_is_one_target_never_more_actions(name: str) -> None:
     """Tab on the command line inserts the name as one word: ``Imp;next``
     must not become a second action, ``O'Neil`` must not open a quote."""
-    from tracker.widgets.command_line import completions
+    from rules.engine.complete import completions
 
     try:
         name = parse_action(f"add {shlex.quote(name)}")["name"]
@@ -221,7 +221,7 @@ def test_a_completed_name_is_one_target_never_more_actions(name: str) -> None:
         return  # not a name the tracker would hold
     if "," in name:
         return  # the engine refuses it: commas separate targets
-    for line in completions(f"remove {name[0]}", ["remove"], [name, name + " 2"]):
+    for line in completions(f"remove {name[0]}", [name, name + " 2"], ["remove"]):
         record = parse_action(line)
         assert record["verb"] == "remove" and len(record["targets"]) == 1
         assert record["targets"][0] in (name, name + " 2")

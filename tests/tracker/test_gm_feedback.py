@@ -22,6 +22,7 @@ from rules.combatant import Combatant
 from rules.encounter import Encounter
 from rules.endurance import Endurance
 from rules.engine import Session
+from rules.engine.complete import completions
 from rules.rulesets import ruleset
 from saves.live import LiveEncounter, open_store
 from tracker.app import CombatTrackerApp
@@ -34,7 +35,7 @@ from tracker.screens.movement import MovementScreen
 from tracker.screens.picker import PickerScreen
 from tracker.screens.prompt import ChoiceScreen, ConfirmScreen, NoticeScreen
 from tracker.widgets.combatant import CombatantPane, describe, pack
-from tracker.widgets.command_line import CommandInput, completions
+from tracker.widgets.command_line import CommandInput
 from tracker.widgets.footer import KeyFooter
 from tracker.widgets.initiative import InitiativePane
 from tracker.widgets.initiative_rows import badges
@@ -199,9 +200,9 @@ async def test_shift_c_on_marked_targets_removes_it_where_present_in_one_step() 
 
 
 def test_completions_list_every_match_quoted() -> None:
-    found = completions("damage gob", ["damage"], ["Goblin 1", "Goblin 2", "Ogre"])
+    found = completions("damage gob", ["Goblin 1", "Goblin 2", "Ogre"], ["damage"])
     assert found == ['damage "Goblin 1"', 'damage "Goblin 2"']
-    assert completions("d", ["damage", "delay", "heal"], []) == ["damage", "delay"]
+    assert completions("d", [], ["damage", "delay", "heal"]) == ["damage", "delay"]
 
 
 async def test_repeated_tab_cycles_through_ambiguous_names() -> None:
