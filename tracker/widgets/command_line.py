@@ -1,14 +1,7 @@
-"""The command line (``:``): one action of the action language, completed.
-
-The first word completes to a verb (``rules.engine.grammar.VERBS``), later words to
-a combatant's name (quoted when it has spaces).  The completion shows inline
-as a suggestion; Tab or → accepts it.  When several fit (``gob`` → Goblin 1,
-Goblin 2, Goblin 3), repeated Tab cycles through them and the hint says how
-many there are.  Below the input a hint shows the
-usage of the verb being typed (``rules.engine.grammar.HELP``) or, after a bad line,
-what was wrong.  The widget only posts :class:`CommandLine.Submitted` /
-:class:`CommandLine.Cancelled`; the screen applies the line.
-"""
+"""The command line (``:``): one action line, the first word completed to a
+verb and later words to combatant names (Tab or → accepts, Tab again cycles),
+with the verb's usage or the last error below.  It only posts
+:class:`CommandLine.Submitted` / :class:`CommandLine.Cancelled`."""
 
 from __future__ import annotations
 
@@ -43,23 +36,17 @@ _NEEDS_QUOTES = re.compile(r"[\s'\"\\;,]")
 
 
 def _quoted(name: str) -> str:
-    """*name* as one word of the action language, quoted when it must be, so
-    a completed ``Imp;next`` is a name, not a second action: in double
-    quotes as a GM types them, unless the name holds a double quote or a
-    backslash (then shlex's single quotes)."""
+    """*name* as one word of the action language, quoted when it must be
+    (a completed ``Imp;next`` is a name, not a second action)."""
     if not _NEEDS_QUOTES.search(name):
         return name
     return shlex.quote(name) if ('"' in name or "\\" in name) else f'"{name}"'
 
 
 def completions(value: str, verbs: Sequence[str], names: Sequence[str]) -> list[str]:
-    """Every completed line for *value*, in order (empty when nothing fits).
-
-    The first word completes to a verb; later words (also after a comma
-    inside quotes, for several targets) complete to combatant names,
-    case-insensitively; a name with spaces comes back quoted.  What is
-    already typed in full is not a completion.
-    """
+    """Every completed line for *value*, in order: the first word to a verb,
+    later words (also after a comma in quotes) to names, case-insensitively;
+    what is typed in full is not a completion."""
     head, word = _current_word(value)
     if not word:
         return []
@@ -84,8 +71,7 @@ def completions(value: str, verbs: Sequence[str], names: Sequence[str]) -> list[
 
 
 def complete(value: str, verbs: Sequence[str], names: Sequence[str]) -> str | None:
-    """The first completed line for *value*, or None when nothing fits
-    (see :func:`completions`)."""
+    """The first of :func:`completions`, or None."""
     found = completions(value, verbs, names)
     return found[0] if found else None
 
@@ -104,8 +90,7 @@ class _ActionSuggester(Suggester):
 
 class CommandInput(PlainInput):
     """The input line; Tab completes instead of moving focus, and pressed
-    again cycles through the other completions.  A paste arrives whole, in
-    order, control characters dropped (:class:`PlainInput`)."""
+    again cycles through the other completions."""
 
     BINDINGS = [
         Binding("tab", "accept_suggestion", "Complete", show=False, priority=True),
