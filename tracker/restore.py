@@ -1,10 +1,6 @@
-"""Restore a named save point as a NEW encounter (the original is untouched).
-
-Shared by ``combat-tracker restore NAME LABEL [--as NEW]`` and the resume
-picker's ``r``: load the save point's snapshot, rename it and save it under the new name
-with a copy of the original's steps up to the save point (so undo reaches
-as far back as it did).
-"""
+"""Restore a named save point as a new encounter, the original untouched,
+for ``restore`` and the resume picker's ``r``: its steps up to the save
+point are copied, so undo reaches as far back as it did."""
 
 from __future__ import annotations
 
@@ -28,13 +24,9 @@ def restore_save_point(
     new_name: str | None = None,
     rng: random.Random | None = None,
 ) -> str:
-    """Create the encounter *new_name* (default: ``NAME (LABEL)``) from the
-    save point *label* of *name*; return the new name.
-
-    Raises ``saves.store.EncounterExists`` when the new name is taken,
-    ``EncounterNotFound`` when *name* is not saved, and ``SaveError`` for
-    a missing or damaged save point or a failed write (nothing created).
-    """
+    """Create the encounter *new_name* (default ``NAME (LABEL)``) from save
+    point *label* of *name*; return the new name.  Raises ``EncounterExists``,
+    ``EncounterNotFound`` or ``SaveError`` (nothing created)."""
     from rules.engine import Session
     from saves.errors import EncounterExists
     from saves.live import LiveEncounter, summary_of

@@ -1,10 +1,6 @@
-"""The :class:`Step`, one journaled change, and its one validator.
-
-A Step is what :meth:`~rules.engine.session.Session.apply`, ``undo`` and
-``redo`` return and what the journal stores: the action as resolved, the
-patches before and after (``rules.engine.patch``) and the log entries it
-appended.  :func:`step_fields` is the only place a saved step is checked.
-"""
+"""The :class:`Step`, one journaled change (what ``Session.apply``, ``undo``
+and ``redo`` return and the steps file stores), and :func:`step_fields`,
+the only place a saved step is checked."""
 
 from __future__ import annotations
 
@@ -22,25 +18,12 @@ KINDS: tuple[Kind, ...] = ("do", "undo", "redo")
 
 
 class Step(NamedTuple):
-    """One journaled change: ``Step(seq, kind, action, before, after, log)``.
-
-    - ``seq``: this step's number; every step (do, undo, redo) takes the next.
-    - ``kind``: ``"do"`` (an action), ``"undo"`` or ``"redo"``.
-    - ``action``: the *resolved* record: target names as resolved, and
-      ``faces`` = every die face dealt while applying it, in order (so
-      re-applying it to the same state rolls nothing and gives the same
-      result).  Undo/redo steps carry ``{"verb": "undo"|"redo"|"prev",
-      "undone"|"redone": seq, "line": the undone action as a line}``.
-    - ``before`` / ``after``: patches (``rules.engine.patch``) holding only
-      what changed — a damage roll on one goblin among 50 journals that
-      goblin, not the fight.
-    - ``log``: the log entries the step appended (for a redo, the
-      re-appended entries of the redone action; for an undo, none — the
-      undone action's entries are removed, so the log always shows the
-      state as it is).
-
-    A named tuple: a carrier, never changed once built.
-    """
+    """One journaled change; every step (do, undo, redo) takes the next
+    ``seq``.  ``action`` is the *resolved* record, with every die face dealt
+    in ``faces``, so re-applying it rolls nothing; undo/redo steps carry
+    ``{"verb", "undone"|"redone": seq, "line"}``.  ``before`` / ``after`` are
+    patches (``rules.engine.patch``); ``log`` is the entries appended (none
+    for an undo: the undone entries are removed)."""
 
     seq: int
     kind: Kind
@@ -50,8 +33,8 @@ class Step(NamedTuple):
     log: tuple[LogEntry, ...] = ()
 
     def to_dict(self, with_log: bool = True) -> dict[str, Any]:
-        """The journal record.  ``with_log=False`` leaves the log entries
-        out (a snapshot's undo stack: its entries are the session log's)."""
+        """The journal record; ``with_log=False`` leaves the log out (a
+        snapshot's undo stack, whose entries are the session log's)."""
         out: dict[str, Any] = {
             "seq": self.seq,
             "kind": self.kind,

@@ -1,8 +1,6 @@
-"""``do``: apply actions to a saved encounter, one argument or one per line
-on stdin, each durably saved before its ``ok N`` (issue 3).  A refused line
-is one ``error: …`` line, never markup (issue 9), and the stream goes on; a
-failed save stops it.  Reading the input (UTF-8, line length) is
-:mod:`tracker.commands.lines`."""
+"""``do``: apply actions to a saved encounter, each durably saved before its
+``ok N``; a refused line is one ``error: …`` line and the stream goes on, a
+failed save stops it."""
 
 from __future__ import annotations
 

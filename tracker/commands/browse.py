@@ -1,8 +1,5 @@
-"""``list`` and ``show``: looking at the saved encounters, as tables or as
-JSON (issue 3).  They open the database read-only, without the lock, so
-they work beside an open tracker.  Every name they print is text, never
-markup, with control characters made visible (issue 9); the ``show --json``
-object lives in :mod:`tracker.commands.report`."""
+"""``list`` and ``show``: the saved encounters as tables or JSON, read
+without the lock, so they work beside an open tracker."""
 
 from __future__ import annotations
 
@@ -32,9 +29,6 @@ def run(args: argparse.Namespace) -> int:
     return run_with_store(args, handler, read_only=True)
 
 
-# -- helpers -------------------------------------------------------------------
-
-
 def _console() -> Any:
     from rich.console import Console
 
@@ -47,16 +41,11 @@ CELL = 200
 
 
 def _text(value: Any, limit: int = CELL) -> Any:
-    """A table cell or title: Rich ``Text`` of the plain string — never
-    markup (``[/]`` in a name would crash the table, ``[link=…]`` would be
-    a hyperlink) — with control characters made visible and a huge value
-    from a hand-edited file cut short."""
+    """A table cell or title: Rich ``Text`` of the plain string, never markup,
+    made visible and cut short."""
     from rich.text import Text
 
     return Text(shorten(str(value), limit))
-
-
-# -- list ------------------------------------------------------------------------
 
 
 def _list(args: argparse.Namespace, store: Store) -> int:
@@ -104,9 +93,6 @@ def _list(args: argparse.Namespace, store: Store) -> int:
         )
     _console().print(table)
     return 0
-
-
-# -- show ------------------------------------------------------------------------
 
 
 def _show(args: argparse.Namespace, store: Store) -> int:

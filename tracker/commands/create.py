@@ -1,6 +1,5 @@
 """``new``: create an encounter, empty or from a prepared TOML file
-(``--from``), with its ruleset and rule options (issue 3).  What it prints
-is text, never markup, with control characters made visible (issue 9)."""
+(``--from``), with its ruleset and rule options."""
 
 from __future__ import annotations
 
@@ -21,7 +20,7 @@ from tracker.commands.common import (
 if TYPE_CHECKING:
     from saves.store import Store
 
-#: the largest prepared file read (a few hundred combatants is ~100 KB):
+#: the largest prepared file read, far above any real one:
 #: ``--from /dev/zero`` must not fill the memory.
 MAX_PREPARED_BYTES = 4 * 1024 * 1024
 

@@ -1,14 +1,7 @@
-"""The command line (``:``): one action of the action language, completed.
-
-The first word completes to a verb (``rules.engine.grammar.VERBS``), later words to
-a combatant's name (quoted when it has spaces).  The completion shows inline
-as a suggestion; Tab or → accepts it.  When several fit (``gob`` → Goblin 1,
-Goblin 2, Goblin 3), repeated Tab cycles through them and the hint says how
-many there are.  Below the input a hint shows the
-usage of the verb being typed (``rules.engine.grammar.HELP``) or, after a bad line,
-what was wrong.  The widget only posts :class:`CommandLine.Submitted` /
-:class:`CommandLine.Cancelled`; the screen applies the line.
-"""
+"""The command line (``:``): one action line, the first word completed to a
+verb and later words to combatant names (Tab or → accepts, Tab again cycles),
+with the verb's usage or the last error below.  It only posts
+:class:`CommandLine.Submitted` / :class:`CommandLine.Cancelled`."""
 
 from __future__ import annotations
 
@@ -40,8 +33,7 @@ class _ActionSuggester(Suggester):
 
 class CommandInput(PlainInput):
     """The input line; Tab completes instead of moving focus, and pressed
-    again cycles through the other completions.  A paste arrives whole, in
-    order, control characters dropped (:class:`PlainInput`)."""
+    again cycles through the other completions."""
 
     BINDINGS = [
         Binding("tab", "accept_suggestion", "Complete", show=False, priority=True),
