@@ -47,25 +47,52 @@ class StepSource(Protocol):
         ...
 
 
-def _ranges(seqs: Sequence[int]) -> list[list[int]]:
-    """``[3, 4, 5, 9]`` as ``[[3, 5], [9, 9]]``: a stack of sequence numbers
-    stored in a size that does not grow with a run of actions."""
-    out: list[list[int]] = []
-    for seq in seqs:
-        if out and out[-1][1] + 1 == seq:
-            out[-1][1] = seq
+#: a stack of sequence numbers, bottom first, as ``[first, last]`` runs:
+#: ``[[3, 5], [9, 9]]`` is 3, 4, 5, 9 (its size does not grow with a run of
+#: actions, in memory or in a snapshot)
+Runs = list[list[int]]
+
+
+def _push(runs: Runs, seq: int) -> None:
+    if runs and runs[-1][1] + 1 == seq:
+        runs[-1][1] = seq
+    else:
+        runs.append([seq, seq])
+
+
+def _pop_top(runs: Runs, count: int) -> list[int]:
+    """Remove the top *count* numbers of *runs*; return them bottom first."""
+    taken: list[int] = []
+    while runs and len(taken) < count:
+        first, last = runs[-1]
+        n = min(count - len(taken), last - first + 1)
+        taken[:0] = range(last - n + 1, last + 1)
+        if n == last - first + 1:
+            runs.pop()
         else:
-            out.append([seq, seq])
-    return out
+            runs[-1][1] = last - n
+    return taken
 
 
-def _unranges(data: Any) -> list[int]:
-    out: list[int] = []
+def _expand(runs: Runs) -> list[int]:
+    return [q for first, last in runs for q in range(first, last + 1)]
+
+
+def _load_runs(data: Any) -> Runs:
+    runs: Runs = []
     for first, last in data:
         if type(first) is not int or type(last) is not int or not 0 < first <= last:
             raise ValueError(f"bad range of steps [{first!r}, {last!r}]")
-        out.extend(range(first, last + 1))
-    return out
+        runs.append([first, last])
+    return runs
+
+
+def _overlap(runs: Runs, seq: int) -> bool:
+    """Whether the runs name a number twice, or one outside 1 … *seq*."""
+    ordered = sorted(runs)
+    if ordered and (ordered[0][0] < 1 or ordered[-1][1] > seq):
+        return True
+    return any(a[1] >= b[0] for a, b in zip(ordered, ordered[1:], strict=False))
 
 
 class Session:
@@ -113,8 +140,8 @@ class Session:
         self._undo: list[Step] = list(undo or [])
         self._redo: list[Step] = list(redo or [])
         #: below the in-memory stacks: sequence numbers of saved steps, bottom first
-        self._undo_older: list[int] = []
-        self._redo_older: list[int] = []
+        self._undo_older: Runs = []
+        self._redo_older: Runs = []
         #: reads the older steps (None: there are none, or nobody saved them)
         self.source: StepSource | None = None
 
@@ -131,12 +158,12 @@ class Session:
     @property
     def undo_stack(self) -> tuple[Step, ...]:
         """The whole undo stack, bottom first (reads the older steps)."""
-        self._read_older(self._undo, self._undo_older, len(self._undo_older))
+        self._read_older(self._undo, self._undo_older, self.seq)
         return tuple(self._undo)
 
     @property
     def redo_stack(self) -> tuple[Step, ...]:
-        self._read_older(self._redo, self._redo_older, len(self._redo_older))
+        self._read_older(self._redo, self._redo_older, self.seq)
         return tuple(self._redo)
 
     def full_log(self) -> list[LogEntry]:
@@ -144,7 +171,7 @@ class Session:
         steps without keeping them in memory (for an export)."""
         if not self._undo_older:
             return list(self.log)
-        older = self._source().read_steps(self._undo_older)
+        older = self._source().read_steps(_expand(self._undo_older))
         return [e for s in older for e in s.log] + self.log
 
     def _source(self) -> StepSource:
@@ -152,25 +179,28 @@ class Session:
             raise ActionError("the older steps of this fight were not saved")
         return self.source
 
-    def _read_older(self, stack: list[Step], older: list[int], count: int) -> None:
+    def _read_older(self, stack: list[Step], older: Runs, count: int) -> None:
         """Bring the top *count* older steps of *stack* into memory (an
         undo or redo reached them); the undo stack's bring their log
         entries with them."""
-        count = min(count, len(older))
-        if not count:
+        if not older:
             return
-        seqs = older[-count:]
-        steps = self._source().read_steps(seqs)
-        if [st.seq for st in steps] != seqs or any(st.kind != "do" for st in steps):
-            raise ActionError("the saved history does not fit this fight")
+        seqs = _pop_top(older, count)
+        try:
+            steps = self._source().read_steps(seqs)
+            if [st.seq for st in steps] != seqs or any(st.kind != "do" for st in steps):
+                raise ActionError("the saved history does not fit this fight")
+        except ActionError:
+            for seq in seqs:  # still below, as they were
+                _push(older, seq)
+            raise
         stack[:0] = steps
-        del older[-count:]
         if stack is self._undo:
             entries = [e for st in steps for e in st.log]
             self.log[:0] = entries
             self.log_earlier -= len(entries)
 
-    def _top(self, stack: list[Step], older: list[int]) -> Step | None:
+    def _top(self, stack: list[Step], older: Runs) -> Step | None:
         """The top of a stack, read from the saved steps if need be."""
         if not stack and older:
             self._read_older(stack, older, READ_CHUNK)
@@ -364,11 +394,18 @@ class Session:
             "encounter": self.encounter.to_dict(),
             "seq": self.seq,
             "undo": [s.to_dict() for s in self._undo[undo_cut:]],
-            "undo_older": _ranges(self._undo_older + [s.seq for s in self._undo[:undo_cut]]),
+            "undo_older": self._runs_with(self._undo_older, self._undo[:undo_cut]),
             "log_earlier": earlier,
             "redo": [s.to_dict() for s in self._redo[redo_cut:]],
-            "redo_older": _ranges(self._redo_older + [s.seq for s in self._redo[:redo_cut]]),
+            "redo_older": self._runs_with(self._redo_older, self._redo[:redo_cut]),
         }
+
+    @staticmethod
+    def _runs_with(runs: Runs, steps: list[Step]) -> Runs:
+        out = [list(run) for run in runs]
+        for step in steps:
+            _push(out, step.seq)
+        return out
 
     @classmethod
     def from_dict(
@@ -392,15 +429,15 @@ class Session:
                 undo=undo,
                 redo=[Step.from_dict(s) for s in data.get("redo", ())],
             )
-            session._undo_older = _unranges(data.get("undo_older", ()))
-            session._redo_older = _unranges(data.get("redo_older", ()))
+            session._undo_older = _load_runs(data.get("undo_older", ()))
+            session._redo_older = _load_runs(data.get("redo_older", ()))
             earlier = data.get("log_earlier", 0)
             if type(earlier) is not int or earlier < 0:
                 raise ValueError(f"log_earlier is {earlier!r}")
             session.log_earlier = earlier
-            seqs = session._undo_older + [s.seq for s in undo]
-            seqs += session._redo_older + [s.seq for s in session._redo]
-            if len(set(seqs)) != len(seqs) or any(not 0 < q <= session.seq for q in seqs):
+            runs = session._undo_older + session._redo_older
+            runs += [[s.seq, s.seq] for s in undo + session._redo]
+            if _overlap(runs, session.seq):
                 raise ValueError("its undo and redo stacks do not fit its sequence number")
             if any(s.kind != "do" for s in undo + session._redo):
                 raise ValueError("its undo or redo stack holds an undo or redo step")
