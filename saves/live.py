@@ -160,7 +160,12 @@ class LiveEncounter:
                 ) from None
             # a snapshot whose checksum holds but whose session does not
             # load: the steps file alone rebuilds the fight
-            live = cls._from(store, name, store.load(name, distrust=str(exc)), rng)
+            try:
+                live = cls._from(store, name, store.load(name, distrust=str(exc)), rng)
+            except _Unfit as again:
+                raise SaveError(
+                    f"Neither the snapshot nor the saved steps of {name!r} load ({again})."
+                ) from None
         if live._pending < 0 and not store.read_only:
             # rebuilt from the steps: write its snapshot now (rare), so the
             # next open is quick and says nothing more
@@ -176,18 +181,29 @@ class LiveEncounter:
         try:
             if loaded.snapshot is not None:
                 session = Session.from_dict(loaded.snapshot["session"], rng, source)
+                if session.seq != loaded.snapshot["seq"]:
+                    raise ActionError(
+                        f"it is at action {session.seq}, its file says {loaded.snapshot['seq']}"
+                    )
                 ui_state = dict(loaded.snapshot["ui"])
             else:
                 assert loaded.origin is not None
                 encounter = Encounter.from_dict(loaded.origin["origin"]["encounter"])
                 session = Session(replace(encounter, name=loaded.origin["name"]), rng)
                 session.source, ui_state = source, {}
-            for record in loaded.records:
-                session.replay(record["step"])
-                ui_state.update(record.get("ui", {}))
         except (ActionError, KeyError, TypeError) as exc:
             raise _Unfit(str(exc)) from None
-        pending = -1 if loaded.snapshot is None else len(loaded.records)
+        replayed = 0
+        for record in loaded.records:
+            try:
+                session.replay(record["step"])
+            except (ActionError, KeyError, TypeError) as exc:
+                # a sealed step that does not fit: keep the fight up to it
+                store.cut_steps(name, session.seq + 1, str(exc))
+                break
+            ui_state.update(record.get("ui", {}))
+            replayed += 1
+        pending = -1 if loaded.snapshot is None else replayed
         return cls(name, session, store, ui_state, pending)
 
     # -- what the screen reads ------------------------------------------------

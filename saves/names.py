@@ -26,7 +26,9 @@ def parse_time(text: Any) -> datetime:
         value = datetime.fromisoformat(str(text))
     except ValueError:
         return _EPOCH
-    return value if value.tzinfo else value.replace(tzinfo=UTC)
+    value = value if value.tzinfo else value.replace(tzinfo=UTC)
+    # a hand-edited year 1 or 9999 cannot be shown in every time zone
+    return value if 1971 <= value.year <= 9000 else _EPOCH
 
 
 def clean_name(name: Any, what: str = "encounter name") -> str:

@@ -8,14 +8,21 @@ from __future__ import annotations
 import contextlib
 import os
 import shutil
+import stat
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from saves.catalogue import ID_RE
+from saves.catalogue import ENCOUNTERS, ID_RE
 from saves.errors import CorruptData, NewerSchema, SaveError
-from saves.fsutil import TEMP_MARK, fsync_dir, make_dirs, move_aside, remove_temp_files
+from saves.fsutil import (
+    TEMP_MARK,
+    fsync_dir,
+    make_dirs,
+    move_aside,
+    read_regular,
+    remove_temp_files,
+)
 from saves.migrations import SCHEMA_VERSION
-from saves.seal import is_sealed
 from saves.state import STATE_FILE, StateFile
 from saves.steps import STEPS_FILE, Line, StepsFile, decode, read_tail
 from saves.storage import Tables, parse_tables
@@ -49,14 +56,25 @@ def read_state(store: Store, doc: dict[str, Any]) -> tuple[StateFile | None, str
 def load(store: Store, doc: dict[str, Any], distrust: str | None = None) -> tuple[Loaded, Open]:
     """Open an encounter: its snapshot and the steps after it, or, when the
     snapshot is missing, damaged or does not fit (or the caller found it
-    unusable: *distrust* says why), every step from the origin (the state
-    file moved aside)."""
+    unusable: *distrust* says why), every step from the origin.  A damaged
+    state file is moved aside; one that reads but does not fit keeps its
+    save points."""
+    try:
+        return _load(store, doc, distrust)
+    except OSError as exc:
+        raise SaveError(
+            f"Cannot open {doc['name']!r} in {store.folder(doc['id'])}: {exc.strerror or exc}."
+        ) from None
+
+
+def _load(store: Store, doc: dict[str, Any], distrust: str | None) -> tuple[Loaded, Open]:
     from saves.store import Loaded, Open
 
     folder = store.folder(doc["id"])
     name = doc["name"]
     notices: list[str] = []
     state, problem = read_state(store, doc)
+    kept = state  # a state file that reads keeps its save points even if distrusted
     if distrust is not None:
         state, problem = None, distrust
     steps = StepsFile(folder / STEPS_FILE, store.read_only)
@@ -76,35 +94,41 @@ def load(store: Store, doc: dict[str, Any], distrust: str | None = None) -> tupl
                 f"({exc.message}) and it has no usable snapshot"
                 + (f" ({problem})." if problem else ".")
             ) from None
-        origin = lines[0].record
-        if origin.get("id") != doc["id"]:
-            steps.close()
-            raise SaveError(
-                f"The files in {folder} belong to another encounter ({origin.get('name')!r}); "
-                f"{name!r} was not opened and nothing was changed."
-            )
-        notices.append(_rebuilt(store, folder, name, problem, len(lines) - 1))
+    try:
+        origin = steps.first_line().record
+    except CorruptData as exc:
+        origin = {"id": doc["id"], "problem": exc.message}
+    if origin.get("id") != doc["id"]:
+        steps.close()
+        raise SaveError(
+            f"The files in {folder} belong to another encounter ({origin.get('name')!r}); "
+            f"{name!r} was not opened and nothing was changed."
+        )
     assert lines is not None
+    if state is None:
+        notices.append(_rebuilt(store, folder, name, problem, len(lines) - 1, kept is not None))
     notices += steps.notices
     if state is None:
-        opened = Open(steps, StateFile(folder / STATE_FILE, store.read_only))
-        return Loaded(
-            None, [ln.record for ln in lines[1:]], lines[0].record, tuple(notices)
-        ), opened
+        keep = kept if kept is not None else StateFile(folder / STATE_FILE, store.read_only)
+        return Loaded(None, [ln.record for ln in lines[1:]], lines[0].record, tuple(notices)), Open(
+            steps, keep
+        )
     return Loaded(state.snapshot, [ln.record for ln in lines], None, tuple(notices)), Open(
         steps, state
     )
 
 
-def _rebuilt(store: Store, folder: Path, name: str, problem: str | None, count: int) -> str:
+def _rebuilt(
+    store: Store, folder: Path, name: str, problem: str | None, count: int, kept: bool
+) -> str:
     what = f"The saved state of {name!r} " + (
         f"was unusable ({problem})" if problem else "was missing"
     )
     path = folder / STATE_FILE
     if store.read_only:
         return f"{what}; it was rebuilt from its {count} saved actions (opened read-only: nothing was changed)."
-    aside = ""
-    if path.exists():
+    aside = "; its save points were kept" if kept else ""
+    if path.exists() and not kept:
         aside = f"; the old file was moved to {move_aside(path, 'corrupt')} with its save points"
     return f"{what}; it was rebuilt from its {count} saved actions{aside}."
 
@@ -191,21 +215,60 @@ def delete(store: Store, doc: dict[str, Any]) -> None:
 # --- the whole database ----------------------------------------------------
 
 
-def read_catalogue(store: Store) -> Tables | None:
-    """The catalogue's tables; None for a fresh (or rebuilt) database.
-    A file that is not a tracker database is refused untouched; a
-    damaged one is moved aside (left as it is when read-only)."""
+def _foreign(store: Store) -> str:
+    return (
+        f"{store.path} is not a combat-tracker database; nothing was changed "
+        "(choose another file with --db)."
+    )
+
+
+def refuse_foreign(store: Store) -> None:
+    """Refuse, before anything is created beside it, a database path that
+    is a file of something else: not sealed, or sealed but holding other
+    tables (an encounter's own steps or state file), and no folder of
+    encounters beside it.  A damaged catalogue is not refused here."""
     try:
-        raw = store.path.read_bytes()
+        raw = read_regular(store.path)
     except FileNotFoundError:
-        return None
-    if raw.strip() and not is_sealed(raw) and not store.dir.is_dir():
-        raise SaveError(
-            f"{store.path} is not a combat-tracker database; nothing was changed "
-            "(choose another file with --db)."
-        )
+        return
+    except OSError as exc:
+        raise SaveError(f"Cannot read {store.path}: {exc.strerror or exc}.") from None
+    if not raw.strip() or store.dir.is_dir():
+        return
     try:
-        return parse_tables(raw)
+        tables = parse_tables(raw)
+    except NewerSchema:
+        raise
+    except CorruptData:
+        raise SaveError(_foreign(store)) from None
+    if set(tables) - {ENCOUNTERS}:
+        raise SaveError(_foreign(store))
+
+
+def read_catalogue(store: Store) -> Tables | None:
+    """The catalogue's tables; None for a fresh (or rebuilt) database.  A
+    damaged one is moved aside (left as it is when read-only); a missing
+    one beside folders of encounters is rebuilt from them."""
+    refuse_foreign(store)
+    try:
+        raw = read_regular(store.path)
+    except FileNotFoundError:
+        if _has_folders(store):
+            store.recovering = "missing"
+            store.notices.append(
+                f"The database file {store.path} was missing; "
+                + (
+                    "the encounters were read from their own folders (opened read-only)."
+                    if store.read_only
+                    else "the list was rebuilt from the encounters' own folders."
+                )
+            )
+        return None
+    try:
+        tables = parse_tables(raw)
+        if set(tables) - {ENCOUNTERS}:
+            raise CorruptData("it holds tables of another kind of file")
+        return tables
     except NewerSchema:
         raise
     except CorruptData as exc:
@@ -223,6 +286,14 @@ def read_catalogue(store: Store) -> Tables | None:
             f"to {aside} and the list was rebuilt from the encounters' own folders."
         )
         return None
+
+
+def _has_folders(store: Store) -> bool:
+    with contextlib.suppress(OSError):
+        for entry in os.scandir(store.dir):
+            if entry.is_dir(follow_symlinks=False) and ID_RE.fullmatch(entry.name):
+                return True
+    return False
 
 
 def reconcile(store: Store) -> list[str]:
@@ -286,21 +357,15 @@ def remove_strays(store: Store) -> None:
 
 
 def _first_line(path: Path) -> Line:
-    fd = os.open(path, os.O_RDONLY | _NOFOLLOW)
+    steps = StepsFile(path, read_only=True)
+    fd = os.open(path, os.O_RDONLY | _NOFOLLOW | getattr(os, "O_NONBLOCK", 0))
     try:
-        data, pos = b"", 0
-        while b"\n" not in data:
-            part = os.pread(fd, 1 << 16, pos)
-            if not part:
-                break
-            data += part
-            pos += len(part)
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise CorruptData("it is not a regular file")
+        steps.fd = fd
+        return steps.first_line()
     finally:
         os.close(fd)
-    line = decode(data.split(b"\n", 1)[0])
-    if line.seq != 0:
-        raise CorruptData("it does not start with the encounter's origin")
-    return line
 
 
 def adopt(store: Store, folder: Path) -> str | None:
@@ -322,10 +387,9 @@ def adopt(store: Store, folder: Path) -> str | None:
         store.catalogue.update(folder.name, save_points=len(state.save_points()))
     if tail is not None and tail.summary is not None:
         store.catalogue.update(folder.name, updated=tail.t)
-    why = (
-        "after the database was damaged"
-        if store.recovering is not None
-        else "it was not in the list: an interrupted create"
-    )
+    why = {
+        None: "it was not in the list: an interrupted create",
+        "missing": "the database file was missing",
+    }.get(store.recovering, "after the database was damaged")
     verb = "Read" if store.read_only else "Recovered"
     return f"{verb} encounter {name!r} from {folder} ({why})."

@@ -27,6 +27,7 @@ if TYPE_CHECKING:
     from saves.steps import StepsFile
 
 from saves.errors import CorruptData, SaveError
+from saves.fsutil import read_regular
 from saves.migrations import SCHEMA_VERSION, migrate
 from saves.storage import SealedStorage, parse_tables
 
@@ -89,13 +90,15 @@ class StateFile:
     def read(self) -> None:
         """Parse the file: FileNotFoundError if there is none, OSError if it
         cannot be read, CorruptData (saying why) if it is damaged."""
-        tables = parse_tables(self.path.read_bytes())
+        tables = parse_tables(read_regular(self.path))
         snapshots = list(tables.get(SNAPSHOT, {}).values())
         if len(snapshots) != 1:
             raise CorruptData(f"it holds {len(snapshots)} snapshots, not one")
         check_snapshot(snapshots[0])
         for doc in tables.get(SAVE_POINTS, {}).values():
             check_snapshot(doc, "save_point")
+        if set(tables) - {SNAPSHOT, SAVE_POINTS}:
+            raise CorruptData("it holds tables of another kind of file")
         self._open(tables)
 
     def _open(self, tables: dict[str, Any] | None) -> None:

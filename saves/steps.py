@@ -27,7 +27,9 @@ needs.
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
+import stat
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -40,6 +42,9 @@ from saves.seal import seal, unseal
 STEPS_FILE = "steps.jsonl"
 _CHUNK = 1 << 20
 _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
+_NONBLOCK = getattr(os, "O_NONBLOCK", 0)
+#: the first line (the origin) is never longer than this
+_ORIGIN_MAX = 64 << 20
 
 
 class Line(NamedTuple):
@@ -110,7 +115,9 @@ def scan(data: bytes, at: int, first_seq: int) -> Scan:
             if line.seq != expect:
                 raise CorruptData(f"line {expect} is numbered {line.seq}")
         except CorruptData as exc:
-            if _valid_line_after(data, nl + 1):
+            # a kill leaves a line without its newline (or zeros): that is a
+            # torn tail; a whole line that fails its checksum is damage
+            if not _torn(data[pos:nl]) or _valid_line_after(data, nl + 1):
                 damage = Damage(expect, at + pos, exc.message)
             break
         lines.append(line)
@@ -118,6 +125,12 @@ def scan(data: bytes, at: int, first_seq: int) -> Scan:
         expect += 1
         pos = nl + 1
     return Scan(lines, starts, at + pos, damage)
+
+
+def _torn(raw: bytes) -> bool:
+    """Whether a bad line looks like an append cut short: zeros, or not
+    even a whole sealed object."""
+    return not raw.strip(b"\0") or not raw.endswith(b"}")
 
 
 def _valid_line_after(data: bytes, pos: int) -> bool:
@@ -155,13 +168,19 @@ class StepsFile:
         or every line from the origin when *after* is None.  CorruptData:
         the file does not fit *after* (or has no origin), so the caller
         must not trust that snapshot."""
-        flags = (os.O_RDONLY if self.read_only else os.O_RDWR) | _NOFOLLOW
+        flags = (os.O_RDONLY if self.read_only else os.O_RDWR) | _NOFOLLOW | _NONBLOCK
         try:
             self.fd = os.open(self.path, flags)
+            if not stat.S_ISREG(os.fstat(self.fd).st_mode):
+                raise OSError(errno.EINVAL, "not a regular file")
         except OSError as exc:
+            self.close()
             raise SaveError(f"Cannot open {self.path}: {exc.strerror or exc}.") from None
         try:
             return self._read_after(after)
+        except OSError as exc:
+            self.close()
+            raise SaveError(f"Cannot read {self.path}: {exc.strerror or exc}.") from None
         except BaseException:
             self.close()
             raise
@@ -175,8 +194,15 @@ class StepsFile:
         self._starts[seq + 1] = end
         if after is not None:
             self._index_down_to(seq)
-            if self._line(seq).seq != seq:  # pragma: no cover - _line checks it
-                raise CorruptData("the snapshot does not fit the steps file")
+            try:
+                self._line(seq)
+            except CorruptData as exc:
+                # the snapshot ends exactly on a line: it fits, though that
+                # line (only needed to undo further back) is damaged
+                self.notices.append(
+                    f"Action {seq} in {self.path} is damaged ({exc.message}); the fight "
+                    "is as it was saved, but undo cannot go back past that action."
+                )
         found = scan(self._pread(end, size - end), end, seq + 1)
         if after is None and not found.lines:
             raise CorruptData(f"{self.path} has no first line")
@@ -199,7 +225,13 @@ class StepsFile:
                 f"was left as it is and the {self.last_seq} actions before it are shown."
             )
             return
-        aside = keep_copy_aside(self.path, "corrupt")
+        try:
+            aside = keep_copy_aside(self.path, "corrupt")
+        except OSError as exc:
+            raise SaveError(
+                f"The steps file {self.path} is damaged {lost}, and a copy could not be "
+                f"kept before repairing it ({exc.strerror or exc}); nothing was changed."
+            ) from None
         self._truncate()
         self.notices.append(
             f"The steps file {self.path} was damaged {lost}. The {self.last_seq} actions "
@@ -207,8 +239,11 @@ class StepsFile:
         )
 
     def _truncate(self) -> None:
-        os.ftruncate(self._fd(), self.size)
-        os.fsync(self._fd())
+        try:
+            os.ftruncate(self._fd(), self.size)
+            os.fsync(self._fd())
+        except OSError as exc:
+            raise SaveError(f"Cannot repair {self.path}: {exc.strerror or exc}.") from None
 
     # -- writing ----------------------------------------------------------------
 
@@ -236,7 +271,7 @@ class StepsFile:
         except OSError as exc:
             try:
                 self._truncate()
-            except OSError:
+            except SaveError:
                 self.close()  # the next open cuts the torn tail
             raise SaveError(
                 f"The action could not be saved to {self.path}: {exc.strerror or exc}."
@@ -260,6 +295,8 @@ class StepsFile:
 
     def end_of(self, seq: int) -> int:
         """The offset just past line *seq* (on file)."""
+        if not 0 <= seq <= self.last_seq:
+            raise CorruptData(f"{self.path} holds actions 0 to {self.last_seq} only")
         self._index_down_to(seq + 1)
         return self._starts[seq + 1]
 
@@ -267,9 +304,48 @@ class StepsFile:
         """The bytes of lines *first* … *last*, as they are on file."""
         if last < first:
             return b""
+        if first < 0 or last > self.last_seq:
+            raise CorruptData(f"{self.path} holds actions 0 to {self.last_seq} only")
         self._index_down_to(first)
         start = self._starts[first]
         return self._pread(start, self.end_of(last) - start)
+
+    def cut(self, seq: int, reason: str) -> None:
+        """Keep a copy, then cut the file before line *seq* (a step that is
+        sealed but does not fit the fight): later steps follow the ones kept."""
+        lost = f"from action {seq} on ({reason})"
+        if self.read_only:
+            self.notices.append(
+                f"The steps file {self.path} does not replay {lost}; opened read-only, "
+                f"so it was left as it is and the {seq - 1} actions before it are shown."
+            )
+            return
+        try:
+            aside = keep_copy_aside(self.path, "corrupt")
+        except OSError as exc:
+            raise SaveError(
+                f"The steps file {self.path} does not replay {lost}, and a copy could not "
+                f"be kept before repairing it ({exc.strerror or exc}); nothing was changed."
+            ) from None
+        self.size, self.last_seq = self._starts[seq], seq - 1
+        self._truncate()
+        self.notices.append(
+            f"The steps file {self.path} did not replay {lost}. The {seq - 1} actions "
+            f"before it were kept; the whole file was kept as {aside}."
+        )
+
+    def first_line(self) -> Line:
+        """Line 0 (the origin), read from the start of the file."""
+        fd, data = self._fd(), bytearray()
+        while (nl := data.find(b"\n")) == -1:
+            part = os.pread(fd, 1 << 16, len(data))
+            if not part or len(data) > _ORIGIN_MAX:
+                raise CorruptData(f"{self.path} has no first line")
+            data += part
+        line = decode(bytes(data[:nl]))
+        if line.seq != 0:
+            raise CorruptData(f"{self.path} does not start with the encounter's origin")
+        return line
 
     def origin(self) -> dict[str, Any]:
         """The origin line's content."""
@@ -333,9 +409,12 @@ def read_tail(path: Path, limit: int = 4 << 20) -> Line | None:
     """The last valid line of a steps file, reading backwards from its end,
     so listing encounters never reads whole files.  None when the file has
     no valid line; OSError when it cannot be read."""
-    fd = os.open(path, os.O_RDONLY | _NOFOLLOW)
+    fd = os.open(path, os.O_RDONLY | _NOFOLLOW | _NONBLOCK)
     try:
-        size = os.fstat(fd).st_size
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise OSError(errno.EINVAL, "not a regular file")
+        size = info.st_size
         pos, buf = size, b""
         while pos > 0 and size - pos < limit:
             step = min(_CHUNK // 16, pos)

@@ -32,7 +32,7 @@ from saves.errors import (
     SaveError,
     SavePointNotFound,
 )
-from saves.fsutil import make_dirs
+from saves.fsutil import make_dirs, read_regular
 from saves.lock import FileLock
 from saves.names import clean_name, new_id, new_name, now, parse_time
 from saves.state import StateFile, snapshot_doc
@@ -101,10 +101,12 @@ class Store:
         if self.path.is_dir():
             raise SaveError(f"The database path {self.path} is a directory, not a file.")
         try:
+            from saves.recovery import read_catalogue, refuse_foreign
+
+            refuse_foreign(self)  # before a lock or a folder is made beside it
             if not read_only:
                 make_dirs(self.path.parent)
                 self._lock = FileLock(Path(f"{self.path}.lock"), self.path)
-            from saves.recovery import read_catalogue
 
             tables = read_catalogue(self)
             self.catalogue = Catalogue(self.path, tables, read_only)
@@ -162,6 +164,10 @@ class Store:
             out = []
             for doc in self.catalogue.by_id.values():
                 summary, updated = doc["summary"], doc["updated"]
+                if not (self.dir / doc["id"]).is_dir():
+                    if not (self.dir / f"{DELETED}{doc['id']}").exists():
+                        self._note(f"The files of {doc['name']!r} are missing; it is not shown.")
+                    continue  # deleted (the list is tidied by the next writer)
                 path = self.dir / doc["id"] / STEPS_FILE
                 try:
                     tail = read_tail(path)
@@ -206,6 +212,15 @@ class Store:
             self._open[doc["id"]] = opened
             self.notices += loaded.notices
             return loaded
+
+    def cut_steps(self, name: str, seq: int, reason: str) -> None:
+        """The loaded encounter's step *seq* is sealed but does not replay:
+        keep a copy of the steps file and cut it there (a reader only says
+        so).  Its notice joins the others."""
+        with self._mutex:
+            steps = self._loaded(name).steps
+            steps.cut(seq, reason)
+            self.notices += steps.notices[-1:]
 
     def read_steps(self, name: str, seqs: Sequence[int]) -> builtins.list[dict[str, Any]]:
         """The records of the loaded encounter's steps *seqs*."""
@@ -361,9 +376,12 @@ class Store:
 
     def _refresh(self) -> None:
         try:
-            raw = self.path.read_bytes()
-            tables: Tables | None = parse_tables(raw)
+            tables: Tables | None = parse_tables(read_regular(self.path))
+            if tables is not None and set(tables) - {"encounters"}:
+                return
         except FileNotFoundError:
+            if self.recovering is not None:
+                return  # read from the folders at open: keep that
             tables = None
         except (OSError, CorruptData):
             return  # keep what was read last; opening said what is wrong
@@ -392,15 +410,30 @@ class Store:
         doc = self._get(name)
         opened = self._open.get(doc["id"])
         if opened is not None:
-            return opened.state.save_points()
+            return self._own_points(doc, opened.state.save_points())
         from saves.recovery import read_state
 
         state, problem = read_state(self, doc)
         if state is None:
             if problem:
-                raise SaveError(problem)
+                raise SaveError(f"The save points of {doc['name']!r} cannot be read: {problem}.")
             return []
-        return state.save_points()
+        return self._own_points(doc, state.save_points())
+
+    def _own_points(
+        self, doc: dict[str, Any], points: builtins.list[dict[str, Any]]
+    ) -> builtins.list[dict[str, Any]]:
+        """The save points that really are *doc*'s, one per label (the newest)."""
+        kept: dict[str, dict[str, Any]] = {}
+        for point in points:
+            if point["id"] != doc["id"]:
+                self._note(
+                    f"A save point kept with {doc['name']!r} ({point['label']!r}) belongs "
+                    "to another encounter; it is not offered."
+                )
+            elif point["key"] not in kept or point["created"] > kept[point["key"]]["created"]:
+                kept[point["key"]] = point
+        return builtins.list(kept.values())
 
     def _io_error(self, doing: str, exc: OSError) -> SaveError:
         return SaveError(f"Could not {doing} in {self.path}: {exc.strerror or exc}.")

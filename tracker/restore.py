@@ -34,8 +34,16 @@ def restore_save_point(
     new_name = (new_name or default_name(name, label)).strip()
     if store.exists(new_name):
         raise EncounterExists(new_name, new_name)
+    from rules.errors import ActionError
+    from saves.errors import SaveError
+
     point = store.load_save_point(name, label)
-    session = Session.from_dict(point["session"], rng=rng)
+    try:
+        session = Session.from_dict(point["session"], rng=rng)
+        if session.seq != point["seq"]:
+            raise ActionError(f"it is at action {session.seq}, its file says {point['seq']}")
+    except ActionError as exc:
+        raise SaveError(f"The save point {label!r} of {name!r} is damaged ({exc}).") from None
     session.encounter = replace(session.encounter, name=new_name)
     live = LiveEncounter(new_name, session, store, point.get("ui"))
     origin = store.origin(name)

@@ -70,7 +70,6 @@ def full_disk(*_: Any, **__: Any) -> None:
     [
         pytest.param(lambda line: line[: len(line) // 2], id="half-a-line"),
         pytest.param(lambda line: b"\0" * 4096, id="zero-filled-block"),
-        pytest.param(lambda line: line.replace(b"Ogre", b"Ogrf", 1), id="bad-crc"),
         pytest.param(lambda line: line[:-1], id="no-newline"),
     ],
 )
@@ -89,6 +88,27 @@ def test_a_torn_last_line_is_ignored_and_cut_before_the_next_step(
         LiveEncounter.open(store, "Bridge").do("next")
     assert steps.read_bytes().startswith(b"".join(lines))
     assert len(steps.read_bytes().splitlines()) == len(lines) + 1
+
+
+def test_a_whole_last_line_that_fails_its_checksum_is_damage_not_a_torn_write(
+    tmp_path: Path,
+) -> None:
+    db = tmp_path / "e.json"
+    fight(db, steps=4)  # snapshot at step 6
+    with open_store(db) as store:
+        again = LiveEncounter.open(store, "Bridge")
+        again.do("damage Ogre 1")
+        again.do("damage Ogre 1")  # steps 7 and 8, acknowledged
+    steps = folder(db) / "steps.jsonl"
+    lines = steps.read_bytes().splitlines(keepends=True)
+    lines[-1] = lines[-1].replace(b"Ogre", b"Ogrf", 1)  # a flipped bit, not a torn write
+    steps.write_bytes(b"".join(lines))
+    resumed, notices = reopen(db)
+    (notice,) = notices
+    assert "damaged from action 8 on" in notice and "kept as" in notice
+    (aside,) = steps.parent.glob("steps.jsonl.corrupt-*")
+    assert aside.read_bytes() == b"".join(lines)
+    assert resumed.session.seq == 7
 
 
 def test_damage_in_the_middle_keeps_every_step_before_it_and_the_damaged_file(

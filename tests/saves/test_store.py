@@ -186,7 +186,7 @@ def test_a_file_that_is_not_a_tracker_database_is_refused_untouched(tmp_path: Pa
     with pytest.raises(SaveError, match="is not a combat-tracker database; nothing was changed"):
         Store(notes)
     assert notes.read_text() == '{"shopping": ["milk"]}'
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["notes.json", "notes.json.lock"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["notes.json"]  # not even a lock
 
 
 def test_read_only_store_refuses_every_change_and_creates_nothing(tmp_path: Path) -> None:

@@ -7,7 +7,7 @@ import argparse
 from typing import TYPE_CHECKING, Any
 
 from rules.text import shorten
-from tracker.commands.common import Subparsers, add_common, open_live, run_with_store
+from tracker.commands.common import Subparsers, add_common, fail, open_live, run_with_store
 
 if TYPE_CHECKING:
     from saves.store import Store
@@ -54,6 +54,8 @@ def _list(args: argparse.Namespace, store: Store) -> int:
         s.name: [label for label, _ in store.save_points(s.name)] if s.save_points else []
         for s in summaries
     }
+    for notice in store.take_notices():  # what listing found (an unreadable file)
+        fail(notice)
     if args.json:
         from tracker.commands.report import to_json
 
