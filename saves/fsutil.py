@@ -105,17 +105,16 @@ def move_aside(path: Path, tag: str) -> Path:
 
 def keep_copy_aside(path: Path, tag: str) -> Path:
     """Keep the current content of ``path`` under a timestamped name beside
-    it, leaving ``path`` itself in place (hard link, else a copy)."""
+    it, leaving ``path`` itself in place to be changed.  A copy, never a
+    hard link: the caller changes ``path`` in place (truncates it), and
+    that would change a link's content too."""
     target = aside_path(path, tag)
+    shutil.copy2(path, target)
+    fd = os.open(target, os.O_RDONLY)
     try:
-        os.link(path, target)
-    except OSError:
-        shutil.copy2(path, target)
-        fd = os.open(target, os.O_RDONLY)
-        try:
-            os.fsync(fd)
-        finally:
-            os.close(fd)
+        os.fsync(fd)
+    finally:
+        os.close(fd)
     fsync_dir(path.parent)
     return target
 
