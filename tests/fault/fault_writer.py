@@ -2,6 +2,7 @@
 and the reference the tests check the database against.
 
 Usage: python tests/fault/fault_writer.py DB MODE SEED
+   or: python tests/fault/fault_writer.py --serve   (see :func:`serve`)
 
 Opens the database, creates encounter ``Fight`` (a goblin and an ogre,
 started) if it is not there, opens it with ``LiveEncounter.open`` and
@@ -32,6 +33,7 @@ import json
 import os
 import random
 import sys
+import traceback
 from collections.abc import Iterable
 from typing import Any
 
@@ -88,6 +90,39 @@ def say(line: str) -> None:
     print(line, flush=True)
 
 
+def warm_up() -> None:
+    """Import what the writer uses, the engine's verbs too (imported on
+    first use, some 40 ms): the test's delays are spent in the loop."""
+    for module in ("saves.live", "saves.store", "tracker.restore", "rules.engine.format"):
+        importlib.import_module(module)
+    for module in ("parse", "patch", "verbs"):
+        importlib.import_module(f"rules.engine.{module}")
+
+
+def serve() -> None:
+    """``--serve``: for each line ``DB<tab>MODE<tab>SEED`` on stdin, fork a
+    writer from this warmed-up process (its first line ``pid N``, then
+    :func:`main`'s), wait for it to die, then say ``status S`` (its exit
+    status, -9 when SIGKILLed).  A trial then costs a fork, not the start
+    of an interpreter and its imports."""
+    warm_up()
+    say("serving")
+    for command in sys.stdin:
+        db, mode, seed = command.rstrip("\n").split("\t")
+        pid = os.fork()
+        if pid == 0:  # the writer
+            try:
+                say(f"pid {os.getpid()}")
+                main(db, mode, int(seed))
+            except BaseException:
+                traceback.print_exc()
+                sys.stderr.flush()
+            finally:
+                os._exit(1)
+        _, status = os.waitpid(pid, 0)
+        say(f"status {os.waitstatus_to_exitcode(status)}")
+
+
 def main(db: str, mode: str, seed: int) -> None:
     from rules.errors import ActionError
     from saves.live import LiveEncounter
@@ -101,11 +136,7 @@ def main(db: str, mode: str, seed: int) -> None:
     else:
         live = LiveEncounter.create(store, "Fight", rng=rng, actions=SETUP)
     restored = [s.name for s in store.list() if s.name.startswith(RESTORED)]
-    # The engine imports its verbs on first use (some 40 ms): import them
-    # now, so the test's delay after "ready" is spent in the loop.
-    for module in ("format", "parse", "patch", "verbs"):
-        importlib.import_module(f"rules.engine.{module}")
-
+    warm_up()
     say(f"ready {live.session.seq}")
 
     def delete(names: Iterable[str]) -> None:
@@ -147,4 +178,7 @@ def main(db: str, mode: str, seed: int) -> None:
 
 
 if __name__ == "__main__":
-    main(sys.argv[1], sys.argv[2], int(sys.argv[3]))
+    if sys.argv[1:] == ["--serve"]:
+        serve()
+    else:
+        main(sys.argv[1], sys.argv[2], int(sys.argv[3]))

@@ -66,7 +66,7 @@ def test_kill_9_of_do_never_loses_an_acknowledged_action(tmp_path: Path) -> None
         # with nothing to undo, a condition that is not there).
         stream = [
             rng.choice(("undo", "redo")) if rng.random() < 0.1 else rng.choice(fw.ACTIONS)
-            for _ in range(3000)
+            for _ in range(1000)
         ]
         proc = subprocess.Popen(
             [sys.executable, "-m", "tracker", "--db", str(db), "do", "Fight"],
@@ -77,7 +77,7 @@ def test_kill_9_of_do_never_loses_an_acknowledged_action(tmp_path: Path) -> None
         )
         answers: list[str] = []
         enough = threading.Event()
-        wanted = rng.randint(1, 40)
+        wanted = rng.randint(1, 20)
 
         def read(
             p: subprocess.Popen[str] = proc,

@@ -6,17 +6,19 @@ kill the database opens without a repair notice, every encounter listed
 opens, and the fight is exactly what replaying its steps file from the
 origin gives, holding every step the writer acknowledged.
 
-Four kills in five land after a random number of the writer's lines and
-a random part of one operation more, so they hit the same kind of
-moments on a fast or a loaded machine; the fifth at any moment from the
-start (while it opens the database, cuts a torn tail or creates the
-fight).  The fight is compacted and the reference replay picks up where
+Each writer is forked from one warmed-up helper process (a trial costs
+a fork, not an interpreter start).  Four kills in five land after a
+random number of the writer's lines and a random part of one operation
+more, so they hit the same kind of moments on a fast or a loaded
+machine; the fifth at any moment from the fork (while it opens the
+database, cuts a torn tail or creates the fight).  The fight is compacted and the reference replay picks up where
 the last check stopped, so a trial costs about the same at the fiftieth
 kill as at the first."""
 
 from __future__ import annotations
 
 import importlib.util
+import os
 import random
 import signal
 import subprocess
@@ -86,6 +88,48 @@ class Promises:
                 self.deleted.add(arg)
 
 
+class Writers:
+    """``fault_writer.py --serve``: forks each trial's writer from one
+    warmed-up process, so a trial costs a fork, not an interpreter start."""
+
+    def __init__(self, errors: Path) -> None:
+        self.errors = errors
+        self.proc = subprocess.Popen(
+            [sys.executable, str(WRITER), "--serve"],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=errors.open("w"),
+            text=True,
+        )
+        assert self.readline() == "serving", self.errors.read_text()
+
+    def start(self, db: Path, mode: str, seed: int) -> int:
+        """Fork a writer; its PID."""
+        assert self.proc.stdin is not None
+        self.proc.stdin.write(f"{db}\t{mode}\t{seed}\n")
+        self.proc.stdin.flush()
+        first = self.readline()
+        assert first.startswith("pid "), (first, self.errors.read_text())
+        return int(first.split()[1])
+
+    def readline(self) -> str:
+        assert self.proc.stdout is not None
+        return self.proc.stdout.readline().rstrip("\n")
+
+    def rest(self, lines: list[str]) -> tuple[list[str], int]:
+        """Read the writer's lines up to its end; all its lines and its exit status."""
+        while not (lines and lines[-1].startswith("status ")):
+            line = self.readline()
+            assert line or self.proc.poll() is None, self.errors.read_text()
+            lines.append(line)
+        return lines[:-1], int(lines[-1].split()[1])
+
+    def close(self) -> None:
+        assert self.proc.stdin is not None
+        self.proc.stdin.close()
+        self.proc.wait(timeout=60)
+
+
 def kill_trials(
     db: Path,
     mode: str,
@@ -99,36 +143,36 @@ def kill_trials(
     and up to *max_delay* seconds (about one operation) more."""
     rng = random.Random(seed)
     outputs = []
-    for trial in range(TRIALS):
-        proc = subprocess.Popen(
-            [sys.executable, str(WRITER), str(db), mode, str(rng.randrange(1 << 30))],
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-        )
-        assert proc.stdout is not None
-        head = ""
-        if trial % 5:
-            # Counted in the writer's lines, then a random part of one
-            # operation: the same moments on a fast or a loaded machine.
-            for _ in range(rng.randint(1, max_lines)):
-                head += proc.stdout.readline()
-            time.sleep(rng.uniform(0.0, max_delay))
-        else:
-            time.sleep(rng.uniform(0.0, 0.25))
-        proc.send_signal(signal.SIGKILL)
-        # Not communicate(): it would skip what readline() has buffered.
-        out, err = proc.stdout.read(), proc.stderr.read()  # type: ignore[union-attr]
-        proc.wait(timeout=60)
-        assert proc.returncode == -signal.SIGKILL, f"trial {trial}: the writer died:\n{err}"
-        lines = (head + out).splitlines()
-        try:
-            check(lines)
-        except AssertionError as exc:
-            raise AssertionError(
-                f"trial {trial} ({mode}), killed after {lines[-3:]}: {exc}"
-            ) from exc
-        outputs.append(lines)
+    writers = Writers(db.with_name("writer-errors.txt"))
+    try:
+        for trial in range(TRIALS):
+            pid = writers.start(db, mode, rng.randrange(1 << 30))
+            head: list[str] = []
+            if trial % 5:
+                # Counted in the writer's lines, then a random part of one
+                # operation: the same moments on a fast or a loaded machine.
+                for _ in range(rng.randint(1, max_lines)):
+                    head.append(writers.readline())
+                    if head[-1].startswith("status "):
+                        break  # it died by itself
+                time.sleep(rng.uniform(0.0, max_delay))
+            else:
+                time.sleep(rng.uniform(0.0, 0.05))  # from the fork: opening, repairing
+            if not (head and head[-1].startswith("status ")):
+                os.kill(pid, signal.SIGKILL)
+            lines, status = writers.rest(head)
+            assert status == -signal.SIGKILL, (
+                f"trial {trial}: the writer died by itself:\n{writers.errors.read_text()}"
+            )
+            try:
+                check(lines)
+            except AssertionError as exc:
+                raise AssertionError(
+                    f"trial {trial} ({mode}), killed after {lines[-3:]}: {exc}"
+                ) from exc
+            outputs.append(lines)
+    finally:
+        writers.close()
     return outputs
 
 
@@ -175,7 +219,7 @@ def test_kill_9_while_doing_actions_loses_no_acknowledged_step(tmp_path: Path) -
         store, _ = check_database(db, promises, ref)
         store.close()
 
-    outputs = kill_trials(db, "do", 20261201, check, max_lines=40, max_delay=0.002)
+    outputs = kill_trials(db, "do", 20261201, check, max_lines=20, max_delay=0.002)
     mid_stream = sum(1 for lines in outputs if any(ln.startswith("ok ") for ln in lines))
     assert mid_stream >= TRIALS // 2, f"only {mid_stream} kills landed among the actions"
     assert len(promises.acked) > 5 * TRIALS
@@ -205,7 +249,7 @@ def test_kill_9_while_compacting_keeps_the_snapshot_or_the_one_before(tmp_path: 
             assert snapshot["seq"] in {promises.compacted} | cut, (snapshot["seq"], cut)
         store.close()
 
-    outputs = kill_trials(db, "compact", 20261202, check, max_lines=40, max_delay=0.006)
+    outputs = kill_trials(db, "compact", 20261202, check, max_lines=12, max_delay=0.006)
     # The last line an "ok": the kill landed in the compaction after it.
     in_compaction = sum(1 for lines in outputs if lines and lines[-1].startswith("ok "))
     assert in_compaction >= TRIALS // 2, f"only {in_compaction} kills landed in a compaction"
@@ -250,7 +294,7 @@ def test_kill_9_during_save_points_and_restores_leaves_no_broken_encounter(
             assert len(copy.full_log()) == copy.log_earlier + len(copy.log)
         store.close()
 
-    outputs = kill_trials(db, "points", 20261203, check, max_lines=25, max_delay=0.02)
+    outputs = kill_trials(db, "points", 20261203, check, max_lines=10, max_delay=0.02)
     inside = sum(
         1 for lines in outputs if lines and lines[-1].split()[0] in ("ok", "point", "deleting")
     )
