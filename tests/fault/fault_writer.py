@@ -87,7 +87,9 @@ class Reference:
 
 
 def say(line: str) -> None:
-    print(line, flush=True)
+    """One line in one write: a kill never leaves half a line (print()
+    may write the text and its newline apart, unbuffered)."""
+    os.write(sys.stdout.fileno(), f"{line}\n".encode())
 
 
 def warm_up() -> None:
@@ -103,7 +105,7 @@ def serve() -> None:
     """``--serve``: for each line ``DB<tab>MODE<tab>SEED`` on stdin, fork a
     writer from this warmed-up process (its first line ``pid N``, then
     :func:`main`'s), wait for it to die, then say ``status S`` (its exit
-    status, -9 when SIGKILLed).  A trial then costs a fork, not the start
+    status, -9 when SIGKILLed) after an empty line.  A trial then costs a fork, not the start
     of an interpreter and its imports."""
     warm_up()
     say("serving")
@@ -120,7 +122,8 @@ def serve() -> None:
             finally:
                 os._exit(1)
         _, status = os.waitpid(pid, 0)
-        say(f"status {os.waitstatus_to_exitcode(status)}")
+        # On a line of its own whatever the writer's last line was.
+        say(f"\nstatus {os.waitstatus_to_exitcode(status)}")
 
 
 def main(db: str, mode: str, seed: int) -> None:

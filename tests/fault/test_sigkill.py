@@ -17,6 +17,7 @@ kill as at the first."""
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
 import os
 import random
@@ -120,9 +121,9 @@ class Writers:
         """Read the writer's lines up to its end; all its lines and its exit status."""
         while not (lines and lines[-1].startswith("status ")):
             line = self.readline()
-            assert line or self.proc.poll() is None, self.errors.read_text()
+            assert self.proc.poll() is None, self.errors.read_text()
             lines.append(line)
-        return lines[:-1], int(lines[-1].split()[1])
+        return [ln for ln in lines[:-1] if ln], int(lines[-1].split()[1])
 
     def close(self) -> None:
         assert self.proc.stdin is not None
@@ -159,7 +160,8 @@ def kill_trials(
             else:
                 time.sleep(rng.uniform(0.0, 0.05))  # from the fork: opening, repairing
             if not (head and head[-1].startswith("status ")):
-                os.kill(pid, signal.SIGKILL)
+                with contextlib.suppress(ProcessLookupError):  # it died by itself
+                    os.kill(pid, signal.SIGKILL)
             lines, status = writers.rest(head)
             assert status == -signal.SIGKILL, (
                 f"trial {trial}: the writer died by itself:\n{writers.errors.read_text()}"
