@@ -409,7 +409,9 @@ class Store:
     def _points(self, name: str) -> builtins.list[dict[str, Any]]:
         doc = self._get(name)
         opened = self._open.get(doc["id"])
-        if opened is not None:
+        # a reader reads the file afresh: the writer may have replaced it
+        # since this reader loaded the encounter
+        if opened is not None and not self.read_only:
             return self._own_points(doc, opened.state.save_points())
         from saves.recovery import read_state
 
