@@ -79,6 +79,24 @@ def snapshot_doc(
     }
 
 
+def own_points(
+    doc: dict[str, Any], points: list[dict[str, Any]]
+) -> tuple[list[dict[str, Any]], list[str]]:
+    """The save points that really are *doc*'s, one per label (the newest),
+    and a notice for each that names another encounter."""
+    kept: dict[str, dict[str, Any]] = {}
+    notices = []
+    for point in points:
+        if point["id"] != doc["id"]:
+            notices.append(
+                f"A save point kept with {doc['name']!r} ({point['label']!r}) belongs "
+                "to another encounter; it is not offered."
+            )
+        elif point["key"] not in kept or point["created"] > kept[point["key"]]["created"]:
+            kept[point["key"]] = point
+    return list(kept.values()), notices
+
+
 class StateFile:
     """An encounter's ``state.json``, read once (:meth:`read`)."""
 

@@ -35,7 +35,7 @@ from saves.errors import (
 from saves.fsutil import make_dirs, read_regular
 from saves.lock import FileLock
 from saves.names import clean_name, new_id, new_name, now, parse_time
-from saves.state import StateFile, snapshot_doc
+from saves.state import StateFile, own_points, snapshot_doc
 from saves.steps import STEPS_FILE, StepsFile, origin_line, read_tail, step_line
 from saves.storage import Tables, parse_tables
 
@@ -101,17 +101,13 @@ class Store:
         if self.path.is_dir():
             raise SaveError(f"The database path {self.path} is a directory, not a file.")
         try:
-            from saves.recovery import read_catalogue, refuse_foreign
+            from saves.recovery import read_catalogue, reconcile, refuse_foreign
 
             refuse_foreign(self)  # before a lock or a folder is made beside it
             if not read_only:
                 make_dirs(self.path.parent)
                 self._lock = FileLock(Path(f"{self.path}.lock"), self.path)
-
-            tables = read_catalogue(self)
-            self.catalogue = Catalogue(self.path, tables, read_only)
-            from saves.recovery import reconcile
-
+            self.catalogue = Catalogue(self.path, read_catalogue(self), read_only)
             self.notices += reconcile(self)
         except OSError as exc:
             self.close()
@@ -122,8 +118,7 @@ class Store:
             self.close()
             raise
 
-    # --- the catalogue file -------------------------------------------------
-
+    #: why the catalogue was rebuilt from the folders at open, if it was
     recovering: str | None = None
 
     # --- context manager ----------------------------------------------------
@@ -425,17 +420,10 @@ class Store:
     def _own_points(
         self, doc: dict[str, Any], points: builtins.list[dict[str, Any]]
     ) -> builtins.list[dict[str, Any]]:
-        """The save points that really are *doc*'s, one per label (the newest)."""
-        kept: dict[str, dict[str, Any]] = {}
-        for point in points:
-            if point["id"] != doc["id"]:
-                self._note(
-                    f"A save point kept with {doc['name']!r} ({point['label']!r}) belongs "
-                    "to another encounter; it is not offered."
-                )
-            elif point["key"] not in kept or point["created"] > kept[point["key"]]["created"]:
-                kept[point["key"]] = point
-        return builtins.list(kept.values())
+        kept, notices = own_points(doc, points)
+        for notice in notices:
+            self._note(notice)
+        return kept
 
     def _io_error(self, doing: str, exc: OSError) -> SaveError:
         return SaveError(f"Could not {doing} in {self.path}: {exc.strerror or exc}.")

@@ -20,6 +20,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
 from rules.encounter import Encounter, LogEntry
+from rules.engine.runs import Runs, expand, load_runs, overlap, pop_top, push
 from rules.engine.step import Step
 from rules.errors import ActionError
 
@@ -45,54 +46,6 @@ class StepSource(Protocol):
         """The saved steps numbered *seqs*, in that order; ActionError
         (saying why) when they cannot be read."""
         ...
-
-
-#: a stack of sequence numbers, bottom first, as ``[first, last]`` runs:
-#: ``[[3, 5], [9, 9]]`` is 3, 4, 5, 9 (its size does not grow with a run of
-#: actions, in memory or in a snapshot)
-Runs = list[list[int]]
-
-
-def _push(runs: Runs, seq: int) -> None:
-    if runs and runs[-1][1] + 1 == seq:
-        runs[-1][1] = seq
-    else:
-        runs.append([seq, seq])
-
-
-def _pop_top(runs: Runs, count: int) -> list[int]:
-    """Remove the top *count* numbers of *runs*; return them bottom first."""
-    taken: list[int] = []
-    while runs and len(taken) < count:
-        first, last = runs[-1]
-        n = min(count - len(taken), last - first + 1)
-        taken[:0] = range(last - n + 1, last + 1)
-        if n == last - first + 1:
-            runs.pop()
-        else:
-            runs[-1][1] = last - n
-    return taken
-
-
-def _expand(runs: Runs) -> list[int]:
-    return [q for first, last in runs for q in range(first, last + 1)]
-
-
-def _load_runs(data: Any) -> Runs:
-    runs: Runs = []
-    for first, last in data:
-        if type(first) is not int or type(last) is not int or not 0 < first <= last:
-            raise ValueError(f"bad range of steps [{first!r}, {last!r}]")
-        runs.append([first, last])
-    return runs
-
-
-def _overlap(runs: Runs, seq: int) -> bool:
-    """Whether the runs name a number twice, or one outside 1 … *seq*."""
-    ordered = sorted(runs)
-    if ordered and (ordered[0][0] < 1 or ordered[-1][1] > seq):
-        return True
-    return any(a[1] >= b[0] for a, b in zip(ordered, ordered[1:], strict=False))
 
 
 class Session:
@@ -171,7 +124,7 @@ class Session:
         steps without keeping them in memory (for an export)."""
         if not self._undo_older:
             return list(self.log)
-        older = self._source().read_steps(_expand(self._undo_older))
+        older = self._source().read_steps(expand(self._undo_older))
         return [e for s in older for e in s.log] + self.log
 
     def _source(self) -> StepSource:
@@ -185,14 +138,14 @@ class Session:
         entries with them."""
         if not older:
             return
-        seqs = _pop_top(older, count)
+        seqs = pop_top(older, count)
         try:
             steps = self._source().read_steps(seqs)
             if [st.seq for st in steps] != seqs or any(st.kind != "do" for st in steps):
                 raise ActionError("the saved history does not fit this fight")
         except ActionError:
             for seq in seqs:  # still below, as they were
-                _push(older, seq)
+                push(older, seq)
             raise
         stack[:0] = steps
         if stack is self._undo:
@@ -404,7 +357,7 @@ class Session:
     def _runs_with(runs: Runs, steps: list[Step]) -> Runs:
         out = [list(run) for run in runs]
         for step in steps:
-            _push(out, step.seq)
+            push(out, step.seq)
         return out
 
     @classmethod
@@ -429,15 +382,15 @@ class Session:
                 undo=undo,
                 redo=[Step.from_dict(s) for s in data.get("redo", ())],
             )
-            session._undo_older = _load_runs(data.get("undo_older", ()))
-            session._redo_older = _load_runs(data.get("redo_older", ()))
+            session._undo_older = load_runs(data.get("undo_older", ()))
+            session._redo_older = load_runs(data.get("redo_older", ()))
             earlier = data.get("log_earlier", 0)
             if type(earlier) is not int or earlier < 0:
                 raise ValueError(f"log_earlier is {earlier!r}")
             session.log_earlier = earlier
             runs = session._undo_older + session._redo_older
             runs += [[s.seq, s.seq] for s in undo + session._redo]
-            if _overlap(runs, session.seq):
+            if overlap(runs, session.seq):
                 raise ValueError("its undo and redo stacks do not fit its sequence number")
             if any(s.kind != "do" for s in undo + session._redo):
                 raise ValueError("its undo or redo stack holds an undo or redo step")
