@@ -1,5 +1,4 @@
-"""Benchmark: one GM action, applied and durably saved, through the real path
-(issue 3, Saves — Done criterion).
+"""Benchmark: one GM action, applied and durably saved, through the real path.
 
 Measures ``saves.live.LiveEncounter.do(line)`` — the engine's
 ``Session.apply`` plus the durable ``Store.append`` of the resulting step —
@@ -7,40 +6,35 @@ against stock TinyDB doing the same job the obvious way, on a 10-combatant
 fight whose log holds 100, 10,000 or 100,000 entries, with 1 and with 100
 other saved encounters in the same database:
 
-  ours   ``LiveEncounter.do(line)``: apply, then one checksummed journal line
-         + fsync
-  stock  TinyDB 4.9 with its default ``JSONStorage``, one document per
+  ours   ``LiveEncounter.do(line)``: apply, then one checksummed line
+         appended to the encounter's ``steps.jsonl`` + fsync
+  stock  TinyDB with its default ``JSONStorage``, one document per
          encounter holding the whole ``Session.to_dict()`` (state + log +
          undo/redo history); each action is the same ``Session.apply``
-         followed by updating that document, which rewrites (and fsyncs)
-         the whole database file
+         followed by updating that document, which rewrites the whole
+         database file
 
 and the time to open such an encounter: open the database and get a live
 ``Session`` (ours: ``Store(path)`` + ``LiveEncounter.open``; stock:
 ``TinyDB(path)`` + reading the document + ``Session.from_dict``).
 
-Method.  Each fight is built once in memory (setup, then a cycle of realistic
-actions until the log is long enough) and saved into every database from its
-snapshot (``Store.create`` for ours, ``insert`` for stock); each variant
-then opens its own copy.  Every variant applies the same action lines with
-the same seeded dice, so ours and stock do identical work (checked at the
-end: the stock log must be a prefix of ours).  Actions are timed in rounds:
-every round, in a seeded-shuffled order, each of our databases takes one
-action and each stock database takes one when its (fewer, evenly spread)
-samples are due, so machine noise over the run hits both alike.  Opens are
-interleaved the same way.  After building, the heap is frozen (``gc.freeze``)
-so that the benchmark's many in-memory copies of big fights do not make
-garbage collection dearer than in the app, which holds one.  Other
-encounters are a 10-combatant fight with 100 log entries each.
+Method.  Each fight is the same seeded stream of action lines (setup, then a
+cycle of realistic actions until the log is long enough).  Ours is created
+through the public API, ``LiveEncounter.create(store, name, rng=…,
+actions=lines)``; stock stores the ``to_dict()`` of a ``Session`` that
+applied the same lines with the same dice.  Then every variant applies the
+same further lines with the same seeded dice (checked at the end: the stock
+log must be a prefix of ours).  Actions are timed in rounds: every round,
+in a seeded-shuffled order, each of our databases takes one action and each
+stock database takes one when its (fewer, evenly spread) samples are due,
+so machine noise hits both alike.  Opens are interleaved the same way.
+After building, the heap is frozen (``gc.freeze``) so that the bench's
+in-memory copies of big fights do not make garbage collection dearer than
+in the app.  Other encounters are a 10-combatant fight with 100 log
+entries each.  Exit status 1 if a target is missed; ``--quick``: 100 and
+10,000 entries only.  Not collected by pytest.
 
-    /work/venv/bin/python bench/bench_live.py [--quick] [--dir DIR] [--seed N]
-
-A full run takes about 3 minutes (building the 100,000-entry fight takes
-~20 s; stock TinyDB needs ~3 s per action there, so it gets 5 samples);
-``--quick`` (100 and 10,000 entries only) about 20 s.  Exit status 1 if a
-target is missed.
-
-Not collected by pytest (no test_ names here).
+    python bench/bench_live.py [--quick] [--dir DIR] [--seed N]
 """
 
 from __future__ import annotations
@@ -96,29 +90,24 @@ def action_lines(seed: int) -> Iterator[str]:
             yield template.format(g=g, h=h)
 
 
-def build_fight(entries: int, seed: int) -> Session:
-    """A started 10-combatant fight with at least *entries* log entries,
-    built in memory by applying real actions."""
+def build_fight(entries: int, seed: int) -> tuple[list[str], Session]:
+    """The action lines of a started 10-combatant fight with at least
+    *entries* log entries, and the fight they make, applied in memory with
+    ``random.Random(seed)``."""
     session = Session(Encounter(NAME), rng=random.Random(seed))
-    for line in SETUP:
+    lines = list(SETUP)
+    for line in lines:
         session.apply(line)
-    lines = action_lines(seed)
+    stream = action_lines(seed)
     while len(session.log) < entries:
-        session.apply(next(lines))
-    return session
+        lines.append(next(stream))
+        session.apply(lines[-1])
+    return lines, session
 
 
 def saved_form(session: Session) -> dict[str, Any]:
     """The snapshot as plain JSON (what stock TinyDB stores)."""
     return {"session": session.to_dict(), "ui": {}}
-
-
-def ours_form(snapshot: dict[str, Any]) -> dict[str, Any]:
-    """The snapshot as ``LiveEncounter.snapshot`` hands it to the store: the
-    undo history and the log's older entries as the file's deferred
-    sections (``saves/journal.py``), the newest entries inline."""
-    live = LiveEncounter.in_memory(Session.from_dict(snapshot["session"]))
-    return {**live.snapshot(), "ui": snapshot.get("ui", {})}
 
 
 def spread(samples: int, rounds: int) -> set[int]:
@@ -152,8 +141,10 @@ class Ours:
     def __init__(self, cfg: Config, fight: dict[str, Any], other: dict[str, Any], seed: int):
         store = Store(cfg.ours_db)
         for k in range(cfg.others):
-            store.create(f"Other {k + 1}", ours_form(other["snapshot"]), other["summary"])
-        store.create(NAME, ours_form(fight["snapshot"]), fight["summary"])
+            rng = random.Random(other["seed"])
+            LiveEncounter.create(store, f"Other {k + 1}", rng=rng, actions=other["lines"])
+        rng = random.Random(fight["seed"])
+        LiveEncounter.create(store, NAME, rng=rng, actions=fight["lines"])
         self.live = LiveEncounter.open(store, NAME, rng=random.Random(seed))
         self.lines = action_lines(seed)
 
@@ -164,16 +155,18 @@ class Ours:
         return time.perf_counter() - t0
 
     def close(self) -> None:
-        self.live.close()  # compacts a long journal, as the app does on quit
+        self.live.close()  # writes a fresh snapshot, as the app does on quit
         assert self.live.store is not None
         self.live.store.close()
 
     @staticmethod
-    def open(db: Path) -> tuple[float, Session]:
+    def open(db: Path) -> tuple[float, int]:
+        """Seconds to open, and the length of the log opened."""
         t0 = time.perf_counter()
         with Store(db) as store:
-            session = LiveEncounter.open(store, NAME).session
-        return time.perf_counter() - t0, session
+            live = LiveEncounter.open(store, NAME)
+        elapsed = time.perf_counter() - t0
+        return elapsed, live.log_earlier + len(live.log)
 
 
 class Stock:
@@ -208,13 +201,14 @@ class Stock:
         self.db.close()
 
     @staticmethod
-    def open(db: Path) -> tuple[float, Session]:
+    def open(db: Path) -> tuple[float, int]:
+        """Seconds to open, and the length of the log opened."""
         t0 = time.perf_counter()
         with TinyDB(db) as tiny:
             doc = tiny.table(TABLE).get(Query().name == NAME)
         assert isinstance(doc, dict)
         session = Session.from_dict(doc["session"])
-        return time.perf_counter() - t0, session
+        return time.perf_counter() - t0, len(session.log)
 
 
 def note(text: str) -> None:
@@ -245,14 +239,24 @@ def main(argv: list[str] | None = None) -> int:
         configs = [Config(e, o, root) for o in (1, 100) for e in sizes]
 
         note(f"building the other encounters' fight ({OTHER_LOG} entries)")
-        small = build_fight(OTHER_LOG, args.seed + 1)
-        other = {"snapshot": saved_form(small), "summary": summary_of(small)}
+        small_lines, small = build_fight(OTHER_LOG, args.seed + 1)
+        other = {
+            "lines": small_lines,
+            "seed": args.seed + 1,
+            "snapshot": saved_form(small),
+            "summary": summary_of(small),
+        }
         ours: dict[int, Ours] = {}
         stock: dict[int, Stock] = {}
         for entries in sizes:
             t0 = time.perf_counter()
-            fight_session = build_fight(entries, args.seed)
-            fight = {"snapshot": saved_form(fight_session), "summary": summary_of(fight_session)}
+            fight_lines, fight_session = build_fight(entries, args.seed)
+            fight = {
+                "lines": fight_lines,
+                "seed": args.seed,
+                "snapshot": saved_form(fight_session),
+                "summary": summary_of(fight_session),
+            }
             note(
                 f"built a {len(fight_session.log):,}-entry fight "
                 f"({fight_session.seq:,} steps) in {time.perf_counter() - t0:.1f} s"
@@ -267,7 +271,7 @@ def main(argv: list[str] | None = None) -> int:
                         f"  saved it with {cfg.others} other(s), ours + stock, "
                         f"in {time.perf_counter() - t0:.1f} s"
                     )
-            del fight
+            del fight, fight_lines
         gc.collect()
         gc.freeze()
 
@@ -289,11 +293,11 @@ def main(argv: list[str] | None = None) -> int:
 
         # Same actions, same dice: the stock log must be a prefix of ours.
         for i, cfg in enumerate(configs):
-            ours_log, stock_log = ours[i].live.session.log, stock[i].session.log
+            ours_log, stock_log = ours[i].live.full_log(), stock[i].session.log
             if ours_log[: len(stock_log)] != stock_log:
                 note(f"ERROR: ours and stock diverged at {cfg.entries:,}/{cfg.others}")
                 return 2
-        ours_lengths = {i: len(o.live.session.log) for i, o in ours.items()}
+        ours_lengths = {i: len(o.live.full_log()) for i, o in ours.items()}
         for live in ours.values():
             live.close()
         for tiny in stock.values():
@@ -314,21 +318,21 @@ def main(argv: list[str] | None = None) -> int:
             for variant, i in opens:
                 cfg = configs[i]
                 if variant == "ours":
-                    elapsed, session = Ours.open(cfg.ours_db)
-                    assert len(session.log) == ours_lengths[i]
+                    elapsed, length = Ours.open(cfg.ours_db)
+                    assert length == ours_lengths[i]
                     cfg.ours_open.append(elapsed)
                 else:
-                    elapsed, session = Stock.open(cfg.stock_db)
+                    elapsed, length = Stock.open(cfg.stock_db)
                     cfg.stock_open.append(elapsed)
-                del session
 
     mode = "quick" if quick else "full"
     print(f"Median time to apply + durably save one GM action ({mode} run, seed {args.seed})")
-    print("ours  = LiveEncounter.do(line): Session.apply + Store.append (journal line + fsync)")
+    print("ours  = LiveEncounter.do(line): Session.apply + Store.append (steps-file line + fsync)")
     print("stock = Session.apply + TinyDB JSONStorage update of the whole Session.to_dict()")
     print(f"10-combatant fight; actions cycle: {'; '.join(CYCLE)}")
     print(f"other encounters: 10-combatant fights with {OTHER_LOG} log entries each")
-    print("open  = open the database and get a live Session (ours: Store + LiveEncounter.open;")
+    print("open  = open the database and get a live Session (ours: Store + LiveEncounter.open:")
+    print("        the bounded snapshot and the steps after it;")
     print("        stock: TinyDB + get the document + Session.from_dict); times in milliseconds\n")
     header = (
         f"{'entries':>8} {'others':>6} | {'ours':>7} {'stock':>9} {'stock/ours':>10} "

@@ -173,7 +173,7 @@ def main() -> None:
         pane = Pane(f"bench-repaint-{os.getpid()}", width, height, command)
         try:
             wait_for(pane, "Round 1")
-            time.sleep(2.0)  # past the journal fold the screen runs at 1.5 s
+            time.sleep(2.5)  # past the screen's first idle compaction check (every 2 s)
             pane.tmux("pipe-pane", "-o", f"cat >> {shlex.quote(str(raw))}")
             settle(raw)
             nexts = [cost(raw, lambda: pane.tmux("send-keys", "n"))[0] for _ in range(args.presses)]

@@ -1,6 +1,3 @@
-"""The pure rules core and encounter engine.
-
-No Textual, Rich or TinyDB imports here (enforced by
-``tests/rules/test_layering.py``).  ``../shared/RULES.md`` is the specification;
-each function's docstring names the section it implements.
-"""
+"""The pure rules core and encounter engine: no Textual, Rich or TinyDB
+imports (``tests/rules/test_layering.py``).  ``../shared/RULES.md`` is the
+specification; each function's docstring names the section it implements."""

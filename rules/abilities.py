@@ -33,11 +33,8 @@ def modifier(score: int) -> int:
 
 
 def initiative_modifier(c: Combatant) -> int:
-    """DEX + PER + WIS modifiers plus the GM's flat ``init_bonus`` (RULES.md §4).
-
-    A missing score counts 0, so a monster given only a flat initiative
-    modifier uses ``init_bonus`` alone.
-    """
+    """DEX + PER + WIS modifiers (a missing score counts 0) plus the flat
+    ``init_bonus`` (RULES.md §4)."""
     total = c.init_bonus
     for key in INITIATIVE_ABILITIES:
         score = c.abilities.get(key)
@@ -60,11 +57,8 @@ def _signed(n: int) -> str:
 
 
 def roll_initiative(c: Combatant, rng: random.Random, face: int | None = None) -> InitiativeRoll:
-    """Roll ``d20 + initiative_modifier(c)`` (RULES.md §4).
-
-    *face* is the d20 a player rolled at the table (1–20); without it the
-    injected *rng* rolls.
-    """
+    """Roll ``d20 + initiative_modifier(c)`` (RULES.md §4); *face* is a d20
+    rolled at the table, else *rng* rolls."""
     if face is None:
         face = rng.randint(1, 20)
     elif isinstance(face, bool) or not isinstance(face, int) or not 1 <= face <= 20:
@@ -76,13 +70,9 @@ def roll_initiative(c: Combatant, rng: random.Random, face: int | None = None) -
 
 
 def initiative_order(combatants: Iterable[Combatant]) -> tuple[Combatant, ...]:
-    """Sort by initiative, highest first; no initiative yet goes last (RULES.md §4).
-
-    Ties, in order: higher initiative modifier, higher DEX score (a combatant
-    without a DEX score loses to any that has one), players before monsters,
-    then the GM's manual order (``order_key``, lower first).  The sort is
-    stable, so combatants equal on everything keep their given order.
-    """
+    """Sort by initiative, highest first, none last (RULES.md §4).  Ties:
+    higher modifier, higher DEX (none loses), players first, then
+    ``order_key``; the sort is stable."""
 
     def key(c: Combatant) -> tuple[bool, int, int, bool, int, bool, int]:
         dex = c.abilities.get("dex")
@@ -105,12 +95,9 @@ def hit_points(
     mode: str = "roll",
     faces: Sequence[int] | None = None,
 ) -> tuple[int, str]:
-    """Starting hit points from a fixed number or a dice expression (RULES.md §4).
-
-    ``mode="roll"`` rolls the expression (the GM may type the physical
-    *faces*); ``mode="average"`` takes its average rounded down.  The result is
-    at least 1.  A fixed number below 1 is rejected.
-    """
+    """Starting hit points, at least 1, from a number (below 1 refused) or a
+    dice expression rolled (with optional *faces*) or averaged rounded down
+    (*mode*, RULES.md §4)."""
     if mode not in HP_MODES:
         raise ValueError(f"hit point mode is 'roll' or 'average', not {mode!r}")
     if isinstance(spec, str) and re.fullmatch(r"\s*[+-]?\d+\s*", spec):

@@ -47,10 +47,6 @@ class Bonus:
         )
 
 
-# ---------------------------------------------------------------------------
-# Stacking, cover and effective AL (RULES.md §9)
-
-
 class StackRule(NamedTuple):
     """How bonuses of one type combine: at most *limit* count (the highest;
     None = all add), and whether the type applies to AL only (§9)."""
@@ -116,16 +112,9 @@ class StackResult(NamedTuple):
 
 def stack(bonuses: Iterable[Bonus], applies_to: str) -> StackResult:
     """Combine the bonuses that apply to *applies_to* (``al``, ``checks``,
-    ``attacks``) per the §9 stacking table (``STACKING``).
-
-    Bonuses for something else are skipped silently.  Deflection and dodge
-    count only for AL.  Per type, only the *limit* highest positive values
-    count (dodge, luck, morale: 1; item: 2; assist: 3; deflection, insight,
-    untyped: all).  Negative values are penalties: they always apply in full
-    and never take a bonus's place.  Advantage/disadvantage are not numbers
-    (they count per §2) and are ignored here.  An unknown type raises
-    ``ValueError`` naming it.
-    """
+    ``attacks``) per the RULES.md §9 table (``STACKING``).  Penalties always
+    apply in full and take no slot; advantage types count per §2 and are
+    ignored here.  An unknown type raises ``ValueError`` naming it."""
     target = applies_to.strip().lower()
     counted: list[Bonus] = []
     ignored: list[tuple[Bonus, str]] = []

@@ -1,19 +1,7 @@
-"""d20 rolls, advantage, checks and degrees of success (RULES.md §2, §3).
-
-- :func:`advantage_dice` turns advantage / disadvantage counts into d20s and
-  a flat ±2 bonus per the ruleset option ``advantage`` (§2 table).
-- :func:`roll_d20` / :func:`check` roll a d20 plus a modifier; the advantage
-  d20s appear in ``result.dice`` with their kept flags, and the ±2 steps of
-  the ``alternate`` mode are added as their own constant term so the
-  breakdown shows them (``2d20kh1 (5, **14**) + 5 + 2 = 21``).
-- :func:`roll_expression_with_advantage` does the same for any expression
-  with a single d20 term (``1d20+1d4+5``).
-- :func:`degree_of`, :func:`apply_natural`, :func:`flat_check`,
-  :data:`DIFFICULTY_LEVELS`, :func:`opposed` implement §3.
-
-Cinematic advantage (§2) is just one more advantage or disadvantage; luck
-(§11) lives with the rules team.
-"""
+"""d20 rolls with advantage (RULES.md §2), checks, degrees of success, flat
+checks, Difficulty Levels and opposed rolls (RULES.md §3).  The ±2 steps of
+the ``alternate`` advantage mode are their own constant term, so the
+breakdown shows them: ``2d20kh1 (5, **14**) + 5 + 2 = 21``."""
 
 from __future__ import annotations
 
@@ -50,11 +38,6 @@ class CheckError(DiceError):
     """A bad check request (negative advantage count, unknown DL name, …)."""
 
 
-# --------------------------------------------------------------------------
-# §2 Advantage and disadvantage
-# --------------------------------------------------------------------------
-
-
 def _resolve(ruleset: Ruleset | str | None) -> Ruleset:
     if ruleset is None:
         return _named_ruleset()
@@ -68,13 +51,7 @@ def _resolve(ruleset: Ruleset | str | None) -> Ruleset:
 
 def advantage_dice(adv: int, dis: int, ruleset: Ruleset | str | None = None) -> tuple[int, int]:
     """(number of d20s, flat bonus) for ``adv`` advantages and ``dis``
-    disadvantages (RULES.md §2).
-
-    They cancel one for one; with net ``n`` the roll keeps the highest d20
-    when ``n > 0`` and the lowest when ``n < 0``.  Modes (option
-    ``advantage``): ``stack`` rolls (|n|+1)d20 with at most ``stack_cap``
-    extra dice; ``cap2`` at most 3d20; ``alternate``: the 1st and 3rd
-    advantage add a die, the 2nd, 4th, 5th … add ±2 each."""
+    disadvantages, per option ``advantage`` (RULES.md §2 table)."""
     for name, count in (("advantage", adv), ("disadvantage", dis)):
         if isinstance(count, bool) or not isinstance(count, int) or count < 0:
             raise CheckError(f"{name} count must be a whole number 0 or more, not {count!r}")
@@ -97,11 +74,9 @@ def advantage_dice(adv: int, dis: int, ruleset: Ruleset | str | None = None) -> 
 
 @dataclass(frozen=True)
 class D20Roll:
-    """A rolled d20 (with any advantage dice) plus modifiers (RULES.md §2).
-
-    ``natural`` is the face of the kept d20 (``None`` when the expression had
-    no d20); ``modifier`` is every flat number added, the ±2 steps of the
-    ``alternate`` mode included."""
+    """A rolled d20 (with any advantage dice) plus modifiers (RULES.md §2):
+    ``natural`` is the kept d20's face or ``None``; ``modifier`` every flat
+    number added, ±2 steps included."""
 
     result: RollResult
     natural: int | None
@@ -133,14 +108,9 @@ def roll_expression_with_advantage(
     rng: random.Random,
     faces: Sequence[int] | None = None,
 ) -> D20Roll:
-    """Roll any expression, giving its d20 term the advantage dice (§2).
-
-    With no net advantage the expression rolls as typed.  Otherwise it must
-    hold exactly one added ``1d20`` term (``1d20+5``, ``d20+1d4+2``); that term
-    becomes e.g. ``3d20kh1`` and any ±2 steps are appended as a constant.
-    ``faces`` are the GM's physical dice in order (all d20s first when the
-    d20 term comes first).  ``natural`` is the face of the kept d20, or
-    ``None`` when there is no d20."""
+    """Roll any expression, giving its d20 term the advantage dice
+    (RULES.md §2).  With net advantage it must hold exactly one added plain
+    ``1d20``, else :class:`CheckError`; ``faces`` are the GM's dice in order."""
     expr = parse(text) if isinstance(text, str) else text
     dice, flat = advantage_dice(adv, dis, ruleset)
     index = _d20_index(expr.terms)
@@ -173,9 +143,8 @@ def roll_d20(
     rng: random.Random,
     faces: Sequence[int] | None = None,
 ) -> D20Roll:
-    """d20 + ``modifier`` with advantage / disadvantage (RULES.md §2).
-
-    ``faces`` are physical d20s typed by the GM (one per d20 rolled)."""
+    """d20 + ``modifier`` with advantage / disadvantage (RULES.md §2);
+    ``faces`` are d20s typed by the GM."""
     if isinstance(modifier, bool) or not isinstance(modifier, int):
         raise CheckError(f"a modifier is a whole number, not {modifier!r}")
     terms = [Term(1, 1, 20, "", 1)]
@@ -184,11 +153,6 @@ def roll_d20(
     return roll_expression_with_advantage(
         Expression.from_terms(terms), adv, dis, ruleset, rng, faces
     )
-
-
-# --------------------------------------------------------------------------
-# §3 Checks and degrees of success
-# --------------------------------------------------------------------------
 
 
 class Degree(enum.IntEnum):
@@ -234,10 +198,8 @@ NaturalMode = Literal["step", "crit"]
 
 
 def apply_natural(degree: Degree, natural: int | None, mode: NaturalMode | str) -> Degree:
-    """Adjust a degree for the kept d20's face (RULES.md §3, option
-    ``natural``): ``crit`` makes a natural 20 a critical success and a
-    natural 1 a critical failure; ``step`` moves one step up / down.  Any
-    other face (or ``None``) leaves the degree alone."""
+    """Adjust a degree for a natural 20 or 1 (RULES.md §3, option
+    ``natural``): ``crit`` sets the critical degree, ``step`` moves one."""
     if mode not in ("step", "crit"):
         raise CheckError(f"unknown natural mode {mode!r} (step or crit)")
     if natural == 20:
@@ -299,9 +261,8 @@ class FlatCheck:
 
 
 def flat_check(dc: int, rng: random.Random, face: int | None = None) -> FlatCheck:
-    """A bare d20 against ``dc``, success when the face is ≥ DC; no
-    modifiers, no advantage, no natural 20 / 1 rule (RULES.md §3).
-    ``face`` is a physical roll typed by the GM."""
+    """A bare d20 (or the typed ``face``) against ``dc``: no modifiers,
+    advantage or natural 20 / 1 rule (RULES.md §3)."""
     faces = None if face is None else [face]
     rolled = roll(Expression.from_terms([Term(1, 1, 20, "", 1)]), rng, faces).total
     success = rolled >= dc

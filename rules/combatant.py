@@ -16,15 +16,11 @@ from rules.persistent import PersistentDamage
 
 @dataclass(frozen=True)
 class Combatant:
-    """Everything the tracker knows about one combatant.
-
-    Immutable: every change makes a new ``Combatant`` (``dataclasses.replace``).
-    ``abilities`` maps dex/per/str/con/int/wis/cha/luck to *scores*;
-    ``init_bonus`` is a flat initiative modifier added on top of the ability
-    modifiers (RULES.md §4); ``initiative`` is the rolled or fixed total, or
-    None before combat starts.  ``temp_hp_duration`` is when granted temp HP
-    expire (§6).  ``order_key`` is the GM's manual tie-break (lower first).
-    """
+    """Everything the tracker knows about one combatant.  ``abilities`` maps
+    ability keys to *scores*; ``init_bonus`` is a flat initiative modifier on
+    top of the ability modifiers (RULES.md §4); ``initiative`` is None before
+    combat starts; ``temp_hp_duration`` is when temp HP expire (§6);
+    ``order_key`` is the GM's manual tie-break (lower first)."""
 
     name: str
     max_hp: int

@@ -74,11 +74,8 @@ def add_condition(
 
 
 def remove_condition(c: Combatant, name: str) -> tuple[Combatant, str]:
-    """End the condition *name* (any case) on *c* (RULES.md §10).
-
-    Raises ``ValueError`` naming the combatant and the condition when it is
-    not there.
-    """
+    """End the condition *name* (any case) on *c* (RULES.md §10); raises
+    ``ValueError`` when it is not there."""
     key = name.strip().lower()
     kept = tuple(x for x in c.conditions if x.name.lower() != key)
     if len(kept) == len(c.conditions):

@@ -42,10 +42,6 @@ class Defenses:
         )
 
 
-# ---------------------------------------------------------------------------
-# Applying damage, healing, temporary hit points (RULES.md §5, §6)
-
-
 def _amount(value: object, what: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
         raise ValueError(f"{what} must be a whole number, not {value!r}")
@@ -55,10 +51,8 @@ def _amount(value: object, what: str) -> int:
 
 
 def normalize_tags(tags: str | Iterable[str]) -> tuple[str, ...]:
-    """Damage tags lower-cased and stripped, duplicates dropped, order kept.
-
-    A single string is one tag (``"fire"``), not a sequence of letters.
-    """
+    """Damage tags lower-cased and stripped, duplicates dropped, order kept;
+    a single string is one tag."""
     if isinstance(tags, str):
         tags = (tags,)
     out: list[str] = []
@@ -82,12 +76,9 @@ class DamageStep(NamedTuple):
 
 
 class DamageResult(NamedTuple):
-    """Everything that happened to one damage instance (RULES.md §5).
-
-    ``steps`` are the modifying steps in order (immunity, weakness family,
-    resistance), ``final`` the amount after them, ``temp_absorbed`` what temp
-    HP soaked and ``hp_lost`` what came off HP (never more than the HP left).
-    """
+    """Everything that happened to one damage instance (RULES.md §5):
+    ``steps`` in order, ``final`` the amount after them, then what temp HP
+    soaked and what came off HP."""
 
     target: str
     amount: int
@@ -103,16 +94,10 @@ class DamageResult(NamedTuple):
 def apply_damage(
     c: Combatant, amount: int, tags: str | Iterable[str], ruleset: Ruleset
 ) -> tuple[Combatant, DamageResult]:
-    """Apply one damage instance to *c* (RULES.md §5 steps 2–5, §6).
-
-    Order: immunity (amount → 0) → weakness ×2 or, failing that,
-    susceptibility ×1.5 rounded down (one step of the weakness family, the
-    strongest that matches) → resistance per option ``resistance``
-    (``subtract``: the largest matching value, never below 0; ``halve``: once,
-    rounded down, however many match) → temp HP absorb first → HP (never below
-    0).  Tags are case-insensitive and a defense tagged ``all`` matches any
-    damage.  Critical doubling happens before this (``rules.dice.roll_damage``).
-    """
+    """Apply one damage instance to *c* (RULES.md §5 steps 2–5, §6):
+    immunity, then the strongest of weakness / susceptibility, then
+    resistance per option ``resistance``, then temp HP, then HP.  Critical
+    doubling happens before this (``rules.dice.roll_damage``)."""
     amount = _amount(amount, "damage")
     tags = normalize_tags(tags)
     d = c.defenses
@@ -189,15 +174,9 @@ def grant_temp_hp(
     *,
     ends_round: int | None = None,
 ) -> tuple[Combatant, str]:
-    """Grant temporary HP per option ``temp_hp`` (RULES.md §6).
-
-    ``keep-higher``: the grant replaces the current temp HP (and its duration)
-    only when larger, otherwise nothing changes.  ``add``: the amounts add up;
-    the grant's duration, when given, becomes the pool's duration, otherwise
-    the current one is kept.  Temp HP may exceed the maximum HP.
-    *ends_round* (when the grant's duration runs out, if known) goes in the
-    text.
-    """
+    """Grant temporary HP per option ``temp_hp`` (RULES.md §6):
+    ``keep-higher`` replaces pool and duration only when larger; ``add`` adds
+    up, a given duration replacing the pool's.  *ends_round* goes in the text."""
     amount = _amount(amount, "temporary HP")
     if ruleset["temp_hp"] == "add":
         total = c.temp_hp + amount

@@ -1,47 +1,9 @@
-"""Dice notation: parse → evaluate → render (RULES.md §1, §5 step 1).
-
-Three stages, after the design of the ``d20`` package but with an injected
-random source:
-
-1. :func:`parse` turns text into an immutable :class:`Expression` (a flat
-   tuple of :class:`Term`), cached with :func:`functools.lru_cache`;
-2. :func:`roll` / :func:`roll_damage` evaluate it with ``rng.randint`` (or
-   the physical faces a GM typed) into a :class:`RollResult` that keeps every
-   die, kept or dropped;
-3. :meth:`RollResult.render` writes the breakdown the log shows, e.g.
-   ``2d20kh1 (5, **14**) + 5 = 19``.
-
-Notation (RULES.md §1)
-----------------------
-- ``NdM`` rolls N dice of M sides; N defaults to 1 (``d20`` = ``1d20``);
-  ``d%`` is ``d100``.  M is 2..1000.
-- Integer constants; ``+`` and ``-`` between terms; the first term may carry a
-  sign (``-1+d20``).
-- ``khK`` / ``klK`` after a dice term keep the K highest / lowest dice
-  (``2d20kh1``).  A bare ``kh`` / ``kl`` keeps one die.  Ties keep the die
-  rolled first.
-- Whitespace between tokens is ignored; letters are case-insensitive.
-- Limits: at most 1000 dice in one expression, 100 terms, 200 characters.
-  Anything else raises :class:`DiceError` naming the offending part, e.g.
-  ``"3d0": a die needs at least 2 sides``.
-
-Not doubled on a critical hit (RULES.md §5 step 1)
---------------------------------------------------
-A trailing ``!`` marks a term that a critical hit does not double, for
-sources such as Precise Strike: ``2d6+1d6!+3``.  Outside a critical hit the
-``!`` changes nothing.  The breakdown keeps the mark (``1d6! (4)``).
-
-Critical damage (:func:`roll_damage`)
--------------------------------------
-- ``double-dice``: every positive dice term without ``!`` rolls twice as many
-  dice (a keep suffix doubles too: ``2d20kh1`` → ``4d20kh2``).  Constants,
-  ``!`` terms and subtracted dice are rolled as typed.
-- ``double-total``: the dice and positive constants without ``!`` are added
-  up and doubled ("doubled after all positive modifiers", 003); subtracted
-  terms (penalties) are applied after the doubling and ``!`` terms are added
-  after it.
-- Damage never goes below 0: a negative total is shown and then raised to 0.
-"""
+"""Dice notation (RULES.md §1, §5 step 1; summarised in docs/rules.md §1):
+:func:`parse` turns text into an immutable, cached :class:`Expression`;
+:func:`roll` / :func:`roll_damage` evaluate it with an injected random source
+(or the faces a GM typed) into a :class:`RollResult` that keeps every die,
+kept or dropped; :meth:`RollResult.render` writes the log's breakdown,
+``2d20kh1 (5, **14**) + 5 = 19``.  After the design of the ``d20`` package."""
 
 from __future__ import annotations
 
@@ -79,11 +41,8 @@ CritMode = Literal["double-dice", "double-total"]
 
 
 class DiceError(ValueError):
-    """Bad dice notation or a bad typed face (RULES.md §1).
-
-    ``message`` names the offending part; ``position`` is a 0-based index into
-    ``expression`` (or ``None`` when no single place is at fault).
-    """
+    """Bad dice notation or a bad typed face (RULES.md §1): ``message`` names
+    the offending part, ``position`` is its 0-based index or ``None``."""
 
     def __init__(self, message: str, position: int | None = None, expression: str = "") -> None:
         super().__init__(message)
@@ -165,10 +124,6 @@ class Expression:
     def __str__(self) -> str:
         return self.text
 
-
-# --------------------------------------------------------------------------
-# Stage 1: parse
-# --------------------------------------------------------------------------
 
 _DIGITS = frozenset("0123456789")
 _Token = tuple[str, int | str, int, int]
@@ -332,10 +287,8 @@ _parse_cached = lru_cache(maxsize=1024)(_parse)
 
 
 def parse(text: str) -> Expression:
-    """Parse dice notation into an :class:`Expression` (RULES.md §1).
-
-    Cached.  Raises :class:`DiceError` for anything that is not notation,
-    checking the length first so huge text fails at once."""
+    """Parse dice notation into an :class:`Expression` (RULES.md §1), cached;
+    raises :class:`DiceError` for anything else, huge text at once."""
     if not isinstance(text, str):
         raise DiceError(f"a dice expression is text, not {type(text).__name__}", None, "")
     if len(text) > MAX_LENGTH:
@@ -346,10 +299,6 @@ def parse(text: str) -> Expression:
         )
     return _parse_cached(text)
 
-
-# --------------------------------------------------------------------------
-# Stage 2: evaluate
-# --------------------------------------------------------------------------
 
 _new = tuple.__new__
 
@@ -391,9 +340,7 @@ class _Faces:
 def _roll_terms(
     terms: tuple[Term, ...], draw: Callable[[int, int], int]
 ) -> tuple[list[int], list[tuple[Die, ...]], list[Die]]:
-    """Roll every term; returns (signed term values, per-term dice, all dice).
-
-    The hot path: plain tuples, ``draw`` = ``rng.randint`` bound once."""
+    """Roll every term: (signed term values, per-term dice, all dice)."""
     values: list[int] = []
     groups: list[tuple[Die, ...]] = []
     every: list[Die] = []
@@ -426,13 +373,10 @@ def _roll_terms(
 
 
 class RollResult(NamedTuple):
-    """A rolled expression with its full breakdown (RULES.md §1).
-
-    ``dice`` holds every die rolled, dropped ones included, in order;
-    ``constant`` is the signed sum of the flat terms; ``crit`` names the
-    critical-damage mode applied (or ``None``); ``raw_total`` is the total
-    before damage was raised to 0.  (A named tuple: immutable and cheap to
-    build, which keeps :func:`roll` fast.)"""
+    """A rolled expression with its full breakdown (RULES.md §1): ``dice``
+    holds every die in order, dropped ones included; ``crit`` names the
+    critical-damage mode applied; ``raw_total`` is the total before damage
+    was raised to 0."""
 
     expression: str
     total: int
@@ -503,11 +447,9 @@ def roll(
     rng: random.Random,
     faces: Sequence[int] | None = None,
 ) -> RollResult:
-    """Roll an expression (RULES.md §1).
-
-    ``faces`` are physical dice typed by the GM, used in order (every die,
-    dropped ones included) before ``rng.randint``; a face off the die, or more
-    faces than dice, raises :class:`DiceError`."""
+    """Roll an expression (RULES.md §1); ``faces`` typed by the GM are used
+    in order for every die before *rng*, and a face off the die or more
+    faces than dice raise :class:`DiceError`."""
     expr = (
         text_or_expression
         if type(text_or_expression) is Expression
@@ -542,10 +484,11 @@ def roll_damage(
     mode: CritMode = "double-dice",
     faces: Sequence[int] | None = None,
 ) -> RollResult:
-    """Roll damage, doubled on a critical hit per ``mode`` (RULES.md §5 step 1).
-
-    See the module docstring for how ``!`` terms and subtracted terms are
-    treated.  The total is never below 0."""
+    """Roll damage, doubled on a critical hit per ``mode`` (RULES.md §5 step
+    1): ``double-dice`` doubles the dice of each positive term,
+    ``double-total`` doubles the positive terms' sum; ``!`` terms, subtracted
+    terms and (for ``double-dice``) constants are not doubled.  The total is
+    never below 0."""
     expr = _expression(text)
     if mode not in ("double-dice", "double-total"):
         raise DiceError(
@@ -586,15 +529,9 @@ def roll_damage(
     )
 
 
-# --------------------------------------------------------------------------
-# Statistics
-# --------------------------------------------------------------------------
-
-
 def _mean_keep_highest(count: int, sides: int, keep: int) -> float:
-    """E[sum of the ``keep`` highest of ``count`` d``sides``], exactly.
-
-    Sum over faces k of E[min(B_k, keep)], B_k ~ Binomial(count, P(die >= k))."""
+    """E[sum of the ``keep`` highest of ``count`` d``sides``], exactly: the
+    sum over faces k of E[min(B_k, keep)], B_k ~ Binomial(count, P(die >= k))."""
     if keep >= count:
         return count * (sides + 1) / 2
     total = float(keep)  # k = 1: every die is >= 1

@@ -36,11 +36,9 @@ class Duration:
 
 
 def describe_duration(duration: Duration | None, ends_round: int | None = None) -> str:
-    """`` for 2 rounds (counts down at the end of Ogre's turn)`` — or ``""``
-    without a duration; used in log texts (RULES.md §10).  With *ends_round*
-    (the round of the turn it runs out on, as the engine foresees it) it says
-    when it ends: `` for 1 round (until the end of Goblin 3's turn, round 1)``.
-    """
+    """`` for 2 rounds (counts down at the end of Ogre's turn)``, or ``""``
+    (RULES.md §10).  With *ends_round* it says when it ends: `` for 1 round
+    (until the end of Goblin 3's turn, round 1)``."""
     if duration is None:
         return ""
     n = duration.rounds_left
@@ -65,14 +63,10 @@ def _count_down(duration: Duration | None, whose: str, when: str) -> tuple[Durat
 def tick_durations(
     combatants: Iterable[Combatant], whose: str, when: str
 ) -> tuple[tuple[Combatant, ...], list[str]]:
-    """Count down every duration tied to the *when* (``"start"``/``"end"``) of
-    *whose* turn, on every combatant (RULES.md §6, §9, §10).
-
-    Conditions, bonuses and the temp-HP pool whose duration has ``of == whose``
-    (exact name) and ``tick == when`` lose one round; at 0 they end and a line
-    says so (``Goblin 1 is no longer frightened``).  Everything else, and
-    combatants with nothing to tick, come back unchanged and in order.
-    """
+    """Count down the conditions, bonuses and temp-HP pools tied to the *when*
+    (``"start"``/``"end"``) of *whose* turn (RULES.md §6, §9, §10); at 0 they
+    end and a line says so.  Combatants come back in order, the untouched
+    ones identical."""
     if when not in ("start", "end"):
         raise ValueError(f"a duration ticks at the 'start' or 'end' of a turn, not {when!r}")
     out: list[Combatant] = []

@@ -30,19 +30,11 @@ class LogEntry(NamedTuple):
 
 @dataclass(frozen=True)
 class Encounter:
-    """An encounter's state, without its log and history.
-
-    ``combatants`` is in initiative order (delayed combatants stay in the
-    tuple but are named in ``delayed`` and skipped by ``next``).  ``turn`` is
-    the index of the active combatant in ``combatants`` (None before
-    ``start``); ``round`` is 0 before ``start``.
-
-    ``rewound`` counts the turns ``prev`` moved the pointer back without
-    undoing anything (``rules.engine.turns``): the turn boundaries between the
-    pointer and the furthest turn reached were already processed, so the
-    next ``rewound`` end-of-turn / start-of-turn passes are not processed
-    again.  Stored only when not 0; older saves load with 0.
-    """
+    """An encounter's state, without its log and history.  ``combatants`` is
+    in initiative order (delayed ones stay, named in ``delayed``); ``turn``
+    indexes the active one (None and round 0 before ``start``).  ``rewound``
+    counts the turns ``prev`` moved back without undoing: the next that many
+    turn boundaries were already processed (``rules.engine.turns``)."""
 
     name: str
     ruleset: Ruleset = field(default_factory=Ruleset)

@@ -14,14 +14,9 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class Endurance:
-    """A combatant's endurance pool and movement state (RULES.md §8).
-
-    ``points`` left of ``max_points`` (CON score + Athletics); ``passive``
-    (10 + CON mod + Athletics); ``check_bonus`` (CON mod + Athletics);
-    ``active`` maps a movement action (dash/run/sprint) to rounds it stays
-    active; ``recovery_rounds_left`` counts down to the return of spent points
-    (None when nothing is spent or a movement action was just used).
-    """
+    """A combatant's endurance pool and movement state (RULES.md §8):
+    ``active`` maps a movement action to the rounds it stays active;
+    ``recovery_rounds_left`` counts down to the return of spent points."""
 
     points: int
     max_points: int
@@ -53,10 +48,6 @@ class Endurance:
             {str(k): int(v) for k, v in dict(data.get("active", {})).items()},
             None if rec is None else int(rec),
         )
-
-
-# ---------------------------------------------------------------------------
-# Movement actions, endurance checks and recovery (RULES.md §8)
 
 
 class Movement(NamedTuple):
@@ -101,13 +92,9 @@ def endurance_of(c: Combatant) -> Endurance | None:
 
 
 class EnduranceCheck(NamedTuple):
-    """One endurance check for a movement action (RULES.md §8).
-
-    ``total`` is ``max(face + check_bonus, passive)`` (``used_passive`` when
-    the passive score won); ``shortfall`` is how far below the DL it fell;
-    ``spent`` the points paid to cover it.  ``already_active`` means the
-    action was still active, so no check was needed.
-    """
+    """One endurance check for a movement action (RULES.md §8); ``spent`` is
+    the points paid to cover ``shortfall``, and ``already_active`` means no
+    check was needed."""
 
     action: str
     face: int | None
@@ -145,27 +132,12 @@ def endurance_check(
     *,
     preview: bool = False,
 ) -> tuple[Endurance, EnduranceCheck]:
-    """Check for a movement action (RULES.md §8).
-
-    ``total = max(face + check_bonus, passive)``; *face* None means no roll
-    was made and the passive score alone counts.  While the action is still
-    active no check is needed (``already_active``, success).  Below the DL,
-    the shortfall is paid from the endurance points when *spend* is true and
-    enough are left; otherwise the check fails and the action is not taken
-    On success the action becomes active for its time.
-
-    The text is what the log shows: with ``spend=False`` and a shortfall the
-    pool could cover, the movement failed because the GM chose not to spend
-    (``… 3 short: fails, no sprint (the GM chose not to spend 3 of 21
-    endurance)``); a shortfall the pool cannot cover says so.  ``preview=True``
-    (the check shown to the GM *before* deciding, nothing applied) states the
-    shortfall and the points left instead, without a verdict on the spend.
-
-    Using dash, run or sprint (even one still active) restarts the recovery
-    countdown at 3 × that action's active time whenever points are spent and
-    not yet back.  A failed check is not a use.  Walking needs no check and
-    neither spends nor blocks recovery (its active time is "always").
-    """
+    """Check for a movement action (RULES.md §8): ``max(face + check_bonus,
+    passive)`` against its DL (*face* None: the passive score alone).  A
+    shortfall is paid from the pool when *spend* and enough points are left,
+    else the movement fails; ``preview=True`` states the shortfall without a
+    verdict.  Every use, even of a still active action, restarts recovery;
+    a failed check is not a use, and walking needs no check."""
     key = str(action).strip().lower()
     move = MOVEMENT.get(key)
     if move is None:
@@ -248,21 +220,10 @@ def endurance_check(
 
 
 def start_of_turn(state: Endurance) -> tuple[Endurance, list[str]]:
-    """Count one of the combatant's own turns (RULES.md §8); call it at the
-    start of each of its turns.
-
-    Active windows lose one round and expire at 0: a Sprint used on turn N is
-    active for the rest of turn N and gone at the start of turn N+1.
-
-    Recovery ("three times the active time", 003): the countdown starts at the
-    movement action that spent points and loses one at the start of each of
-    the combatant's later turns; at 0 every point returns, *before* that turn's
-    actions.  So for Zalek's Sprint on turn N (countdown 3) the points are back
-    at the start of turn N+3 — three rounds (18 seconds) after the Sprint, with
-    turns N+1 and N+2 and the start of N+3 passed without a movement action.
-    Using a movement action meanwhile restarts the countdown.  An action that
-    is merely still active (the start-of-combat Dash) does not block it.
-    """
+    """The start of one of the combatant's own turns (RULES.md §8): active
+    windows lose a round, and the recovery countdown (3 × the active time)
+    loses one; at 0 every point returns before that turn's actions, so a
+    Sprint on turn N is recovered at the start of turn N+3."""
     lines: list[str] = []
     active: dict[str, int] = {}
     for name, left in state.active.items():

@@ -6,7 +6,5 @@ from __future__ import annotations
 
 
 class ActionError(ValueError):
-    """A line or action that cannot be applied; the message says why.
-
-    Raised before anything changes: an encounter is never left half-changed.
-    """
+    """A line or action that cannot be applied; the message says why.  Raised
+    before anything changes."""

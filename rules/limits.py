@@ -1,26 +1,10 @@
-"""Bounds on what an action *produces*, not only on what it types.
-
-The action language bounds every number typed (``rules.engine.grammar.bounded``:
-amounts and hit points at most ``MAX_NUMBER``).  These checks hold the same
-bounds for results, so no sum or roll slips past them:
-
-- an amount rolled from dice (damage, healing, temp HP, persistent damage,
-  the hit points of ``add``, an attack's damage) is refused when the
-  expression's *highest possible total* is above ``MAX_NUMBER`` — decided
-  from the expression before anything is rolled, so whether an action is
-  accepted never depends on the dice (``1000d1000`` is at the bound and
-  accepted; ``999999+999999`` is not).  The bound is on the expression as
-  typed: a critical hit doubles it as the rules say (RULES.md §5 step 1),
-  which changes no stored number beyond its bound, since damage is only ever
-  taken off hit points and temp HP;
-- a total kept on a combatant (temp HP adding up under ``temp_hp = add``,
-  RULES.md §6) is refused when it would pass ``MAX_NUMBER``, rather than
-  being cut down silently;
-- an encounter holds at most :data:`MAX_COMBATANTS` combatants.
-
-Not rules of RULES.md: guards against typos and hostile files.  Every check
-raises :class:`~rules.errors.ActionError` before anything changes.
-"""
+"""Bounds on what an action *produces*: the action language bounds every
+number typed (``MAX_NUMBER``), and these checks hold the same bound for a
+dice amount's highest possible total (decided before rolling, so acceptance
+never depends on the dice; a critical hit may still double it, RULES.md §5
+step 1), for a kept total such as temp HP adding up (RULES.md §6), and for
+the roster (:data:`MAX_COMBATANTS`).  Guards against typos and hostile
+files, not rules; each raises :class:`~rules.errors.ActionError`."""
 
 from __future__ import annotations
 
@@ -28,8 +12,7 @@ from rules.engine.grammar import MAX_NUMBER
 from rules.errors import ActionError
 from rules.text import shorten
 
-#: the most combatants one encounter holds (a screenful of initiative rows
-#: many times over; a prepared file could otherwise build 20,000).
+#: the most combatants one encounter holds (many screenfuls of rows).
 MAX_COMBATANTS = 500
 
 

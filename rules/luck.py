@@ -21,11 +21,8 @@ def luck_points(score: int | None) -> int | None:
 
 
 def spend_luck(c: Combatant) -> tuple[Combatant, str]:
-    """Spend one luck point: the owner rolls one more d20 and picks which roll
-    to use (RULES.md §11).  The extra d20 itself is rolled by the caller.
-
-    Raises ``ValueError`` when *c* has no luck points or none left.
-    """
+    """Spend one luck point for one more d20, rolled by the caller
+    (RULES.md §11); ``ValueError`` when *c* has no luck points or none left."""
     if c.luck_points is None:
         raise ValueError(f"{c.name} has no luck points (LUCK modifier is not positive)")
     if c.luck_points <= 0:

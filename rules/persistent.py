@@ -35,10 +35,6 @@ class PersistentDamage:
         )
 
 
-# ---------------------------------------------------------------------------
-# Adding, removing and ticking persistent damage (RULES.md §7)
-
-
 def _tagset(entry: PersistentDamage) -> frozenset[str]:
     """The entry's tags, lower-cased; an untagged entry counts as ``untyped``."""
     tags = frozenset(t.strip().lower() for t in entry.tags if t.strip())
@@ -73,14 +69,9 @@ def persistent_entry(
 
 
 def add_persistent(c: Combatant, entry: PersistentDamage) -> tuple[Combatant, str]:
-    """Add persistent damage to *c*, one entry per damage tag (RULES.md §7).
-
-    If an entry already present shares a tag with the new one, the new entry
-    replaces it (every such entry) only when its average damage is higher
-    than each of theirs; otherwise the existing entry stays and the text says
-    why.  Tags compare case-insensitively; an untagged entry counts as the tag
-    ``untyped``.  A bad dice expression raises ``DiceError`` (a ValueError).
-    """
+    """Add persistent damage to *c*, one entry per damage tag (RULES.md §7):
+    the new entry replaces every entry sharing a tag only when its average
+    is higher than each of theirs.  A bad expression raises ``DiceError``."""
     from rules.dice import average
 
     new_avg = average(entry.dice)
@@ -135,13 +126,9 @@ def tick_persistent(
     flat_face: int,
     ruleset: Ruleset,
 ) -> tuple[Combatant, PersistentTick]:
-    """End-of-turn persistent damage (RULES.md §7).
-
-    *damage_total* (already rolled, dice breakdown logged by the caller) goes
-    through ``apply_damage`` with the entry's tags, so immunities, resistances
-    and temp HP apply; then the flat check: ``flat_face >= dc`` ends the entry.
-    No natural 20 / natural 1 rule applies to a flat check (§3).
-    """
+    """End-of-turn persistent damage (RULES.md §7): *damage_total*, rolled by
+    the caller, goes through ``apply_damage`` with the entry's tags; then
+    ``flat_face >= dc`` ends the entry (no natural 20 / 1 rule, §3)."""
     from rules.damage import apply_damage
 
     if entry not in c.persistent:

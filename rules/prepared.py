@@ -1,40 +1,8 @@
-"""Prepared encounters: a TOML file a GM writes before the session.
-
-Format (see ``examples/goblin-ambush.toml`` and the README)::
-
-    ruleset = "core"                 # optional: core | forge | cinematic
-    [options]                        # optional single-option overrides
-    resistance = "subtract"
-
-    [[combatant]]
-    name = "Goblin"
-    count = 4                        # Goblin 1 … Goblin 4
-    hp = "2d6"                       # a number or dice (rolled)
-    al = 13
-    bonus = 2                        # flat initiative modifier, or:
-    abilities = { dex = 14, per = 10, wis = 8, con = 12, luck = 10 }
-    athletics = 2
-    immunities = ["poison"]
-    resistances = { fire = 5 }
-    weaknesses = ["cold"]
-    susceptibilities = ["radiant"]
-    notes = "Flees below 3 HP."
-    player = false
-    init = 15                        # a fixed initiative (not rolled)
-
-:func:`parse_prepared` validates the text and returns plain dicts.  A file
-may come from anyone, so every mistake raises :class:`PreparedError`, one
-line that names the combatant (its number in the file, and its name once
-known) and the key, and quotes at most a short excerpt of a bad value.
-Nothing is altered silently: a value that does not fit — a float where a
-whole number goes, ``true`` for hit points, a tag holding a comma, a number
-past its bound — is an error, never truncated, split or cut down.  The
-bounds are the action language's (``rules.engine.grammar``) and the rule options'
-(``rules.rulesets``); names, tags and notes are checked by
-``rules.text.check_text`` (no control, bidirectional or invisible
-characters).  Each combatant is finally checked as the ``add`` action it
-becomes, so a file that parses builds.
-"""
+"""Prepared encounters: the TOML file a GM writes before the session (the
+format is in the README and ``examples/goblin-ambush.toml``).  A file may
+come from anyone, so every mistake is one :class:`PreparedError` line naming
+the combatant and the key; nothing is altered to fit, and each combatant is
+checked as the ``add`` action it becomes, so a file that parses builds."""
 
 from __future__ import annotations
 
@@ -58,13 +26,10 @@ class PreparedError(ActionError):
     line, of bounded length)."""
 
 
-#: the longest file read, in characters: 500 combatants with the longest
-#: notes are well under a megabyte; past this, parsing alone takes seconds.
+#: the longest file read, in characters (500 full combatants fit well within).
 MAX_TEXT = 4_000_000
-#: the most dots outside strings on one line: a dotted key or table header
-#: nested deeper than this is refused before parsing, because the TOML
-#: parser's work and memory grow with the square of the depth (a 200 KB line
-#: of ``a.a.a…`` exhausts memory).  No valid prepared file needs more than 2.
+#: the most dots outside strings on one line, refused before parsing: the
+#: TOML parser's memory grows with the square of a dotted key's depth.
 MAX_DOTS = 64
 #: the longest message: a file's mistake is reported in one short line.
 MAX_MESSAGE = 300
@@ -123,9 +88,8 @@ def _text(field: str, value: Any, limit: int) -> str:
 
 
 def _number(field: str, key: str, value: Any) -> int:
-    """*value* as a whole number within the action language's bound for
-    *key* (``rules.engine.grammar.BOUNDS``); a bool, a float or text is an error,
-    never converted."""
+    """*value* as a whole number within ``BOUNDS[key]``; a bool, a float or
+    text is an error, never converted."""
     if not _is_int(value):
         raise PreparedError(f"{field} must be a whole number, not {_kind(value)}")
     low, high = BOUNDS.get(key, (-MAX_MODIFIER, MAX_MODIFIER))
@@ -137,10 +101,8 @@ def _number(field: str, key: str, value: Any) -> int:
 
 
 def _tag(field: str, value: Any, example: str = '["fire", "cold"]') -> str:
-    """One damage tag: text without a comma or ``=`` (they separate tags and
-    amounts in the action language, so ``"fire,cold"`` would silently become
-    two tags), lower-cased as every tag is.  *example* shows the GM how to
-    write two tags where this one was."""
+    """One lower-cased damage tag, without the action language's separators
+    ``,`` and ``=``; *example* shows how to write two tags instead."""
     tag = _text(field, value, MAX_NAME).strip().lower()
     if not tag:
         raise PreparedError(f"{field}: a tag cannot be empty")
@@ -270,9 +232,8 @@ def _combatant(index: int, raw: Any) -> dict[str, Any]:
 
 
 def _dotted_too_deep(text: str) -> int:
-    """The number (1-based) of the first line with more than
-    :data:`MAX_DOTS` dots outside strings and comments, or 0.  TOML keys and
-    table headers fit on one line, so this bounds how deep they nest."""
+    """The 1-based number of the first line with more than :data:`MAX_DOTS`
+    dots outside strings and comments, or 0."""
     line, dots = 1, 0
     for match in _LEXEME.finditer(text):
         lexeme = match.group()
@@ -374,11 +335,9 @@ def _parse(text: str) -> Prepared:
 
 
 def _name_roster(entries: tuple[dict[str, Any], ...]) -> None:
-    """Name every combatant as the engine will (``Goblin 1`` …, a repeated
-    name numbered on), so a numbered name too long is refused here, and
-    refuse an entry named like a member of an earlier entry's group
-    (``Gob`` with ``count = 3``, then ``Gob 2``): the engine would number
-    it again (``Gob 2 2``), and nothing in a file is altered to fit."""
+    """Name every combatant as the engine will, refusing a numbered name too
+    long and an entry named like a member of an earlier group (``Gob 2``
+    after ``Gob`` with ``count = 3``), which the engine would renumber."""
     names: list[str] = []
     made_by: dict[str, tuple[int, str]] = {}  # name key → (entry, its typed name's key)
     for i, entry in enumerate(entries, 1):
@@ -399,9 +358,8 @@ def _name_roster(entries: tuple[dict[str, Any], ...]) -> None:
 
 
 def add_actions(prepared: Prepared) -> list[dict[str, Any]]:
-    """One engine ``add`` action per combatant entry, so a prepared
-    encounter is built through the same logged, undoable actions as a
-    hand-typed one."""
+    """One ``add`` action per entry: a prepared encounter is built by the
+    same logged, undoable actions as a hand-typed one."""
     actions = []
     for entry in prepared.combatants:
         action: dict[str, Any] = {"verb": "add"}

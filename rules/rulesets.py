@@ -1,10 +1,6 @@
-"""Rulesets: named sets of rule options (RULES.md, preamble table).
-
-Where the source texts disagree, the choice is an *option*; a *ruleset* is a
-named set of option values.  Three ship (``core``, ``forge``, ``cinematic``);
-a GM may override single options.  An encounter stores its ruleset as a plain
-dict (``Ruleset.to_dict``) so a resumed fight plays by the same rules.
-"""
+"""Rulesets (RULES.md, preamble table): where the sources disagree the
+choice is an *option*, and a ruleset is a named set of option values.  An
+encounter stores every value, so a resumed fight plays by the same rules."""
 
 from __future__ import annotations
 
@@ -75,12 +71,9 @@ class RulesetError(ValueError):
     """An unknown ruleset, option or option value."""
 
 
-#: (lowest, highest) of each whole-number option.  Not rules: guards against
-#: a value that makes no sense (a negative cover bonus, a flat DC of 0, a cap
-#: of no extra dice) or that only a typo gives.  The highest values mirror the
-#: action language's bounds (``rules.engine.grammar``: DCs and AL bonuses within
-#: 1,000, at most 100 extra dice), kept here so that loading a ruleset never
-#: imports the parser.
+#: (lowest, highest) of each whole-number option: guards against typos, not
+#: rules.  They mirror ``rules.engine.grammar``'s bounds, copied so that
+#: loading a ruleset never imports the parser.
 INT_BOUNDS: dict[str, tuple[int, int]] = {
     "persistent_dc": (1, 1000),
     "stack_cap": (1, 100),
@@ -90,8 +83,8 @@ INT_BOUNDS: dict[str, tuple[int, int]] = {
 
 
 def _quoted(value: Any) -> str:
-    """*value* for an error message: text shortened and made visible (a
-    10 MB value is never echoed whole), anything else by its type."""
+    """*value* for an error message: text shortened and made visible,
+    anything else by its type."""
     from rules.text import shorten
 
     if isinstance(value, str):
@@ -106,9 +99,8 @@ def _quoted(value: Any) -> str:
 
 
 def _whole_number(key: str, value: Any) -> int:
-    """*value* as an int: an int (not a bool), or text of decimal digits with
-    an optional sign (``--option stack_cap=3``).  Anything else is an error:
-    a float is not truncated, ``inf`` is not a number."""
+    """*value* as an int: an int (not a bool) or signed decimal digits
+    (``--option stack_cap=3``); a float is an error, never truncated."""
     if isinstance(value, int) and not isinstance(value, bool):
         return value
     if isinstance(value, str):
@@ -162,9 +154,8 @@ class Ruleset:
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Ruleset:
-        """Rebuild a stored ruleset; options missing from old saves get the
-        named ruleset's defaults, or what the fight was played by before the
-        option existed (:data:`SAVED_BEFORE`)."""
+        """Rebuild a stored ruleset; a missing option gets :data:`SAVED_BEFORE`
+        (how fights were played before it existed) or the ruleset's default."""
         name = str(data.get("name", DEFAULT_RULESET))
         base = RULESETS.get(name, RULESETS[DEFAULT_RULESET])
         stored = {**SAVED_BEFORE, **dict(data.get("options", {}))}

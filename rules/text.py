@@ -1,27 +1,8 @@
-"""Text a person typed: what it may hold, how it compares, how it is shown.
-
-Names (combatants, encounters, save points), conditions, tags and notes are
-*data*.  Three rules keep them from ever acting on a terminal, a browser or a
-report:
-
-- **At input** (:func:`check_text`): a value holding a control character
-  (C0, DEL, C1), a line or paragraph separator, a bidirectional override or
-  isolate, a zero-width character or any other invisible format character
-  (Unicode categories Cc, Cf, Cs, Zl, Zp) is refused with one message naming
-  the field and the character.  Such characters have no business in a name,
-  and refusing them is the only way to be sure a shared prepared file cannot
-  drive the GM's terminal (an OSC 52 clipboard write, a screen clear) or
-  reorder what the players read.  Text is normalised to NFC first, so
-  ``Café`` typed with a combining accent is the same name as ``Café``.
-- **At output** (:func:`visible`): text that holds such characters anyway (a
-  hand-edited file, data saved by an older version) is shown with each one
-  spelled out as an escape (``\\x1b``, ``\\u202e``), so it is visible and
-  harmless on every path.
-- **Comparison** (:func:`name_key`): names compare as a person reads them:
-  NFC-normalised and case-folded.
-
-Pure functions, no I/O: the rules core, the saves and the app all use them.
-"""
+"""Text a person typed (names, conditions, tags, notes) is data that must
+never act on a terminal or reorder what players read: :func:`check_text`
+refuses control, bidirectional and invisible characters at input,
+:func:`visible` spells out any that got in anyway, and :func:`name_key`
+compares names NFC-normalised and case-folded."""
 
 from __future__ import annotations
 
@@ -29,32 +10,26 @@ import unicodedata
 
 from rules.errors import ActionError
 
-#: Unicode categories refused in names and shown escaped: controls (Cc: C0,
-#: DEL, C1), format characters (Cf: bidi overrides and isolates, zero-width
-#: space / joiners, BOM, soft hyphen), surrogates (Cs: undecodable bytes read
-#: with ``surrogateescape``), line and paragraph separators (Zl, Zp).
+#: Unicode categories refused in names and shown escaped: controls, format
+#: characters (bidi, zero-width), surrogates (undecodable bytes), separators.
 UNSAFE_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Zl", "Zp"})
 
-#: printable characters that draw nothing: Hangul fillers, the blank Braille
-#: pattern.  A name made only of these (and spaces) would be an empty-looking
-#: row nobody can read or type.
+#: printable characters that draw nothing: a name made only of these would
+#: be an empty-looking row nobody can read or type.
 BLANK_LOOKING = "\u115f\u1160\u3164\uffa0\u2800"
 
 #: the longest encounter or save-point name (a title, not a paragraph).
 MAX_TITLE = 80
-#: the longest combatant, condition or tag name (room for a number after
-#: it: "Goblin 12").
+#: the longest combatant, condition or tag name (room for "Goblin 12").
 MAX_NAME = 60
 #: the longest notes text.
 MAX_NOTES = 1000
 
 
 def is_unsafe(ch: str) -> bool:
-    """Whether the one character *ch* may not appear in a name (see the
-    module docstring for the categories)."""
-    # Every character of those categories is non-printable to Python, and
-    # almost every character typed is printable: the category is looked up
-    # only for the rare rest (spaces other than U+0020, private use, …).
+    """Whether the one character *ch* may not appear in a name
+    (:data:`UNSAFE_CATEGORIES`)."""
+    # every unsafe character is non-printable, so most never need a lookup
     return not ch.isprintable() and unicodedata.category(ch) in UNSAFE_CATEGORIES
 
 
@@ -133,10 +108,8 @@ def _escape(ch: str) -> str:
 
 
 def visible(text: str) -> str:
-    """*text* with every unsafe character spelled out as an escape
-    (``\\x1b``, ``\\u202e``), so nothing in it can act on a terminal or a
-    page; safe text is returned as it is.  Backslashes are left alone: the
-    result is for people to read, not to parse back."""
+    """*text* with every unsafe character spelled out (``\\x1b``,
+    ``\\u202e``); backslashes are left alone: it is for reading, not parsing."""
     if not isinstance(text, str):
         text = str(text)
     if first_unsafe(text) < 0:
@@ -146,8 +119,7 @@ def visible(text: str) -> str:
 
 def shorten(text: str, limit: int = 60) -> str:
     """*text* made visible and cut to about *limit* characters with an
-    ellipsis: how an error message quotes a value it refuses, so a 10 MB
-    field is never echoed whole."""
+    ellipsis: how an error message quotes a value it refuses."""
     shown = visible(text)
     if len(shown) <= limit:
         return shown

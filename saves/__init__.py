@@ -1,5 +1,5 @@
-"""Persistence of encounters: a TinyDB index plus an append-only journal per
-encounter (issue 3, Saves).  See ``saves.store`` for the design."""
+"""Persistence of encounters: a TinyDB catalogue, and per encounter an
+append-only steps file and a TinyDB state file.  See ``saves.store``."""
 
 from saves.errors import (
     DatabaseLocked,

@@ -7,10 +7,17 @@ nothing here leaves a half-written file under a real name.
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import shutil
+import stat
 import time
 from pathlib import Path
+
+#: in the name of every temp file: ``state.json.tmp-1234`` (stray ones are
+#: removed by the process holding the lock)
+TEMP_MARK = ".tmp-"
+_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 
 
 def fsync_dir(path: Path) -> None:
@@ -39,8 +46,12 @@ def atomic_write(path: Path, data: bytes) -> None:
     """Replace ``path`` with ``data`` so that a crash at any moment leaves
     either the old or the new content: temp file, fsync, os.replace, fsync
     of the directory."""
-    tmp = path.with_name(f"{path.name}.tmp-{os.getpid()}")
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+    tmp = path.with_name(f"{path.name}{TEMP_MARK}{os.getpid()}")
+    # A leftover of a crashed process with our PID, or a planted link: the
+    # temp file is always a new file of our own (O_EXCL never follows a link).
+    with contextlib.suppress(FileNotFoundError):
+        os.unlink(tmp)
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW, 0o644)
     try:
         write_all(fd, data)
         os.fsync(fd)
@@ -52,6 +63,25 @@ def atomic_write(path: Path, data: bytes) -> None:
     os.close(fd)
     os.replace(tmp, path)
     fsync_dir(path.parent)
+
+
+def read_regular(path: Path, limit: int = 1 << 28) -> bytes:
+    """The bytes of the regular file *path*, never through a link, a FIFO
+    or a device (OSError for those, and for a file over *limit* bytes):
+    a planted file must not hang or exhaust the tracker."""
+    fd = os.open(path, os.O_RDONLY | _NOFOLLOW | getattr(os, "O_NONBLOCK", 0))
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise OSError(errno.EINVAL, f"{path} is not a regular file")
+        if info.st_size > limit:
+            raise OSError(errno.EFBIG, f"{path} is too large")
+        chunks = []
+        while chunk := os.read(fd, 1 << 20):
+            chunks.append(chunk)
+        return b"".join(chunks)
+    finally:
+        os.close(fd)
 
 
 def make_dirs(path: Path) -> None:
@@ -95,20 +125,33 @@ def move_aside(path: Path, tag: str) -> Path:
 
 
 def keep_copy_aside(path: Path, tag: str) -> Path:
-    """Keep the current content of ``path`` under a timestamped name beside
-    it, leaving ``path`` itself in place (hard link, else a copy)."""
+    """Keep a copy of ``path`` under a timestamped name beside it, leaving
+    ``path`` itself in place to be repaired (a copy, never a hard link: the
+    repair must not reach the copy)."""
     target = aside_path(path, tag)
+    shutil.copy2(path, target)
+    fd = os.open(target, os.O_RDONLY)
     try:
-        os.link(path, target)
-    except OSError:
-        shutil.copy2(path, target)
-        fd = os.open(target, os.O_RDONLY)
-        try:
-            os.fsync(fd)
-        finally:
-            os.close(fd)
+        os.fsync(fd)
+    finally:
+        os.close(fd)
     fsync_dir(path.parent)
     return target
+
+
+def remove_temp_files(directory: Path) -> int:
+    """Remove the temp files a crashed writer left in *directory* (the
+    caller holds the lock, so none is being written); how many."""
+    removed = 0
+    with contextlib.suppress(OSError):
+        for entry in os.scandir(directory):
+            if TEMP_MARK in entry.name and not entry.is_dir(follow_symlinks=False):
+                with contextlib.suppress(OSError):
+                    os.unlink(entry.path)
+                    removed += 1
+    if removed:
+        fsync_dir(directory)
+    return removed
 
 
 def remove_tree(path: Path) -> None:

@@ -1,70 +1,43 @@
 """A live encounter: the engine's ``Session`` glued to the ``Store``.
 
 Every action goes through :meth:`LiveEncounter.do` (or ``undo`` / ``redo``):
-the engine applies it, then the resulting ``Step`` is appended durably to
-the store's journal before the call returns.  If saving fails, the change is
-rolled back, so what the GM sees is always what is on disk.
+the engine applies it, then its ``Step`` is appended to the encounter's
+steps file and fsynced before the call returns.  If saving fails, the
+change is rolled back, so what the GM sees is always what is on disk.
 
-On open, the last snapshot is loaded and the journal's records after it are
-replayed (no dice are re-rolled: a ``Step`` carries its results), and nothing
-else: opening is on the GM's way to the first frame.  The undo history is
-saved as the snapshot file's deferred section (``saves.journal``) and handed
-to the session unparsed (``Session.from_dict`` takes it lazily): it is
-parsed on the first undo that reaches below this session's actions, and a
-compaction or save point that never needed it writes its bytes back as
-they were, with the steps pushed since spliced on.  The log's older
-entries are saved the same way, as a second deferred section (the
-snapshot's ``"log_head"``, version 4): read only when the GM reaches them
-(scrolling up, export, an undo that deep), written back byte for byte while
-unread, split afresh when the newest entries kept inline grow past
-``rules.engine.session.LOG_INLINE_MAX``.  When the journal has
-grown long (or the snapshot was written by an older version), it is folded
-into a new snapshot (compaction) on close, or earlier when the app calls
-:meth:`LiveEncounter.compact_if_due` once it is idle; never per action.
-
-UI state (the selected combatant, say) rides along: it is stored with the
-next action's record and on close, not fsync'd on every cursor move.
+Opening loads the snapshot and replays the steps after it (a ``Step``
+carries its results: no dice are rolled again).  The snapshot holds only
+the top of the undo and redo stacks; older steps are read from the steps
+file when an undo reaches them (:class:`SavedSteps`).  Compaction writes a
+fresh snapshot of bounded size: the app calls :meth:`compact_if_due` when
+idle and :meth:`close` on the way out, ``do`` every ``COMPACT_AFTER``
+steps.  UI state (the selection, the marks) rides along with the next
+step and is in every snapshot; it is not fsynced on every cursor move.
 """
 
 from __future__ import annotations
 
-import gc
+import contextlib
 import random
-from collections.abc import Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rules.encounter import Encounter, LogEntry
-from rules.engine.lazy_log import UnreadLogHead
-from rules.engine.lazy_steps import UnreadHistory
-from rules.engine.session import SNAPSHOT_VERSION, Session
+from rules.engine.session import Session
 from rules.engine.step import Step
 from rules.errors import ActionError
 from rules.rulesets import Ruleset
 from rules.text import name_key
 from saves.errors import SavePointExists
-from saves.journal import Deferred
-from saves.store import SaveError, Store
+from saves.store import Loaded, SaveError, Store
 
-#: Fold the journal into a snapshot (on close) once it holds this many records.
+if TYPE_CHECKING:
+    from rules.endurance import EnduranceCheck
+
+#: Write a fresh snapshot once this many steps were saved after the last one.
 COMPACT_AFTER = 200
-
-
-@contextmanager
-def _no_gc_pauses() -> Iterator[None]:
-    """Hold the cyclic garbage collector off while a snapshot is parsed and
-    turned into a session: that makes tens of thousands of containers and
-    no reference cycles, so every collection the allocations would trigger
-    (full ones included, each walking every object in the process) is pure
-    cost.  The collector's previous state is restored."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
 
 
 def open_store(path: str | Path | None = None, read_only: bool = False) -> Store:
@@ -86,6 +59,40 @@ def summary_of(session: Session) -> dict[str, Any]:
     }
 
 
+def close_live(live: LiveEncounter) -> str | None:
+    """Close *live*; the one line to show if its fresh snapshot could not
+    be written (every acknowledged action is still in its steps file)."""
+    try:
+        live.close()
+    except SaveError as exc:
+        return f"{exc} Every action is saved; the next open replays them."
+    return None
+
+
+class _Unfit(Exception):
+    """A snapshot or steps that do not load (why, in words)."""
+
+
+class SavedSteps:
+    """The session's :class:`~rules.engine.session.StepSource`: steps read
+    back from the encounter's steps file by number."""
+
+    def __init__(self, store: Store, name: str) -> None:
+        self.store, self.name = store, name
+
+    def read_steps(self, seqs: Sequence[int]) -> list[Step]:
+        try:
+            records = self.store.read_steps(self.name, seqs)
+        except SaveError as exc:
+            raise ActionError(f"the older history cannot be read ({exc})") from None
+        steps = []
+        for record in records:
+            if not isinstance(record.get("step"), dict):
+                raise ActionError("the older history cannot be read (a line holds no step)")
+            steps.append(Step.from_dict(record["step"]))
+        return steps
+
+
 class LiveEncounter:
     """One open encounter: a ``Session`` whose every change is saved."""
 
@@ -95,16 +102,15 @@ class LiveEncounter:
         session: Session,
         store: Store | None = None,
         ui_state: Mapping[str, Any] | None = None,
-        journal_length: int = 0,
+        pending: int = 0,
     ) -> None:
         self.name = name
         self.session = session
         self.store = store
         self.ui_state: dict[str, Any] = dict(ui_state or {})
         self._ui_dirty = False
-        self._journal_length = journal_length
-        #: the snapshot on disk is in an older format: rewrite it on close
-        self._stale_snapshot = False
+        #: steps saved since the last snapshot (-1: there is no usable snapshot)
+        self._pending = pending
 
     # -- construction -------------------------------------------------------
 
@@ -120,40 +126,85 @@ class LiveEncounter:
         name: str,
         ruleset: Ruleset | None = None,
         rng: random.Random | None = None,
+        actions: Sequence[str | Mapping[str, Any]] = (),
     ) -> LiveEncounter:
-        """Create and save a new, empty encounter."""
+        """Create and save a new encounter, with *actions* (a prepared
+        file's) already applied: all or nothing (ActionError or SaveError:
+        nothing was created)."""
         encounter = Encounter(name=name, ruleset=ruleset or Ruleset())
         session = Session(encounter, rng=rng)
+        steps = [session.apply(action) for action in actions]
         live = cls(name, session, store)
-        store.create(name, live.snapshot(), summary_of(session))
+        store.create(
+            name,
+            {"encounter": encounter.to_dict()},
+            live.snapshot(),
+            summary_of(session),
+            records=[{"step": s.to_dict()} for s in steps],
+        )
+        session.source = SavedSteps(store, name)
         return live
 
     @classmethod
     def open(cls, store: Store, name: str, rng: random.Random | None = None) -> LiveEncounter:
-        """Load the last snapshot and replay the journal after it; nothing
-        is written (a due compaction waits for :meth:`compact_if_due` or
-        :meth:`close`).  The undo history and the log's older entries stay
-        unparsed (see the module docstring).  A journal that does not fit its snapshot is a
-        SaveError naming the problem."""
-        with _no_gc_pauses():
-            loaded = store.load(name)
-            snapshot = loaded.snapshot
-            session = Session.from_dict(snapshot["session"], rng=rng)
-            ui_state = dict(snapshot.get("ui", {}))
-            for record in loaded.records:
-                if "step" in record:
-                    try:
-                        session.replay(record["step"])
-                    except ActionError as exc:
-                        raise SaveError(
-                            f"The journal of {name!r} does not fit its snapshot ({exc}); "
-                            "nothing was changed."
-                        ) from None
-                ui_state.update(record.get("ui", {}))
-        live = cls(name, session, store, ui_state, journal_length=len(loaded.records))
-        version = snapshot["session"].get("version", 1)
-        live._stale_snapshot = not isinstance(version, int) or version < SNAPSHOT_VERSION
+        """Load the snapshot and replay the steps after it (or rebuild the
+        fight from all its steps when the snapshot is unusable; the store's
+        notices say so).  Nothing is written."""
+        loaded = store.load(name)
+        try:
+            live = cls._from(store, name, loaded, rng)
+        except _Unfit as exc:
+            if loaded.snapshot is None:
+                raise SaveError(
+                    f"The saved steps of {name!r} do not rebuild it ({exc}); nothing was changed."
+                ) from None
+            # a snapshot whose checksum holds but whose session does not
+            # load: the steps file alone rebuilds the fight
+            try:
+                live = cls._from(store, name, store.load(name, distrust=str(exc)), rng)
+            except _Unfit as again:
+                raise SaveError(
+                    f"Neither the snapshot nor the saved steps of {name!r} load ({again})."
+                ) from None
+        if live._pending < 0 and not store.read_only:
+            # rebuilt from the steps: write its snapshot now (rare), so the
+            # next open is quick and says nothing more
+            with contextlib.suppress(SaveError):
+                live.compact()
         return live
+
+    @classmethod
+    def _from(
+        cls, store: Store, name: str, loaded: Loaded, rng: random.Random | None
+    ) -> LiveEncounter:
+        source = SavedSteps(store, name)
+        try:
+            if loaded.snapshot is not None:
+                session = Session.from_dict(loaded.snapshot["session"], rng, source)
+                if session.seq != loaded.snapshot["seq"]:
+                    raise ActionError(
+                        f"it is at action {session.seq}, its file says {loaded.snapshot['seq']}"
+                    )
+                ui_state = dict(loaded.snapshot["ui"])
+            else:
+                assert loaded.origin is not None
+                encounter = Encounter.from_dict(loaded.origin["origin"]["encounter"])
+                session = Session(replace(encounter, name=loaded.origin["name"]), rng)
+                session.source, ui_state = source, {}
+        except (ActionError, KeyError, TypeError) as exc:
+            raise _Unfit(str(exc)) from None
+        replayed = 0
+        for record in loaded.records:
+            try:
+                session.replay(record["step"])
+            except (ActionError, KeyError, TypeError) as exc:
+                # a sealed step that does not fit: keep the fight up to it
+                store.cut_steps(name, session.seq + 1, str(exc))
+                break
+            ui_state.update(record.get("ui", {}))
+            replayed += 1
+        pending = -1 if loaded.snapshot is None else replayed
+        return cls(name, session, store, ui_state, pending)
 
     # -- what the screen reads ------------------------------------------------
 
@@ -171,7 +222,14 @@ class LiveEncounter:
     @property
     def log_earlier(self) -> int:
         """How many log entries are older than :attr:`log`."""
-        return 0
+        return self.session.log_earlier
+
+    def full_log(self) -> list[LogEntry]:
+        """Every log entry (reads the older ones from the steps file)."""
+        try:
+            return self.session.full_log()
+        except ActionError as exc:
+            raise SaveError(f"The log of {self.name!r} cannot be read whole: {exc}.") from None
 
     @property
     def can_undo(self) -> bool:
@@ -185,9 +243,10 @@ class LiveEncounter:
         """The dice *action* would roll beyond its faces (``Session.dice_needed``)."""
         return self.session.dice_needed(action)
 
-    def preview_move(self, target: str, movement: str, face: int | None = None) -> Any:
+    def preview_move(self, target: str, movement: str, face: int | None = None) -> EnduranceCheck:
         """The endurance check a move would make (``Session.preview_move``)."""
-        return self.session.preview_move(target, movement, face)
+        preview: EnduranceCheck = self.session.preview_move(target, movement, face)
+        return preview
 
     # -- changes --------------------------------------------------------------
 
@@ -210,7 +269,7 @@ class LiveEncounter:
         return step
 
     def set_ui_state(self, **values: Any) -> None:
-        """Remember UI state (saved with the next action, and on close)."""
+        """Remember UI state (saved with the next step, and in snapshots)."""
         for key, value in values.items():
             if self.ui_state.get(key) != value:
                 self.ui_state[key] = value
@@ -228,76 +287,46 @@ class LiveEncounter:
                 if name_key(kept) == key:
                     when = created.astimezone().strftime("%Y-%m-%d %H:%M")
                     raise SavePointExists(self.name, kept, when)
-        self.store.save_point(self.name, label, self.snapshot(), summary_of(self.session))
+        self.store.save_point(
+            self.name, label, self.snapshot(), summary_of(self.session), self.session.seq
+        )
 
     def compact(self) -> None:
-        """Fold the journal into a fresh snapshot."""
+        """Write a fresh snapshot (one atomic replace of the state file)."""
         if self.store is None:
             return
-        self.store.compact(self.name, self.snapshot(), summary_of(self.session))
-        self._journal_length = 0
+        self.store.compact(self.name, self.snapshot(), summary_of(self.session), self.session.seq)
+        self._pending = 0
         self._ui_dirty = False
-        self._stale_snapshot = False
 
     @property
     def compaction_due(self) -> bool:
-        """The journal is long (``COMPACT_AFTER`` records) or the snapshot is
-        in an older format: the next open would be faster after
-        :meth:`compact` (never true on a read-only store)."""
+        """Enough steps since the last snapshot (or none usable) that the
+        next open would be faster after :meth:`compact`."""
         if self.store is None or self.store.read_only:
             return False
-        return self._journal_length >= COMPACT_AFTER or self._stale_snapshot
+        return self._pending < 0 or self._pending >= COMPACT_AFTER
 
     def compact_if_due(self) -> bool:
-        """Compact if :attr:`compaction_due`; True if it did.  For the app to
-        call once the first frame is on screen and the GM is not waiting."""
+        """Compact if :attr:`compaction_due`; True if it did."""
         if not self.compaction_due:
             return False
         self.compact()
         return True
 
     def close(self) -> None:
-        """Save pending UI state; compact a long journal (or an old-format
-        snapshot)."""
+        """Write a fresh snapshot if anything changed since the last one."""
         if self.store is None or self.store.read_only:
             return
-        if self.compaction_due:
+        if self._pending or self._ui_dirty:
             self.compact()
-        elif self._ui_dirty:
-            self.store.append(self.name, {"ui": dict(self.ui_state)}, summary_of(self.session))
-            self._ui_dirty = False
-
-    # -- internals ----------------------------------------------------------
 
     def snapshot(self) -> dict[str, Any]:
-        """The session and UI state to save, the undo history and the log's
-        older entries as ``Deferred`` values (the store writes them as the
-        file's deferred sections).  A history loaded lazily and never read
-        is not parsed: its bytes are written back with the steps pushed
-        since appended; an older log never read is written back as it was."""
-        data = self.session.to_dict(keep_unread=True)
-        head = data.get("log_head")
-        if isinstance(head, UnreadLogHead) and not isinstance(head.loader, Deferred):
-            self.session.read_log()  # not ours to write back: read it (a fresh split)
-            data = self.session.to_dict(keep_unread=True)
-            head = data.get("log_head")
-            if isinstance(head, UnreadLogHead):  # unreadable: what it reads as, inline
-                del data["log_head"]
-                data.update(log=self.session.to_dict()["log"], log_head_count=0)
-                head = None
-        if isinstance(head, UnreadLogHead):
-            data["log_head"] = head.loader
-        elif head is not None:
-            data["log_head"] = Deferred.of(head)
-        undo = data["undo"]
-        history = None
-        if isinstance(undo, UnreadHistory):
-            if isinstance(undo.loader, Deferred):
-                history = undo.loader.extended(undo.tail)
-            if history is None:  # not ours to splice: read it
-                undo = self.session.to_dict()["undo"]
-        data["undo"] = history if history is not None else Deferred.of(undo)
-        return {"session": data, "ui": dict(self.ui_state)}
+        """The session (bounded: its size does not grow with the fight) and
+        the UI state."""
+        return {"session": self.session.to_dict(bounded=True), "ui": dict(self.ui_state)}
+
+    # -- internals ----------------------------------------------------------
 
     def _save(self, step: Step) -> None:
         if self.store is None:
@@ -306,17 +335,18 @@ class LiveEncounter:
         if self._ui_dirty:
             record["ui"] = dict(self.ui_state)
         try:
-            self.store.append(self.name, record, summary_of(self.session))
+            self.store.append(self.name, step.seq, record, summary_of(self.session))
         except SaveError:
-            self._roll_back(step)
+            self._roll_back()
             raise
         self._ui_dirty = False
-        self._journal_length += 1
+        if self._pending >= 0:
+            self._pending += 1
 
-    def _roll_back(self, step: Step) -> None:
+    def _roll_back(self) -> None:
         """Forget an applied but unsaved step: reload what is on disk, so
         memory matches disk exactly (rare: only when saving failed)."""
         assert self.store is not None
         reloaded = LiveEncounter.open(self.store, self.name, rng=self.session.rng)
         self.session = reloaded.session
-        self._journal_length = reloaded._journal_length
+        self._pending = reloaded._pending

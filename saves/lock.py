@@ -32,7 +32,7 @@ class FileLock:
         self.path = path
         self.fd: int | None = None
         try:
-            fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+            fd = os.open(path, os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o644)
         except OSError as exc:
             raise SaveError(f"Cannot open the lock file {path}: {exc.strerror or exc}.") from None
         if fcntl is not None:

@@ -1,35 +1,17 @@
-"""Schema versions of stored documents and the migrations between them
-(issue 3, Saves: "a schema version in every stored document").
+"""Schema versions of stored documents and the migrations between them.
 
 Every document the store writes carries ``"schema": SCHEMA_VERSION``: the
-encounter and save-point documents in the TinyDB file, the snapshot and
-save-point files, and every journal line.  A document is migrated on load
-by applying the registered functions ``from N -> N+1`` in turn; a document
-without a ``schema`` key is version 0.  A document newer than this code
-raises :class:`~saves.errors.NewerSchema` (it is never rewritten or moved).
+catalogue's encounter documents, each encounter's snapshot and save-point
+documents, and the first line of each steps file (which covers the file).
+A document is migrated on load by applying the registered functions
+``from N -> N+1`` in turn.  A document newer than this code raises
+:class:`~saves.errors.NewerSchema` and is never rewritten or moved.
 
-Version 0 is the unversioned layout of the first development builds:
-documents carried no ``schema`` key, encounter documents had no case-folded
-``key`` (names were compared as typed) and recorded a single ``saved``
-timestamp instead of ``created`` / ``updated``.
-
-Snapshot and save-point *files* (the sealed envelopes beside the index)
-carry ``FILE_SCHEMA_VERSION`` instead: version 2 is the layout whose undo
-history may be a deferred section (``saves.journal``, "Deferred sections"),
-read back unparsed; version 3 may hold several deferred sections (the undo
-history and the older part of the log, whose entries a version 2 reader
-would silently leave out).  Version 1 (the history inline) and version 2
-files need no change and are read as they are; an older program refuses a
-newer file as "saved by a newer combat-tracker" (the first section's place
-is written in the one-section form, so the older program reads the file far
-enough to see its schema) instead of reading it without its history or its
-older log.  The index documents and journal lines did not change and stay
-at version 1.
-
-To change a layout: bump ``SCHEMA_VERSION`` (or ``FILE_SCHEMA_VERSION``) and
-register one function per kind with ``@migration(kind, from_version=…)``.
+Nothing has been released with another layout, so there is one version and
+no migration yet.  To change a layout: bump ``SCHEMA_VERSION`` and register
+one function per kind with ``@migration(kind, from_version=…)``.
 Migrations are pure: they get a copy of the document and return the new
-document.
+one.
 """
 
 from __future__ import annotations
@@ -40,10 +22,8 @@ from typing import Any
 from saves.errors import CorruptData, NewerSchema
 
 SCHEMA_VERSION = 1
-#: the schema of snapshot and save-point files (``migrate(..., target=FILE_SCHEMA_VERSION)``)
-FILE_SCHEMA_VERSION = 3
 
-KINDS = ("encounter", "save_point", "snapshot", "journal")
+KINDS = ("encounter", "snapshot", "save_point", "steps")
 
 Migration = Callable[[dict[str, Any]], dict[str, Any]]
 Registry = Mapping[str, Mapping[int, Migration]]
@@ -65,9 +45,9 @@ def migration(kind: str, from_version: int) -> Callable[[Migration], Migration]:
 
 
 def version_of(doc: Mapping[str, Any]) -> int:
-    """The schema version of a stored document (0 when it has none)."""
-    version = doc.get("schema", 0)
-    if not isinstance(version, int) or isinstance(version, bool) or version < 0:
+    """The schema version of a stored document."""
+    version = doc.get("schema")
+    if not isinstance(version, int) or isinstance(version, bool) or version < 1:
         raise CorruptData(f"bad schema version {version!r}")
     return version
 
@@ -103,57 +83,3 @@ def migrate(
         version += 1
         changed = True
     return current, changed
-
-
-# --- version 0 -> 1 -------------------------------------------------------
-
-
-@migration("encounter", 0)
-def _encounter_0_to_1(doc: dict[str, Any]) -> dict[str, Any]:
-    saved = doc.pop("saved", None) or "1970-01-01T00:00:00+00:00"
-    doc.setdefault("key", str(doc.get("name", "")).casefold())
-    doc.setdefault("created", saved)
-    doc.setdefault("updated", saved)
-    return doc
-
-
-@migration("save_point", 0)
-def _save_point_0_to_1(doc: dict[str, Any]) -> dict[str, Any]:
-    saved = doc.pop("saved", None) or "1970-01-01T00:00:00+00:00"
-    doc.setdefault("key", str(doc.get("label", "")).casefold())
-    doc.setdefault("created", saved)
-    return doc
-
-
-@migration("snapshot", 0)
-def _snapshot_0_to_1(doc: dict[str, Any]) -> dict[str, Any]:
-    saved = doc.pop("saved", None) or "1970-01-01T00:00:00+00:00"
-    doc.setdefault("created", saved)
-    return doc
-
-
-@migration("journal", 0)
-def _journal_0_to_1(doc: dict[str, Any]) -> dict[str, Any]:
-    doc.setdefault("t", "1970-01-01T00:00:00+00:00")
-    return doc
-
-
-# --- files: version 1 -> 2 -----------------------------------------------
-
-
-@migration("snapshot", 1)
-@migration("save_point", 1)
-def _file_1_to_2(doc: dict[str, Any]) -> dict[str, Any]:
-    """A version 1 file holds its undo history inline: still readable as is."""
-    return doc
-
-
-# --- files: version 2 -> 3 -----------------------------------------------
-
-
-@migration("snapshot", 2)
-@migration("save_point", 2)
-def _file_2_to_3(doc: dict[str, Any]) -> dict[str, Any]:
-    """A version 2 file holds at most one deferred section (the undo
-    history) and its whole log inline: still readable as is."""
-    return doc

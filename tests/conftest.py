@@ -5,13 +5,11 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from rules.encounter import Encounter
 from rules.engine import Session
-from saves.journal import Deferred
 
 
 @pytest.fixture(autouse=True)
@@ -23,21 +21,6 @@ def _private_state_dir(
     state = tmp_path_factory.mktemp("state")
     monkeypatch.setenv("COMBAT_TRACKER_STATE", str(state))
     return state
-
-
-@pytest.fixture
-def parses(monkeypatch: pytest.MonkeyPatch) -> list[bytes]:
-    """Every deferred section parsed (by calling its Deferred): a test that
-    something was not parsed asserts this list is empty."""
-    seen: list[bytes] = []
-    real = Deferred.__call__
-
-    def counting(self: Deferred) -> Any:
-        seen.append(self.raw)
-        return real(self)
-
-    monkeypatch.setattr(Deferred, "__call__", counting)
-    return seen
 
 
 @pytest.fixture

@@ -1,15 +1,8 @@
-"""The Textual app: wires the store, the live encounter and the screens.
-
-Thin on purpose (issue 4): the screens (``tracker.screens``) and panes
-(``tracker.widgets``) do the work; every change goes through the engine via
-``saves.live.LiveEncounter``.  Start-up: an encounter given (``open NAME``)
-opens straight away; else the resume picker lists saved encounters; an
-empty database starts a new encounter with a hint on adding combatants.
-What the store found and repaired (on opening the database, and on loading
-each encounter: ``store.take_notices()``) and problems in the config file
-are shown in one notice dialog the GM closes, never as toasts that scroll
-away.
-"""
+"""The Textual app, thin on purpose: it wires the store, the live encounter
+and the screens, which do the work.  An encounter given opens at once, else
+the resume picker, else a new encounter.  What the store repaired and
+config problems are shown in one dialog the GM closes, never as toasts that
+scroll away."""
 
 from __future__ import annotations
 
@@ -22,6 +15,7 @@ from textual import events
 from textual.app import App
 from textual.screen import Screen
 
+from saves.live import close_live
 from tracker.config import Config
 from tracker.screens.encounter import EncounterScreen
 from tracker.screens.quitting import QuietWhenQuitting, quitting
@@ -80,22 +74,20 @@ class CombatTrackerApp(QuietWhenQuitting, App[None]):
         timeout: float | None = None,
         markup: bool = True,
     ) -> None:
-        """Every toast is plain text, made visible (issue 9): its message
-        and title quote names, which are never markup (``Imp [/b]`` would
-        not parse, ``[@click=app.quit]`` would be a live action) and never
-        raw control characters.  *markup* is accepted and ignored."""
+        """Every toast is plain text, made visible: it quotes names, which
+        are never markup.  *markup* is accepted and ignored."""
         from rules.text import visible
 
         super().notify(
             visible(message), title=visible(title), severity=severity, timeout=timeout, markup=False
         )
 
-    #: set when Textual ended the app on an error outside any handler (the
-    #: terminal's input thread failing, say): ``App.panic`` leaves the
-    #: return code at 0, and the command line must not call that a quit.
+    #: set when Textual ended the app on an error outside any handler:
+    #: ``App.panic`` leaves the return code at 0, which is not a quit.
     panicked = False
-    #: the exception's type name and the functions it passed through, when
-    #: the panic carried a Rich traceback (how Textual's drivers hand one).
+    #: what closing the encounter on the way out could not do (printed after the app)
+    close_note: str | None = None
+    #: the exception's type name and the functions it passed through.
     panic_error: tuple[str, tuple[str, ...]] | None = None
 
     def panic(self, *renderables: RenderableType) -> None:
@@ -113,10 +105,8 @@ class CombatTrackerApp(QuietWhenQuitting, App[None]):
     def exit(
         self, result: None = None, return_code: int = 0, message: RenderableType | None = None
     ) -> None:
-        """Exit; the workers still running (a command palette search, an
-        input's suggestion) are cancelled and may fail quietly: they would
-        find their widgets gone as the screens close, and the GM would see
-        a traceback on the way out (tracker.screens.quitting)."""
+        """Exit; the workers still running are cancelled and may fail
+        quietly, or they would find their widgets gone and show a traceback."""
         super().exit(result, return_code, message)
         for worker in self.workers:
             worker.exit_on_error = False
@@ -139,9 +129,8 @@ class CombatTrackerApp(QuietWhenQuitting, App[None]):
             self.push_screen(QuietPalette(id="--command-palette"))
 
     def get_default_screen(self) -> Screen[None]:
-        """The encounter given (``open NAME``) is the first screen itself,
-        not pushed over an empty one: one screen composed, laid out and
-        painted for the first frame (issue 4, "Starts fast")."""
+        """The encounter given is the first screen itself, not pushed over an
+        empty one: one screen composed for the first frame."""
         if self.live is not None:
             return EncounterScreen(self.live, self.config)
         return super().get_default_screen()
@@ -199,7 +188,9 @@ class CombatTrackerApp(QuietWhenQuitting, App[None]):
             self.show_notices(store.take_notices())
             return
         if self.live is not None:
-            self.live.close()
+            note = close_live(self.live)
+            if note:
+                self.notify(note, severity="warning", markup=False)
         self.live = live
         from tracker.screens.picker import PickerScreen
 
@@ -216,4 +207,4 @@ class CombatTrackerApp(QuietWhenQuitting, App[None]):
     def on_unmount(self) -> None:
         self._release_gc()
         if self.live is not None:
-            self.live.close()
+            self.close_note = close_live(self.live)

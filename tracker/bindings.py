@@ -1,12 +1,7 @@
-"""Every key of the tracker, as data (issue 4, "Keyboard contract").
-
-Each :class:`Key` has a stable ``id`` (``encounter.next_turn``) that a GM can
-rebind in the keymap file (see :mod:`tracker.config`), the default key, the
-action it runs on the encounter screen, a short footer label, a namespaced
-title for the command palette (``encounter: next turn``) and a help line.
-The footer, the help screen (``?``) and the command palette are all built
-from these tables, so they can never disagree with what the keys do.
-"""
+"""Every key of the tracker, as data: each :class:`Key` has a stable ``id``
+the keymap file rebinds (:mod:`tracker.config`).  The footer, the help
+screen and the command palette are all built from these tables, so they can
+never disagree with what the keys do."""
 
 from __future__ import annotations
 

@@ -1,9 +1,6 @@
-"""``combat-tracker``: the command-line entry point.
-
-Each subcommand lives in its own module under ``tracker.commands`` and is
-imported only when used, so ``combat-tracker roll`` never pays for Textual.
-With no subcommand (or ``open NAME``) the Textual app starts.
-"""
+"""``combat-tracker``: the command-line entry point.  Each subcommand's
+module under ``tracker.commands`` is imported only when used, so ``roll``
+never pays for Textual; with none (or ``open NAME``) the app starts."""
 
 from __future__ import annotations
 
@@ -52,9 +49,8 @@ _VALUED_JOINED = tuple(f"{option}=" for option in _VALUED)  # --db=PATH
 
 
 def command_of(argv: Sequence[str]) -> str | None:
-    """The subcommand *argv* names, past the global options; None when
-    there is none (the tracker starts) or when the line is not that simple
-    (``--help``, a typo): the full parser then explains it."""
+    """The subcommand *argv* names, past the global options; None when there
+    is none or the line is not that simple (the full parser explains it)."""
     i = 0
     while i < len(argv):
         word = argv[i]
@@ -70,9 +66,7 @@ def command_of(argv: Sequence[str]) -> str | None:
 
 
 def build_parser(command: str | None = "?") -> argparse.ArgumentParser:
-    """The parser for *command*'s line: only that subcommand's module is
-    imported and registered (starting the tracker registers none), so
-    ``combat-tracker open NAME`` does not build eleven parsers first;
+    """The parser for *command*'s line, registering only that subcommand;
     ``"?"`` (the default) builds them all, for ``--help`` and errors."""
     parser = _Parser(
         prog="combat-tracker",
@@ -93,15 +87,10 @@ def build_parser(command: str | None = "?") -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run one command line; return the exit status.
-
-    The last resort lives here, around everything (parsing included): an
-    expected failure was already one line from the command (status 1 or 2);
-    anything else is a bug, reported by :mod:`tracker.commands.crash` as one
-    sentence and a crash report, status 70.  Ctrl+C is status 130 and a
-    reader that went away (``list | head -1``) a quiet stop — never a
-    traceback in front of the GM.
-    """
+    """Run one command line; return the exit status.  The last resort around
+    everything: an unexpected error is a bug, reported by
+    :mod:`tracker.commands.crash` (status 70); Ctrl+C is 130 and a closed
+    pipe a quiet stop, never a traceback in front of the GM."""
     from tracker.commands.output import GuardedOutput, OutputError, silence_stdout
 
     words = list(sys.argv[1:] if argv is None else argv)

@@ -1,9 +1,6 @@
-"""The GM's settings and keymap, read from one TOML file.
-
-Where: ``config.toml`` in the user config directory (platformdirs
-``user_config_dir("combat-tracker")``, e.g. ``~/.config/combat-tracker/config.toml``
-on Linux), or the file named by the ``COMBAT_TRACKER_CONFIG`` environment
-variable.  The file is optional; every entry is optional.
+"""The GM's settings and keymap, from ``config.toml`` in the user config
+directory (``~/.config/combat-tracker/`` on Linux) or the file named by
+``COMBAT_TRACKER_CONFIG``; the file and every entry are optional.
 
 Format::
 
@@ -19,10 +16,8 @@ Format::
                                 # (Enter on an empty face lets the program roll)
     theme = "textual-dark"      # any built-in Textual theme, e.g. "textual-light"
 
-A problem in the file (bad TOML, text that is not UTF-8, an unknown id, a
-value of the wrong type) never stops the tracker: the rest is used and each
-problem is shown once, as one line naming it (what it quotes is made
-visible and cut short).
+A problem in the file never stops the tracker: the rest is used and each
+problem is shown once, as one line naming it.
 """
 
 from __future__ import annotations

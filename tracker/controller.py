@@ -1,18 +1,8 @@
-"""The encounter screen's decisions, without Textual (issue 10).
-
-:class:`EncounterController` owns the selection (whom the row cursor is on)
-and the marks (combatants marked for one area effect), both UI state saved
-with the encounter through ``LiveEncounter.set_ui_state`` so a relaunch
-resumes them.  It answers what the keys target now and why a key does not
-apply now, builds the action line each key sends (through tracker.lines)
-and applies it through the typed ``LiveEncounter`` API, turning what went
-wrong into the one sentence the GM sees; the screen keeps the widgets,
-dialogs and notices and asks it.
-
-The row cursor itself is drawn by the initiative pane and can move there
-(clicks, page keys) before the screen hears of it: the controller reads its
-position through the *cursor* callable, never a copy that could be stale.
-"""
+"""The encounter screen's decisions, without Textual: the selection and the
+marks (saved with the encounter, so a relaunch resumes them), what keys
+target and why one does not apply, the lines they send, and applying them
+with failures turned into one sentence for the GM.  The row cursor moves in
+the pane first, so it is read through a callable, never a stale copy."""
 
 from __future__ import annotations
 
@@ -70,8 +60,6 @@ class EncounterController:
         #: the marked combatants' names, in the order they were marked
         self.marked: list[str] = [str(n) for n in marked] if isinstance(marked, list) else []
 
-    # -- what is there -----------------------------------------------------------
-
     @property
     def encounter(self) -> Encounter:
         return self.live.encounter
@@ -80,13 +68,11 @@ class EncounterController:
         return [c.name for c in self.encounter.combatants]
 
     def availability(self) -> tuple[bool, ...]:
-        """What the footer's greyed keys depend on (started, any combatant,
-        undo, redo): the footer is rebuilt only when this changes."""
+        """What the footer's greyed keys depend on; it is rebuilt only when
+        this changes."""
         live = self.live
         enc = live.encounter
         return (enc.started, bool(enc.combatants), live.can_undo, live.can_redo)
-
-    # -- the selection -----------------------------------------------------------
 
     def selected(self) -> Combatant | None:
         """The combatant under the row cursor (None: nobody)."""
@@ -95,8 +81,8 @@ class EncounterController:
         return combatants[index] if index is not None and index < len(combatants) else None
 
     def step(self, delta: int) -> int | None:
-        """The row *delta* rows below the cursor (above when negative),
-        clamped to the order; None when there is nobody to select."""
+        """The row *delta* rows below the cursor, clamped; None when there is
+        nobody to select."""
         index = self._cursor()
         count = len(self.encounter.combatants)
         if index is None or count == 0:
@@ -116,9 +102,8 @@ class EncounterController:
         return current
 
     def follow(self) -> int | None:
-        """After the encounter changed: the row the remembered selection is
-        on now, for the cursor to go to; when it is gone (removed, or none
-        yet) the selection becomes whoever the cursor is on, and None."""
+        """The row the remembered selection is on now; when it is gone, the
+        selection becomes whoever the cursor is on, and None."""
         names = self.names()
         if self.selected_name in names:
             return names.index(self.selected_name)
@@ -126,8 +111,6 @@ class EncounterController:
         self.selected_name = None if current is None else current.name
         self.live.set_ui_state(selected=self.selected_name)
         return None
-
-    # -- the marks ---------------------------------------------------------------
 
     def prune_marks(self) -> None:
         """Forget marks on combatants no longer in the encounter."""
@@ -167,8 +150,6 @@ class EncounterController:
         current = self.selected()
         return [] if current is None else [current.name]
 
-    # -- conditions ----------------------------------------------------------------
-
     def present_conditions(self, names: list[str]) -> list[str]:
         """The conditions any of *names* has, sorted."""
         return sorted(
@@ -190,30 +171,25 @@ class EncounterController:
         who = [n for n in names if condition in having.get(n, ())]
         return lines.uncondition_line(who, condition)
 
-    # -- the lines the keys send -----------------------------------------------------
-
     def names_for(self, action: str) -> list[str]:
-        """Whom key *action* acts on now: the targets (marks, else the
-        selection) for the damage-like keys and ``uncondition``, else the
-        selection."""
+        """Whom key *action* acts on now: the targets for the damage-like
+        keys and ``uncondition``, else the selection."""
         if action in ON_TARGETS or action == "uncondition":
             return self.targets()
         current = self.selected()
         return [] if current is None else [current.name]
 
     def line(self, action: str, text: str = "", names: Sequence[str] | None = None) -> str | None:
-        """The action line key *action* sends, *text* being what the GM typed
-        into its prompt (the condition chosen, for ``uncondition``), on
-        *names* (default: :meth:`names_for`).  None: nobody to act on, or
-        not a key that sends a line."""
+        """The line key *action* sends with *text* from its prompt, on
+        *names* (default :meth:`names_for`); None: nobody, or no such key."""
         names = self.names_for(action) if names is None else names
         if action == "uncondition":
             return self.uncondition_line(names, text) if names else None
         return lines.key_line(action, text, names)
 
     def ask(self, action: str) -> Ask | None:
-        """The prompt (or choice) key *action* opens, its names fixed now:
-        the cursor may move while the GM types.  None: nobody to act on."""
+        """The prompt key *action* opens, its names fixed now (the cursor may
+        move while the GM types); None: nobody to act on."""
         names = self.names_for(action)
         if not names and action != "roll":
             return None
@@ -264,11 +240,8 @@ class EncounterController:
             return str(exc)
         return check
 
-    # -- applying them -----------------------------------------------------------------
-
     def dice_needed(self, line: str) -> tuple[Action, Dice] | str:
-        """*line* parsed, with the dice it will roll (for physical rolls:
-        the GM types their faces first), or why it is refused."""
+        """*line* parsed, with the dice it will roll, or why it is refused."""
         from rules.engine.parse import parse_action
         from rules.errors import ActionError
 
@@ -307,9 +280,9 @@ class EncounterController:
         return None
 
     def save_points(self) -> Callable[[str], str | None]:
-        """What one save-point prompt does with each label: None when
-        stored, else what to tell the GM.  A label kept already is replaced
-        only when typed again (a GM must not lose a save point unasked)."""
+        """What one save-point prompt does with each label: None when stored,
+        else what to tell the GM.  A kept label is replaced only when typed
+        again, so no save point is lost unasked."""
         asked: list[str] = []  # a label already kept, once the GM was told
 
         def submit(label: str) -> str | None:
@@ -332,23 +305,18 @@ class EncounterController:
         return submit
 
     def compact_if_due(self) -> str | None:
-        """Fold a long journal into a snapshot if due; a warning if that failed."""
+        """Write a fresh snapshot when one is due; a warning if that failed."""
         from saves.store import SaveError
 
-        compact = getattr(self.live, "compact_if_due", None)
-        if compact is None:
-            return None
         try:
-            compact()
+            self.live.compact_if_due()
         except SaveError as exc:
-            return f"could not fold the journal (nothing lost): {exc}"
+            return f"could not write a fresh snapshot (every action is saved): {exc}"
         return None
 
-    # -- why a key does not apply ------------------------------------------------
-
     def unavailable(self, action: str) -> str | None:
-        """Why *action* does not apply now (None: it does); the footer greys
-        it and the key, pressed anyway, shows this reason."""
+        """Why *action* does not apply now (None: it does), for the footer
+        and the key pressed anyway."""
         enc = self.encounter
         if action in ("next_turn", "previous_turn"):
             return None if enc.started else "the fight has not started: s starts it"

@@ -1,13 +1,7 @@
-"""How keys, prompts and forms become lines of the action language.
-
-The app does no rules arithmetic: every change is one engine action line
-(issue 3, "The action language"), e.g. ``d`` on Goblin 2 with the prompt
-``2d6+3 fire`` sends ``damage 'Goblin 2' 2d6+3 fire``.  Several marked
-targets are joined with commas inside one quoted argument.  Names are data:
-each is quoted (``shlex.quote``) so that one holding spaces, quotes or ``;``
-stays one argument and never becomes a second action.  Textual-free: the
-controller (tracker.controller) builds every line through these.
-"""
+"""How keys, prompts and forms become lines of the action language (``d``
+on Goblin 2 with ``2d6+3 fire`` sends ``damage 'Goblin 2' 2d6+3 fire``), the
+app doing no rules arithmetic.  Every name is quoted, so one holding spaces,
+quotes or ``;`` never becomes a second action."""
 
 from __future__ import annotations
 
@@ -111,8 +105,8 @@ def on_targets(verb: str, names: Sequence[str], rest: str) -> str:
 
 
 def with_value(text: str) -> str:
-    """``poisoned 2 rounds 3`` → ``poisoned value 2 rounds 3`` (issue 4's
-    condition prompt: a number right after the name is its value)."""
+    """``poisoned 2 rounds 3`` → ``poisoned value 2 rounds 3``: in the
+    condition prompt, a number right after the name is its value."""
     words = text.split()
     if len(words) >= 2 and words[1].lstrip("-").isdigit():
         words.insert(1, "value")
@@ -127,8 +121,7 @@ def uncondition_line(names: Sequence[str], condition: str) -> str:
 
 def key_line(action: str, text: str, names: Sequence[str]) -> str | None:
     """The line key *action* sends on *names* with *text* from its prompt;
-    None: nobody to act on (or not such a key; ``uncondition`` needs the
-    encounter: the controller builds it)."""
+    None: nobody to act on, or not such a key."""
     if action in FIXED:
         return FIXED[action]
     if action == "roll":
@@ -188,9 +181,8 @@ def edit_values(c: Combatant) -> dict[str, str]:
 
 
 def edit_lines(c: Combatant, values: Mapping[str, str], player: bool | None = None) -> list[str]:
-    """One ``set`` line per changed field, in :data:`SEND_ORDER`.  An empty
-    score, Athletics or notes clears it; another empty field is left alone.
-    *player*: the player check box (None: not on the form)."""
+    """One ``set`` line per changed field, in :data:`SEND_ORDER`; an empty
+    :data:`CLEARABLE` field clears it.  *player*: the check box, or None."""
     before = edit_values(c)
     name = shlex.quote(c.name)
     changed: dict[str, str] = {}
@@ -209,9 +201,8 @@ def edit_lines(c: Combatant, values: Mapping[str, str], player: bool | None = No
 
 
 def edit_line(c: Combatant, values: Mapping[str, str], player: bool | None = None) -> str:
-    """Every change of the edit form as ONE action: the ``set`` lines joined
-    with ``;`` (the engine applies a batch as one undoable step, all or
-    nothing).  Empty when nothing changed."""
+    """Every change of the edit form as one batch, one undoable step (empty
+    when nothing changed)."""
     return "; ".join(edit_lines(c, values, player))
 
 

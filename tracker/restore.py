@@ -1,9 +1,6 @@
-"""Restore a named save point as a NEW encounter (the original is untouched).
-
-Shared by ``combat-tracker restore NAME LABEL [--as NEW]`` and the resume
-picker's ``r``: load the save point's snapshot, rebuild the session (undo
-history included), rename it and save it under the new name.
-"""
+"""Restore a named save point as a new encounter, the original untouched,
+for ``restore`` and the resume picker's ``r``: its steps up to the save
+point are copied, so undo reaches as far back as it did."""
 
 from __future__ import annotations
 
@@ -27,13 +24,9 @@ def restore_save_point(
     new_name: str | None = None,
     rng: random.Random | None = None,
 ) -> str:
-    """Create the encounter *new_name* (default: ``NAME (LABEL)``) from the
-    save point *label* of *name*; return the new name.
-
-    Raises ``saves.store.EncounterExists`` when the new name is taken,
-    ``EncounterNotFound`` when *name* is not saved, and ``SaveError`` for
-    a missing or damaged save point or a failed write (nothing created).
-    """
+    """Create the encounter *new_name* (default ``NAME (LABEL)``) from save
+    point *label* of *name*; return the new name.  Raises ``EncounterExists``,
+    ``EncounterNotFound`` or ``SaveError`` (nothing created)."""
     from rules.engine import Session
     from saves.errors import EncounterExists
     from saves.live import LiveEncounter, summary_of
@@ -41,9 +34,20 @@ def restore_save_point(
     new_name = (new_name or default_name(name, label)).strip()
     if store.exists(new_name):
         raise EncounterExists(new_name, new_name)
-    snapshot = store.load_save_point(name, label)
-    session = Session.from_dict(snapshot["session"], rng=rng)
+    from rules.errors import ActionError
+    from saves.errors import SaveError
+
+    point = store.load_save_point(name, label)
+    try:
+        session = Session.from_dict(point["session"], rng=rng)
+        if session.seq != point["seq"]:
+            raise ActionError(f"it is at action {session.seq}, its file says {point['seq']}")
+    except ActionError as exc:
+        raise SaveError(f"The save point {label!r} of {name!r} is damaged ({exc}).") from None
     session.encounter = replace(session.encounter, name=new_name)
-    live = LiveEncounter(new_name, session, store, snapshot.get("ui"))
-    store.create(new_name, live.snapshot(), summary_of(session))
+    live = LiveEncounter(new_name, session, store, point.get("ui"))
+    origin = store.origin(name)
+    store.create(
+        new_name, origin, live.snapshot(), summary_of(session), history_of=(name, point["seq"])
+    )
     return new_name

@@ -1,15 +1,9 @@
-"""The encounter engine: a live :class:`Session` of an encounter, applying
-actions of the action language as journaled :class:`Step`\\ s, with undo,
-redo and replay.
+"""The encounter engine: a live :class:`Session` applying actions of the
+action language as journaled :class:`Step`\\ s, with undo, redo and replay.
+Resuming and showing a fight loads only ``session`` and ``step``; the rest
+loads with the GM's first action."""
 
-``session`` and ``step`` (with the loaded snapshot's lazy containers,
-``lazy_log`` and ``lazy_steps``) are all that resuming and showing a fight
-loads.  The rest loads with the GM's first action: the working copy
-(``work``), the patches (``patch``), the turn cycle (``turns``) and the
-verbs (``verbs``, by family in ``verbs_*``).
-"""
-
-from rules.engine.session import Session
+from rules.engine.session import Session, StepSource
 from rules.engine.step import Step
 
-__all__ = ["Session", "Step"]
+__all__ = ["Session", "Step", "StepSource"]

@@ -1,8 +1,6 @@
 """Writing the action language: :func:`format_action` turns a canonical
-record back into a line (``parse_action(format_action(a)) == a`` for every
-canonical record, property-tested); a batch is written joined with
-``"; "``.
-"""
+record back into a line (``parse_action(format_action(a)) == a``,
+property-tested)."""
 
 from __future__ import annotations
 
@@ -46,9 +44,8 @@ def _fmt_value(kind: _Kind, value: Any, key: str) -> str:
 
 
 def format_action(action: Mapping[str, Any]) -> str:
-    """Write a record back as a line of the language (inverse of
-    :func:`parse_action` for canonical records).  A record that cannot be
-    written raises :class:`ActionError`."""
+    """Write a canonical record (or a batch, joined with ``"; "``) as a line;
+    one that cannot be written raises :class:`ActionError`."""
     if not isinstance(action, Mapping):
         raise ActionError(f"an action is a table of fields, not {type(action).__name__}")
     verb = action.get("verb")

@@ -1,13 +1,8 @@
-"""The action language's grammar, as data: every verb's usage (:data:`HELP`)
-and the shape of its words (:data:`SPECS`), the fields ``set`` accepts, the
-bounds on every whole number (:func:`bounded`) and the few value syntaxes
-more than one place reads (:func:`clears`, :func:`parse_resistances`).
-
-An action is a small JSON-able dict such as ``{"verb": "damage",
-"targets": ["Goblin 2"], "amount": "2d6+3", "tags": ["fire"]}``; a line of
-the language is read into one by ``rules.engine.parse`` and written back by
-``rules.engine.format``.
-"""
+"""The action language's grammar as data: each verb's usage (:data:`HELP`)
+and word shapes (:data:`SPECS`), the ``set`` fields, the bounds on every
+whole number (:func:`bounded`) and the value syntaxes several places read.
+An action is a JSON-able dict such as ``{"verb": "damage", "targets":
+["Goblin 2"], "amount": "2d6+3", "tags": ["fire"]}``."""
 
 from __future__ import annotations
 
@@ -110,13 +105,8 @@ COVERS: tuple[str, ...] = ("half", "three-quarters", "total")
 APPLIES: tuple[str, ...] = ("al", "checks", "attacks")
 TICKS: tuple[str, ...] = ("start", "end")
 
-#: Size limits of the language's whole numbers (typo guards, not rules):
-#: amounts, hit points, temp HP, resistances and endurance points at most
-#: MAX_NUMBER; initiative, AL, DCs, bonuses, modifiers and condition values
-#: within ±MAX_MODIFIER; counts (combatants, advantages, luck points) at most
-#: MAX_COUNT; durations at most MAX_ROUNDS rounds.  Every bound is checked by
-#: :func:`bounded`, so every field says "… is too large (at most N)" alike,
-#: typed on the command line, in the app or built as a dict.
+#: Size limits of the language's whole numbers (typo guards, not rules), all
+#: checked by :func:`bounded` so every field words its error alike.
 MAX_NUMBER = 1_000_000
 MAX_MODIFIER = 1000
 MAX_COUNT = 100
@@ -144,12 +134,8 @@ _MODIFIER_BOUNDS = (-MAX_MODIFIER, MAX_MODIFIER)
 
 def bounded(key: str, value: int | str, low: int | None = None, high: int | None = None) -> int:
     """*value* (an int, or text like ``-3`` / ``+12``) as a whole number
-    within the bounds of field *key* (:data:`BOUNDS`, or *low*/*high*).
-
-    Raises :class:`ActionError`: ``hp 'x' is not a whole number``,
-    ``hp 99999999999 is too large (at most 1,000,000)``, ``… is too small
-    (at least 1)``.
-    """
+    within the bounds of field *key* (:data:`BOUNDS`, or *low*/*high*);
+    raises :class:`ActionError` (``hp 9999999 is too large (at most …)``)."""
     default_low, default_high = BOUNDS.get(key.split(" ")[0], _MODIFIER_BOUNDS)
     low = default_low if low is None else low
     high = default_high if high is None else high
@@ -171,13 +157,10 @@ def bounded(key: str, value: int | str, low: int | None = None, high: int | None
     return n
 
 
-# A positional kind is one of: targets (one word, comma-separated names),
-# target (exactly one name), text (a name: condition, combatant), word
-# (lower-cased), int, dice, hp (int or dice), rest (the remaining words),
-# or a tuple of allowed lower-case words.  Options map a keyword to
-# (record key, kind) with kinds int, word, text, flag, dice, hp, tags, resist,
-# ability, or a tuple of allowed words.  ``free`` names the record key that
-# collects any other words (damage tags), or None.
+# A kind names how a word is read (targets, target, text, word, int, dice,
+# hp, rest, flag, tags, resist, ability) or is a tuple of allowed words.
+# Options map a keyword to (record key, kind); ``free`` names the record key
+# that collects any other words (damage tags).
 _Kind = str | tuple[str, ...]
 _DURATION_OPTS: dict[str, tuple[str, _Kind]] = {
     "rounds": ("rounds", "int"),
@@ -314,16 +297,13 @@ CLEARING = ("none", "-", "")
 
 
 def clears(value: str) -> bool:
-    """Whether *value* is ``none``, ``-`` or nothing: the value that clears
-    a field (initiative, athletics, an ability score, luck points, a tag
-    list or the resistances)."""
+    """Whether *value* is ``none``, ``-`` or nothing, which clears a field."""
     return value.strip().lower() in CLEARING
 
 
 def parse_resistances(text: str, what: str = "") -> dict[str, int]:
     """A resistance table as typed: ``fire=5,cold`` → ``{"fire": 5, "cold":
-    0}``, each amount within the bounds of ``resist``.  A problem raises
-    ActionError, its message led by *what* when given."""
+    0}``; a problem raises ActionError led by *what*."""
     lead = f"{what}: " if what else ""
     table: dict[str, int] = {}
     for part in text.split(","):
@@ -339,11 +319,9 @@ def parse_resistances(text: str, what: str = "") -> dict[str, int]:
 
 
 def check_dice(text: str, what: str = "dice", amount: bool = False) -> str:
-    """Validate a dice expression with ``rules.dice.parse`` (RULES.md §1);
-    a bad one raises :class:`ActionError` carrying the dice module's message.
-    An *amount* (damage, healing, temp HP, persistent damage) must be able
-    to come to at least 1: ``heal X -5`` or ``damage X 0`` would change
-    nothing, and saying it did would be false."""
+    """Validate a dice expression (RULES.md §1), raising :class:`ActionError`
+    with the dice module's message.  An *amount* must be able to come to at
+    least 1: ``damage X 0`` would change nothing, and saying it did is false."""
     if not text.strip():
         raise ActionError(f"{what}: a dice expression or number is needed")
     from rules.dice import DiceError, maximum, parse
@@ -356,8 +334,6 @@ def check_dice(text: str, what: str = "dice", amount: bool = False) -> str:
     for term in expr.terms:
         if term.value > MAX_NUMBER:
             raise ActionError(f"{what}: {term.value} is too large (at most {MAX_NUMBER:,})")
-    # The bound is on what the amount can come to, not only on each number
-    # typed, so 999999+999999 is refused before anything is rolled.
     check_amount(what, text)
     if amount and maximum(expr) < 1:
         shown = shorten(text, 40)
@@ -372,11 +348,9 @@ _NULLABLE = frozenset({"initiative", "athletics", "luck_points", *ABILITIES})
 
 
 def set_value(field: str, value: str) -> int | None:
-    """The whole number ``set T FIELD VALUE`` gives a numeric *field*
-    (aliases resolved), None for ``none`` where a field may be cleared;
-    raises :class:`ActionError` (``set max_hp: max_hp 1e20 is too large …``).
-    Only the size and syntax: the engine checks what depends on the
-    combatant (``hp`` within its ``max_hp``, endurance within its pool)."""
+    """The whole number ``set T FIELD VALUE`` gives a numeric *field*, None
+    where ``none`` clears it; raises :class:`ActionError`.  Size and syntax
+    only: the engine checks what depends on the combatant."""
     field = SET_ALIASES.get(field, field)
     text = value.strip()
     if field in _NULLABLE and clears(text):
@@ -406,12 +380,3 @@ def check_set_value(field: str, value: str) -> None:
         set_value(field, value)
     elif field == "resistances" and not clears(value):
         parse_resistances(value, "set resistances")
-
-
-def completions(prefix: str, names: Sequence[str] = ()) -> list[str]:
-    """Verbs (for the first word) or combatant names (later) starting with
-    the last word of *prefix*; a small helper for command-line completion."""
-    words = prefix.split(" ")
-    last = words[-1].lower().lstrip("\"'")
-    pool: Sequence[str] = VERBS if len(words) == 1 else names
-    return [w for w in pool if w.lower().startswith(last)]

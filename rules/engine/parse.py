@@ -1,25 +1,9 @@
-"""Reading the action language: :func:`parse_action` turns a line the GM
-typed into its canonical record; :func:`normalize_action` checks a record
-built by code (the UI, the prepared-encounter loader) the same way.
-
-Syntax (Avrae's ``!init`` vocabulary is the model; ``grammar.HELP`` has
-every verb): words are split like a shell does (``shlex``: quote names with
-spaces); ``T`` is one or more combatants separated by commas in one word,
-each a name, any case, or a unique prefix of one (resolved by the engine,
-``rules.engine.work.resolve_name``); a dice expression may be typed with
-spaces around ``+`` / ``-``; any line may end with ``faces N,N,…``
-(physical dice, used in order before the random source; ``roll N`` is the
-d20 face for attack, move and luck); keywords are case-insensitive, damage
-tags, bonus types and field names lower-cased, names keep their case.  The
-canonical record holds only what was given (absent options left out, flags
-only when set, tag lists only when not empty).  Actions separated by ``;``
-outside quotes are a batch, ``{"verb": "batch", "actions": [...]}``,
-applied all or nothing as one step; ``undo``, ``redo`` and ``prev`` cannot
-be part of one, empty parts are ignored and a line with one action left is
-that action.  Every problem raises :class:`ActionError` with one message
-naming it; nothing else ever escapes :func:`parse_action`, whatever the
-text.
-"""
+"""Reading the action language (README, "The action language"; Avrae's
+``!init`` vocabulary is the model): :func:`parse_action` turns a typed line
+into its canonical record, holding only what was given, and
+:func:`normalize_action` checks a record built by code the same way.  Words
+split like a shell's; ``;`` outside quotes makes a batch; any line may end
+with ``faces N,N,…``.  Every problem is one :class:`ActionError`."""
 
 from __future__ import annotations
 
@@ -186,13 +170,8 @@ def _parse_batch(parts: list[str]) -> dict[str, Any]:
 
 
 def parse_action(line: str) -> dict[str, Any]:
-    """Parse one line of the action language into its canonical record
-    (several actions separated by ``;``: a batch record, see the module
-    docstring).
-
-    Raises :class:`ActionError` (and nothing else) with one message naming
-    the problem, for any text at all.
-    """
+    """Parse one line into its canonical record (a batch record for several
+    actions); raises :class:`ActionError`, and nothing else, for any text."""
     if not isinstance(line, str):
         raise ActionError(f"an action line is text, not {type(line).__name__}")
     if len(line) > 2000:
@@ -218,9 +197,8 @@ def parse_action(line: str) -> dict[str, Any]:
 _LONG_TEXT = frozenset({"notes"})
 
 
-#: keys that name something that already exists (a combatant, a condition
-#: to remove) rather than new text: an encounter saved with a name refused
-#: today must still be reachable, and an unknown one is an error anyway.
+#: keys that name something that already exists rather than new text: an
+#: encounter saved with a name refused now must still be reachable.
 _REFERENCES = frozenset({"targets", "of"})
 
 
@@ -228,9 +206,8 @@ _REFERENCE_VERBS = frozenset({"uncond", "unpersist", "unbonus"})
 
 
 def _check_texts(record: Mapping[str, Any], where: str = "") -> None:
-    """Every text a record carries (names, targets, tags, conditions, notes)
-    passes :func:`rules.text.check_text`; the message names the verb and the
-    field (``add name cannot contain U+001B ESCAPE …``)."""
+    """Every new text a record carries passes :func:`rules.text.check_text`,
+    the message naming the verb and the field."""
     verb = str(record.get("verb", ""))
     if verb == BATCH:
         for n, part in enumerate(record["actions"], 1):
@@ -375,12 +352,9 @@ def _parse_options(verb: str, spec: _Spec, rest: list[str], i: int, action: dict
 
 
 def normalize_action(action: Mapping[str, Any] | str) -> dict[str, Any]:
-    """A canonical record from a line or a dict built by code.
-
-    A dict is checked exactly as if its line had been typed (it is formatted
-    and parsed again), so code cannot slip past a check the GM would hit.
-    A batch record is checked part by part; with one part it is that part.
-    """
+    """A canonical record from a line or a dict built by code; a dict is
+    formatted and parsed again, so code cannot slip past a check the GM
+    would hit."""
     if isinstance(action, str):
         return parse_action(action)
     if isinstance(action, Mapping) and action.get("verb") == BATCH:

@@ -1,24 +1,11 @@
-"""Patches: the small before/after diffs that a journaled ``Step`` carries.
-
-A patch is a JSON-able dict holding only what an action changed:
-
-- ``"combatants"``: ``{name: {field: value, …}}`` — for each combatant that
-  is there before and after and changed, only the fields of its ``to_dict``
-  that changed (a hit journals ``{"hp": 31}``, not the whole combatant).
-- ``"present"``: ``{name: combatant dict | None}`` — combatants that appear
-  (``None`` in *before*, the full dict in *after*) or go away (the reverse).
-  A rename is the old name going away and the new one appearing.
-- ``"order"``: the list of names in initiative order, only when the order or
-  the set of names changed (add, remove, init, order, start, a rename).
-- ``"round"``, ``"turn"``, ``"started"``, ``"rewound"``, ``"delayed"``,
-  ``"name"``, ``"ruleset"``: only when they changed (patches journaled
-  before ``rewound`` existed never name it, and apply unchanged).
-
-So a damage roll on one goblin in a 50-combatant fight journals one field of
-one goblin twice (before and after), never the other 49.  Applying the
-*after* patch to the state before the action gives the state after it;
-applying *before* to the state after gives the state before (that is undo).
-"""
+"""Patches: the before/after diffs a journaled ``Step`` carries, JSON-able
+dicts holding only what changed, so a step's size never depends on the
+fight's.  ``"combatants"`` maps a name to its changed ``to_dict`` fields;
+``"present"`` maps a name to its full dict or ``None`` (added, removed, a
+rename is both); ``"order"`` lists the names when order or names changed;
+the encounter's scalars, ``"delayed"`` and ``"ruleset"`` appear only when
+changed.  *after* applied to the state before gives the state after, and
+*before* the reverse (undo)."""
 
 from __future__ import annotations
 
@@ -113,11 +100,9 @@ def apply_patch(enc: Encounter, patch: Mapping[str, Any]) -> Encounter:
 
 
 def mismatch(enc: Encounter, patch: Mapping[str, Any]) -> str | None:
-    """Why *enc* is not the state *patch* describes, or None when it is.
-
-    Used before replaying a journaled step, so a journal that does not fit
-    its snapshot is reported instead of silently producing a wrong fight.
-    """
+    """Why *enc* is not the state *patch* describes, or None: checked before
+    replaying a step, so a journal that does not fit its snapshot is reported
+    instead of silently producing a wrong fight."""
     for key in _SCALARS:
         if key in patch and getattr(enc, key) != patch[key]:
             return f"{key} is {getattr(enc, key)!r}, the journal expects {patch[key]!r}"

@@ -1,105 +1,73 @@
 """The live encounter: a :class:`Session` applies actions, undoes and redoes
-them, replays journaled steps and snapshots itself.
+them, replays saved steps and snapshots itself.
 
 A Session is the one mutable holder of a live encounter: ``.encounter`` (a
-frozen :class:`~rules.encounter.Encounter`), ``.log`` (a list of
-:class:`~rules.encounter.LogEntry`), ``.seq`` (the last sequence number
-handed out), ``.rng`` (the injected random source) and the undo and redo
-stacks of :class:`~rules.engine.step.Step`.  No I/O.  What only resumes and
-shows a fight never imports the action language, the verbs, the patches or
-the working copy: they are imported here, where an action is first applied,
-undone or shown.
+frozen :class:`~rules.encounter.Encounter`), ``.log`` (the newest log
+entries, a plain list), ``.seq`` (the last sequence number handed out),
+``.rng`` (the injected random source) and the undo and redo stacks.  Each
+stack is two plain lists: the Steps held in memory (its top) and, below
+them, the sequence numbers of steps that are only in the fight's saved
+history; those are read through a :class:`StepSource` the first time an
+undo or redo reaches them.  No I/O here: the source is whoever saved the
+steps (``saves``).  What only resumes and shows a fight never imports the
+action language, the verbs, the patches or the working copy.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Protocol
 
 from rules.encounter import Encounter, LogEntry
-from rules.engine.lazy_log import _LazyLog, log_parts
-from rules.engine.lazy_steps import _LazySteps
-from rules.engine.step import Step, check_step
+from rules.engine.runs import Runs, expand, load_runs, overlap, pop_top, push
+from rules.engine.step import Step
 from rules.errors import ActionError
 
 if TYPE_CHECKING:
     from rules.engine.work import Work
 
-#: 2: the log is stored as four columns (``{"seq": [...], "round": [...],
-#: "actor": [...], "text": [...]}``); version 1 snapshots (a list of
-#: entries) load.
-#: 3: ``"undo_count"`` (the undo stack's length) is stored beside ``"undo"``,
-#: and ``"undo"`` may be supplied lazily: a zero-argument callable returning
-#: the list of steps, called the first time the history is read (saves keeps
-#: it unparsed until then).  Versions 1 and 2 (no count, the list inline) load.
-#: 4: the log may be split: ``"log"`` holds the newest entries (columns) and
-#: ``"log_head"`` the older ones (columns, or a zero-argument callable
-#: returning them, called the first time an older entry is read), with
-#: ``"log_head_count"`` their number.  Versions 1 to 3 (the whole log in
-#: ``"log"``) load.
-SNAPSHOT_VERSION = 4
-#: A snapshot written with ``keep_unread`` (the one saves writes) keeps at
-#: most this many of the newest log entries inline, beside an unread head
-#: that is written back as it was: the inline part is parsed at every open.
-LOG_INLINE_MAX = 2048
-#: When the inline part would exceed ``LOG_INLINE_MAX`` (or the head was read
-#: anyway), the log is split afresh: the newest ``LOG_INLINE_KEEP`` entries
-#: inline, the rest the head.  More than the log pane's window of 200, so
-#: scrolling to the top of it does not read the head.
-LOG_INLINE_KEEP = 256
+#: The layout :meth:`Session.to_dict` writes (nothing older was released).
+SNAPSHOT_VERSION = 1
+#: A bounded snapshot (``to_dict(bounded=True)``) keeps at most this many
+#: steps of each stack in full ...
+KEEP_STEPS = 256
+#: ... and stops once the undo steps kept hold this many log entries: more
+#: than the log pane's window, so resuming shows a full pane.
+KEEP_ENTRIES = 300
+#: An undo or redo below what is in memory reads this many older steps at once.
+READ_CHUNK = 256
+
+
+class StepSource(Protocol):
+    """Where the steps below a session's in-memory stacks are read from."""
+
+    def read_steps(self, seqs: Sequence[int]) -> list[Step]:
+        """The saved steps numbered *seqs*, in that order; ActionError
+        (saying why) when they cannot be read."""
+        ...
 
 
 class Session:
     """The live encounter and its history.
 
-    Every change is an action (``rules.engine.parse``) applied by :meth:`apply`,
-    which returns a :class:`~rules.engine.step.Step`: what gets journaled.
-    :meth:`replay` re-applies a journaled step by its patches (no dice, no
-    rules: exact); it first checks that the session is in the step's
-    *before* state and refuses a journal that does not fit.
-    :meth:`to_dict` / :meth:`from_dict` snapshot everything: encounter,
-    log, undo and redo stacks (as steps), seq.  So undo and redo work at
-    any depth after a restart, whether the session came from a snapshot, a
-    replayed journal or both.
+    :meth:`apply` validates and applies one action (or a batch ``a; b; c``,
+    committed as ONE step: one undo, one redo; if any part fails nothing
+    changes and the message names the part) and returns its
+    :class:`~rules.engine.step.Step`.  :meth:`replay` re-applies a saved
+    step by its patches (no dice, no rules: exact) after checking that the
+    session is in the step's *before* state.
 
-    Undo, redo, prev:
-
-    - ``undo`` reverts the most recent action still in effect (any depth);
-      a new action clears the redo stack; ``redo`` re-applies the most
-      recently undone one, with its original rolls and log entries.
-    - ``prev``: when the last action in effect is a ``next``, ``prev`` is an
-      undo of it (its rolls and log entries go too; ``redo`` brings them
-      back).  Otherwise ``prev`` only moves the turn pointer back
-      (``rules.engine.turns``): the actions since the last ``next`` stay —
-      the GM corrected something and then wants the previous combatant's
-      turn shown again.  The turn boundaries it steps back over are not
-      processed again by the following ``next`` (``Encounter.rewound``;
-      logged ``(already processed)``).
-
-    Batches: a line ``a; b; c`` (``{"verb": "batch", "actions": [...]}``,
-    see ``rules.engine.parse``) is applied in order to one working copy and
-    committed as ONE Step: one journal record (replayed by its patches like
-    any other), one ``undo``, one ``redo``.  If any part fails, nothing
-    changes (encounter, log, history, random source) and the message names
-    the part: ``part 2 of 3 (set Goblin hp 40): … — nothing was changed``.
-    Each part keeps its own ``faces`` (and ``roll``), and its resolved
-    record carries the faces it dealt.  ``undo``/``redo``/``prev`` are
-    refused inside a batch (by the parser).  Within a batch ``set T hp N``
-    may exceed T's current ``max_hp``; every combatant's ``hp <= max_hp`` is
-    checked once at the end instead, so ``set T hp 40; set T max_hp 50``
-    and ``set T max_hp 50; set T hp 40`` both work.  ``prev`` right after a
-    batch is never an undo of it (even if it ended with ``next``): it moves
-    the pointer.
-
-    Physical dice: every action may carry ``faces`` (the GM's physical dice,
-    used in order before the random source; ``roll N`` puts N first).
-    Faces left over are ignored and noted in the log (``unused faces``) and
-    in the journaled action.  :meth:`dice_needed` dry-runs an action and
-    lists ``(label, sides)`` for every die the program would roll itself:
-    the first entry is always exact; later ones follow the dry run's outcome
-    (e.g. damage dice after a hit), so a UI asking face by face should add
-    the face to ``faces`` and ask again until the list is empty.
+    - ``undo`` reverts the most recent action still in effect, at any
+      depth; a new action clears the redo stack; ``redo`` re-applies the
+      most recently undone one with its original rolls and log entries.
+    - ``prev``, when the last action in effect is a ``next``, is an undo of
+      it; otherwise it only moves the turn pointer back
+      (``rules.engine.turns``), and the turn boundaries it steps back over
+      are not processed again (logged ``(already processed)``).
+    - Physical dice: an action may carry ``faces``, used before the random
+      source; :meth:`dice_needed` lists the dice the program would still
+      roll (the first entry exact, later ones following the dry run).
     """
 
     def __init__(
@@ -117,43 +85,79 @@ class Session:
         )
         #: the random source; default seeded from os.urandom
         self.rng: random.Random = rng if rng is not None else random.Random()
+        #: the log entries of the undo steps in memory, oldest first
         self.log: list[LogEntry] = list(log or [])
+        #: how many log entries the older undo steps (``_undo_older``) hold
+        self.log_earlier = 0
         self.seq: int = seq
         self._undo: list[Step] = list(undo or [])
         self._redo: list[Step] = list(redo or [])
+        #: below the in-memory stacks: sequence numbers of saved steps, bottom first
+        self._undo_older: Runs = []
+        self._redo_older: Runs = []
+        #: reads the older steps (None: there are none, or nobody saved them)
+        self.source: StepSource | None = None
 
     # -- queries -------------------------------------------------------------
 
     @property
     def can_undo(self) -> bool:
-        return bool(self._undo)
+        return bool(self._undo or self._undo_older)
 
     @property
     def can_redo(self) -> bool:
-        return bool(self._redo)
+        return bool(self._redo or self._redo_older)
 
     @property
     def undo_stack(self) -> tuple[Step, ...]:
+        """The whole undo stack, bottom first (reads the older steps)."""
+        self._read_older(self._undo, self._undo_older, self.seq)
         return tuple(self._undo)
 
     @property
-    def log_problem(self) -> str | None:
-        """Why the older log entries saved with this fight could not be read
-        (they were found unreadable when first read, and each is shown as
-        this message instead); None when they are fine or not read yet."""
-        problem: str | None = getattr(self.log, "problem", None)
-        return problem
-
-    def read_log(self) -> str | None:
-        """Read the older log entries supplied lazily (see :meth:`from_dict`)
-        now, if they were not yet; return :attr:`log_problem`."""
-        if isinstance(self.log, _LazyLog):
-            self.log.load_head()
-        return self.log_problem
-
-    @property
     def redo_stack(self) -> tuple[Step, ...]:
+        self._read_older(self._redo, self._redo_older, self.seq)
         return tuple(self._redo)
+
+    def full_log(self) -> list[LogEntry]:
+        """Every log entry, oldest first, the older ones read from the saved
+        steps without keeping them in memory (for an export)."""
+        if not self._undo_older:
+            return list(self.log)
+        older = self._source().read_steps(expand(self._undo_older))
+        return [e for s in older for e in s.log] + self.log
+
+    def _source(self) -> StepSource:
+        if self.source is None:
+            raise ActionError("the older steps of this fight were not saved")
+        return self.source
+
+    def _read_older(self, stack: list[Step], older: Runs, count: int) -> None:
+        """Bring the top *count* older steps of *stack* into memory (an
+        undo or redo reached them); the undo stack's bring their log
+        entries with them."""
+        if not older:
+            return
+        seqs = pop_top(older, count)
+        try:
+            steps = self._source().read_steps(seqs)
+            if [st.seq for st in steps] != seqs or any(st.kind != "do" for st in steps):
+                raise ActionError("the saved history does not fit this fight")
+        except ActionError:
+            for seq in seqs:  # still below, as they were
+                push(older, seq)
+            raise
+        stack[:0] = steps
+        if stack is self._undo:
+            entries = [e for st in steps for e in st.log]
+            self.log[:0] = entries
+            self.log_earlier -= len(entries)
+
+    def _top(self, stack: list[Step], older: Runs) -> Step | None:
+        """The top of a stack, read from the saved steps if need be."""
+        if not stack and older:
+            self._read_older(stack, older, READ_CHUNK)
+        return stack[-1] if stack else None
 
     # -- applying actions ----------------------------------------------------
 
@@ -197,28 +201,37 @@ class Session:
         self.seq = seq
         self._undo.append(step)
         self._redo.clear()
+        self._redo_older.clear()
         return step
 
     def undo(self) -> Step:
         """Undo the most recent action still in effect (a Step of kind undo)."""
-        if not self._undo:
-            raise ActionError(getattr(self._undo, "problem", None) or "undo: nothing to undo")
+        try:
+            top = self._top(self._undo, self._undo_older)
+        except ActionError as exc:
+            raise ActionError(f"undo: {exc}") from None
+        if top is None:
+            raise ActionError("undo: nothing to undo")
         return self._undo_last("undo")
 
     def _last_is_next(self) -> bool:
         """Whether the last action in effect is a ``next`` (so ``prev``
-        undoes it); False below an unreadable saved history (see
-        :meth:`from_dict`): ``prev`` then moves the turn pointer."""
+        undoes it); False when the saved history cannot be read: ``prev``
+        then moves the turn pointer."""
         try:
-            return bool(self._undo) and self._undo[-1].action.get("verb") == "next"
+            top = self._top(self._undo, self._undo_older)
         except ActionError:
             return False
+        return top is not None and top.action.get("verb") == "next"
 
     def redo(self) -> Step:
         """Redo the most recently undone action (a Step of kind redo)."""
-        if not self._redo:
+        try:
+            target = self._top(self._redo, self._redo_older)
+        except ActionError as exc:
+            raise ActionError(f"redo: {exc}") from None
+        if target is None:
             raise ActionError("redo: nothing to redo")
-        target = self._redo[-1]
         step = Step(
             self.seq + 1,
             "redo",
@@ -284,113 +297,104 @@ class Session:
             self.log.extend(step.log)
             self._undo.append(step)
             self._redo.clear()
+            self._redo_older.clear()
             self.seq = step.seq
         elif step.kind == "undo":
-            if not self._undo or self._undo[-1].seq != step.action.get("undone"):
+            top = self._top(self._undo, self._undo_older)
+            if top is None or top.seq != step.action.get("undone"):
                 raise ActionError(
                     f"cannot replay step {step.seq}: it undoes a step not on top of the undo stack"
                 )
             self._apply_undo(step, self._undo[-1])
         else:
-            if not self._redo or self._redo[-1].seq != step.action.get("redone"):
+            top = self._top(self._redo, self._redo_older)
+            if top is None or top.seq != step.action.get("redone"):
                 raise ActionError(
                     f"cannot replay step {step.seq}: it redoes a step not on top of the redo stack"
                 )
             self._apply_redo(step, self._redo[-1])
         return step
 
-    def to_dict(self, keep_unread: bool = False) -> dict[str, Any]:
-        """A full JSON-able snapshot: encounter, log, undo/redo stacks, seq.
+    def to_dict(self, bounded: bool = False) -> dict[str, Any]:
+        """A JSON-able snapshot: encounter, seq, and both stacks.
 
-        The log is exactly the entries of the steps on the undo stack, in
-        order, so those steps are stored without their entries (they are
-        taken back from the log by sequence number on load); the redo stack's
-        entries are not in the log and are stored with their steps.  The log
-        is stored as four columns (see ``SNAPSHOT_VERSION``), all of it in
-        ``"log"`` (``"log_head_count"`` 0).
-
-        An undo history or older log supplied lazily and never read is read
-        here (a history found unreadable is left out, an unreadable log head
-        is its notes: see :meth:`from_dict`) unless ``keep_unread``: then
-        ``"undo"`` is an :class:`UnreadHistory` and ``"log_head"`` an
-        :class:`UnreadLogHead` (not JSON: for the caller that supplied the
-        loaders to write back), with ``"log"`` the entries after that head.
-        ``keep_unread`` also keeps the inline part bounded: when it would
-        hold more than ``LOG_INLINE_MAX`` entries, or the head was read, the
-        log is split afresh (``"log_head"`` then the older entries' columns,
-        ``"log"`` the newest ``LOG_INLINE_KEEP``).
+        Each stack is ``"undo"`` / ``"redo"`` (its top steps in full, with
+        their log entries, bottom first) over ``"undo_older"`` /
+        ``"redo_older"`` (the sequence numbers of the steps below, as
+        ``[first, last]`` ranges), with ``"log_earlier"`` the number of log
+        entries the older undo steps hold.  The log is the entries of the
+        undo steps, so it is not stored again.  ``bounded``: keep at most
+        ``KEEP_STEPS`` steps of each stack in full (and the undo steps only
+        until they hold ``KEEP_ENTRIES`` entries), so the snapshot's size
+        does not grow with the fight; the rest must be in the saved steps
+        (``saves`` writes every step before a snapshot).  Unbounded, every
+        step in memory is kept in full.
         """
-        undo = self._undo
-        history: Any = None
-        if isinstance(undo, _LazySteps):
-            if keep_unread:
-                history = undo.unread()
-            if history is None:
-                history = undo.to_dicts()
-        else:
-            history = [s.to_dict(with_log=False) for s in undo]
-        head, head_count, inline = log_parts(self.log, keep_unread, LOG_INLINE_MAX, LOG_INLINE_KEEP)
-        out: dict[str, Any] = {
+        undo_keep = len(self._undo)
+        if bounded:
+            undo_keep, entries = 0, 0
+            for step in reversed(self._undo):
+                if undo_keep >= KEEP_STEPS or entries >= KEEP_ENTRIES:
+                    break
+                undo_keep += 1
+                entries += len(step.log)
+        redo_keep = min(len(self._redo), KEEP_STEPS) if bounded else len(self._redo)
+        undo_cut = len(self._undo) - undo_keep
+        redo_cut = len(self._redo) - redo_keep
+        earlier = self.log_earlier + sum(len(s.log) for s in self._undo[:undo_cut])
+        return {
             "version": SNAPSHOT_VERSION,
             "encounter": self.encounter.to_dict(),
-            "log": inline,
-            "log_head_count": head_count,
+            "seq": self.seq,
+            "undo": [s.to_dict() for s in self._undo[undo_cut:]],
+            "undo_older": self._runs_with(self._undo_older, self._undo[:undo_cut]),
+            "log_earlier": earlier,
+            "redo": [s.to_dict() for s in self._redo[redo_cut:]],
+            "redo_older": self._runs_with(self._redo_older, self._redo[:redo_cut]),
         }
-        if head_count:
-            out["log_head"] = head
-        out.update(
-            seq=self.seq,
-            undo=history,
-            undo_count=len(undo),
-            redo=[s.to_dict() for s in self._redo],
-        )
+
+    @staticmethod
+    def _runs_with(runs: Runs, steps: list[Step]) -> Runs:
+        out = [list(run) for run in runs]
+        for step in steps:
+            push(out, step.seq)
         return out
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, Any], rng: random.Random | None = None) -> Session:
+    def from_dict(
+        cls,
+        data: Mapping[str, Any],
+        rng: random.Random | None = None,
+        source: StepSource | None = None,
+    ) -> Session:
         """Rebuild a session from :meth:`to_dict`; malformed → ActionError.
-
-        Everything is checked here, but the log's entries and the undo
-        stack's steps are built only when read (``rules.engine.lazy_log``,
-        ``rules.engine.lazy_steps``); ``session.log`` is still a ``list`` of
-        LogEntry to every reader.  ``"undo"`` may be supplied lazily
-        (version 3): a zero-argument callable returning the list of steps,
-        with ``"undo_count"`` its length.  ``"log_head"`` (version 4) holds
-        the log's older entries, before those in ``"log"``: columns, or a
-        zero-argument callable returning them, with ``"log_head_count"``
-        their number.  A callable is called only when what it holds is first
-        reached.  A history found unreadable then is dropped and undo says so
-        once (:attr:`_LazySteps.problem`); an older log found unreadable is
-        read as one note per entry (:attr:`log_problem`), and
-        ``to_dict(keep_unread=True)`` still hands it back as supplied until
-        the inline part outgrows ``LOG_INLINE_MAX``.  Nothing else of the
-        fight is affected either way.
-        """
+        *source* reads the older steps the snapshot names by number."""
         try:
-            log = _LazyLog.load(
-                data.get("log", ()), data.get("log_head"), data.get("log_head_count")
-            )
-            undo = data.get("undo", ())
-            count = data.get("undo_count")
-            loader = None
-            if callable(undo):
-                if type(count) is not int or count < 0:
-                    raise ValueError(f"the undo history's length is {count!r}")
-                loader, raws = undo, []
-            else:
-                raws = list(undo)
-                if count is not None and count != len(raws):
-                    raise ValueError(f"undo_count is {count!r} for {len(raws)} steps")
-                for raw in raws:
-                    check_step(raw)
+            version = data.get("version")
+            if version != SNAPSHOT_VERSION:
+                raise ValueError(f"snapshot version {version!r} is not {SNAPSHOT_VERSION}")
+            undo = [Step.from_dict(s) for s in data.get("undo", ())]
             session = cls(
                 Encounter.from_dict(data["encounter"]),
                 rng,
+                log=[e for s in undo for e in s.log],
                 seq=int(data.get("seq", 0)),
+                undo=undo,
                 redo=[Step.from_dict(s) for s in data.get("redo", ())],
             )
-            session.log = log
-            session._undo = _LazySteps(raws, log, loader, count or 0)
+            session._undo_older = load_runs(data.get("undo_older", ()))
+            session._redo_older = load_runs(data.get("redo_older", ()))
+            earlier = data.get("log_earlier", 0)
+            if type(earlier) is not int or earlier < 0:
+                raise ValueError(f"log_earlier is {earlier!r}")
+            session.log_earlier = earlier
+            runs = session._undo_older + session._redo_older
+            runs += [[s.seq, s.seq] for s in undo + session._redo]
+            if overlap(runs, session.seq):
+                raise ValueError("its undo and redo stacks do not fit its sequence number")
+            if any(s.kind != "do" for s in undo + session._redo):
+                raise ValueError("its undo or redo stack holds an undo or redo step")
+            session.source = source
             return session
         except (KeyError, TypeError, ValueError) as exc:
             if isinstance(exc, ActionError):

@@ -1,12 +1,6 @@
-"""The :class:`Step`, one journaled change, and its one validator.
-
-A Step is what :meth:`~rules.engine.session.Session.apply`, ``undo`` and
-``redo`` return and what the journal stores: the action as resolved, the
-patches before and after (``rules.engine.patch``) and the log entries it
-appended.  :func:`step_fields` is the only place a journaled step is
-checked, whether it is rebuilt at once (:meth:`Step.from_dict`) or checked
-now and built when read (a loaded undo history, ``rules.engine.lazy_steps``).
-"""
+"""The :class:`Step`, one journaled change (what ``Session.apply``, ``undo``
+and ``redo`` return and the steps file stores), and :func:`step_fields`,
+the only place a saved step is checked."""
 
 from __future__ import annotations
 
@@ -24,25 +18,12 @@ KINDS: tuple[Kind, ...] = ("do", "undo", "redo")
 
 
 class Step(NamedTuple):
-    """One journaled change: ``Step(seq, kind, action, before, after, log)``.
-
-    - ``seq``: this step's number; every step (do, undo, redo) takes the next.
-    - ``kind``: ``"do"`` (an action), ``"undo"`` or ``"redo"``.
-    - ``action``: the *resolved* record: target names as resolved, and
-      ``faces`` = every die face dealt while applying it, in order (so
-      re-applying it to the same state rolls nothing and gives the same
-      result).  Undo/redo steps carry ``{"verb": "undo"|"redo"|"prev",
-      "undone"|"redone": seq, "line": the undone action as a line}``.
-    - ``before`` / ``after``: patches (``rules.engine.patch``) holding only
-      what changed — a damage roll on one goblin among 50 journals that
-      goblin, not the fight.
-    - ``log``: the log entries the step appended (for a redo, the
-      re-appended entries of the redone action; for an undo, none — the
-      undone action's entries are removed, so the log always shows the
-      state as it is).
-
-    A named tuple: a carrier, never changed once built.
-    """
+    """One journaled change; every step (do, undo, redo) takes the next
+    ``seq``.  ``action`` is the *resolved* record, with every die face dealt
+    in ``faces``, so re-applying it rolls nothing; undo/redo steps carry
+    ``{"verb", "undone"|"redone": seq, "line"}``.  ``before`` / ``after`` are
+    patches (``rules.engine.patch``); ``log`` is the entries appended (none
+    for an undo: the undone entries are removed)."""
 
     seq: int
     kind: Kind
@@ -52,8 +33,8 @@ class Step(NamedTuple):
     log: tuple[LogEntry, ...] = ()
 
     def to_dict(self, with_log: bool = True) -> dict[str, Any]:
-        """The journal record.  ``with_log=False`` leaves the log entries
-        out (a snapshot's undo stack: its entries are the session log's)."""
+        """The journal record; ``with_log=False`` leaves the log out (a
+        snapshot's undo stack, whose entries are the session log's)."""
         out: dict[str, Any] = {
             "seq": self.seq,
             "kind": self.kind,
@@ -99,32 +80,4 @@ def step_fields(data: Any) -> tuple[Any, ...]:
             tuple(LogEntry.from_dict(e) for e in data.get("log", ())),
         )
     except (KeyError, TypeError, ValueError) as exc:
-        raise ActionError(f"not a journaled step: {exc}") from None
-
-
-_NO_PATCH: dict[str, Any] = {}
-
-
-def is_canonical(raw: Any) -> bool:
-    """True if *raw* is a step exactly as a snapshot stores it (no log, every
-    field already of its type): nothing to convert, so it can stay as it is
-    until it is read."""
-    if type(raw) is not dict:
-        return False
-    kind = raw.get("kind")
-    return (
-        type(kind) is str
-        and kind in KINDS
-        and type(raw.get("seq")) is int
-        and type(raw.get("action")) is dict
-        and type(raw.get("before", _NO_PATCH)) is dict
-        and type(raw.get("after", _NO_PATCH)) is dict
-        and "log" not in raw
-    )
-
-
-def check_step(raw: Any) -> None:
-    """Raise ActionError if *raw* is not a journaled step (see
-    :func:`step_fields`), without building it."""
-    if not is_canonical(raw):
-        step_fields(raw)
+        raise ActionError(f"not a saved step: {exc}") from None

@@ -1,11 +1,7 @@
-"""The turn cycle: start of combat, end of a turn, start of the next.
-
-Pure functions over a :class:`rules.engine.work.Work` (the encounter being
-changed, its log lines and its random source).  They call the rules core for
-every piece of arithmetic (RULES.md §4 initiative, §7 persistent damage,
-§8 endurance, §6/§9/§10 durations) and only decide *when* each happens;
-each function's docstring says what happens at its boundary.
-"""
+"""The turn cycle over a :class:`rules.engine.work.Work`: start of combat,
+end of a turn, start of the next.  The rules core does the arithmetic
+(RULES.md §4 initiative, §7 persistent damage, §8 endurance, §6/§9/§10
+durations); these functions decide *when*."""
 
 from __future__ import annotations
 
@@ -73,18 +69,9 @@ def preceding(work: Work, index: int) -> tuple[int | None, bool]:
 
 def ending_round(enc: Encounter, duration: Duration | None) -> int | None:
     """The round in which *duration* runs out if the fight goes on as it
-    stands (nobody added, removed, delayed or re-ordered), for the log line
-    that grants it (RULES.md §10); None when it cannot be foreseen (no
-    duration, its combatant is delaying or absent, no active turn).
-
-    It counts down at every processed ``tick`` of ``of``'s turn from now on:
-    at the end of the active combatant's own turn, at both ticks of anyone
-    still to act this round, from next round for anyone who has acted — so
-    a 1-round frighten given during Goblin 1's turn and counted on Goblin 3
-    (later in the order) ends at the end of Goblin 3's turn in this round.
-    Boundaries ``prev`` stepped back over (``Encounter.rewound``) are not
-    processed again, so they do not count.
-    """
+    stands, for the log line that grants it (RULES.md §10), or None when it
+    cannot be foreseen.  The boundaries still to come this round count, and
+    those ``prev`` stepped back over (``Encounter.rewound``) do not."""
     if duration is None or not duration.of:
         return None
     names = [c.name for c in enc.combatants]
@@ -127,12 +114,8 @@ def dash_check(work: Work, c: Combatant, when: str) -> Combatant | None:
 
 
 def start_combat(work: Work) -> None:
-    """``start``: initiative, start-of-combat Dash checks, round 1 (§4, §8).
-
-    Every combatant without a fixed initiative rolls it; the order is sorted
-    (ties per §4); each combatant with CON and Athletics makes the
-    start-of-combat Dash check (those without are listed as skipped); round
-    1 begins with the first combatant not delaying, whose turn starts."""
+    """``start``: roll missing initiatives and sort (§4), start-of-combat
+    Dash checks (§8), then round 1's first turn."""
     enc = work.enc
     if enc.started:
         raise ActionError("start: combat has already started (use next, or undo)")
@@ -167,12 +150,9 @@ def start_combat(work: Work) -> None:
 
 
 def begin_turn(work: Work) -> None:
-    """Start-of-turn processing for the active combatant (§6/§9/§10, then
-    §8): every duration that counts down at the *start* of its turn ticks;
-    then its endurance counts one of its own turns (active movement windows
-    and the recovery countdown).  None when the pointer is only catching up
-    after ``prev`` (one turn of ``Encounter.rewound`` is counted off
-    instead, logged ``(already processed)``)."""
+    """Start-of-turn processing for the active combatant: start-of-turn
+    durations tick (§6/§9/§10), then its endurance (§8).  Only counts off
+    ``Encounter.rewound`` while catching up after ``prev``."""
     active = work.enc.active
     if active is None:
         return
@@ -195,11 +175,9 @@ def begin_turn(work: Work) -> None:
 
 
 def end_turn(work: Work) -> None:
-    """End-of-turn processing for the active combatant (§7, then
-    §6/§9/§10): each of its persistent damage entries is rolled and applied,
-    then its flat check is rolled (both logged); then every duration that
-    counts down at the *end* of its turn ticks.  None when the pointer is
-    only catching up after ``prev`` (see :func:`step_back`)."""
+    """End-of-turn processing for the active combatant: persistent damage
+    and its flat checks (§7), then end-of-turn durations (§6/§9/§10).
+    Nothing while catching up after ``prev`` (:func:`step_back`)."""
     active = work.enc.active
     if active is None:
         return
@@ -237,9 +215,8 @@ def end_durations(work: Work, name: str, exclude: frozenset[str] = frozenset()) 
 
 
 def end_turn_leaving(work: Work, name: str, leaving: frozenset[str]) -> None:
-    """The active combatant *name* leaves the fight (``remove``): its turn
-    ends now, so durations counted at the end of its turn tick on everyone
-    staying; its own persistent damage is not rolled (it is gone)."""
+    """The active combatant *name* leaves (``remove``): end-of-turn
+    durations tick on everyone staying; its persistent damage is not rolled."""
     if work.enc.rewound > 0:
         work.log(name, f"End of {name}'s turn (already processed)")
         return
@@ -260,15 +237,9 @@ def advance(work: Work, exclude: frozenset[str] = frozenset()) -> None:
 
 
 def next_turn(work: Work) -> None:
-    """``next``: end the active turn, start the next one (§7, §8, §10).
-
-    The next combatant is the one after the active one that takes its turn,
-    wrapping to a new round (logged ``Round N``).  Down combatants (0 HP)
-    keep their place (§4); a down non-player combatant's turns are skipped
-    unless the ruleset option ``down_turns`` is ``keep`` (§4), so nothing of
-    its turn happens — no persistent damage tick (§7), no duration counted
-    on its turns — until it is healed.  A down player keeps its turns.  A
-    combatant delaying never takes a turn until it returns."""
+    """``next``: end the active turn, start the next one (§7, §8, §10),
+    passing over delaying combatants and, unless ``down_turns`` is ``keep``,
+    down non-players (§4), so nothing of their turns happens."""
     if not work.enc.started:
         raise ActionError("next: combat has not started (use start)")
     if not work.enc.combatants:
@@ -279,28 +250,13 @@ def next_turn(work: Work) -> None:
 
 
 def step_back(work: Work) -> None:
-    """``prev`` when the last action was not a ``next`` (otherwise the
-    engine undoes that ``next``): move the turn pointer back to the previous
-    combatant not delaying, and to the previous round if it wraps.  Nothing
-    is undone, no duration or persistent damage is reverted — it is the GM
-    saying "that was still Mira's turn".  Before the first turn of round 1
-    it is an error.
-
-    Decision — boundaries are processed once.  The turn boundaries ``prev``
-    stepped back over were already processed (persistent damage rolled,
-    durations and endurance counted).  The encounter remembers how many
-    turns the pointer is behind the furthest turn reached
-    (``Encounter.rewound``, +1 per pointer-only ``prev``); while it is above
-    0, passing a turn boundary (``next``, ``delay`` or ``remove`` of the
-    active combatant) moves the pointer without end-of-turn or start-of-turn
-    processing, logs ``End of Mira's turn (already processed)`` / ``Goblin's
-    turn (already processed)``, and counts one off.  So ``prev`` then
-    ``next`` returns to where the fight was without a second bleed tick.  A
-    counter of turns, not a remembered (round, index), so adding, removing
-    or re-ordering combatants meanwhile cannot make a boundary that was
-    never processed look processed.  The consequence: nothing counts down
-    at a skipped boundary, including a duration granted while the pointer
-    was back (the GM may ``uncond`` it)."""
+    """``prev`` when the last action was not a ``next`` (that one is undone
+    instead): move the turn pointer back, undoing nothing.  The boundaries
+    stepped over were already processed, so ``Encounter.rewound`` counts
+    them and the next that many are passed without processing (README,
+    "Decisions").  A count of turns, not a remembered (round, index), so
+    roster changes meanwhile cannot make an unprocessed boundary look
+    processed."""
     enc = work.enc
     if not enc.started or enc.turn is None:
         raise ActionError("prev: combat has not started")

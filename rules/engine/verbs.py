@@ -1,13 +1,7 @@
-"""What each verb of the action language does: :data:`HANDLERS`, one
-function ``verb(work, action)`` per verb, and :func:`run`, which applies an
-action (or a batch) to a working copy.
-
-A verb reads the canonical record (``rules.engine.parse``), changes ``work.enc``
-through the rules core (never doing rules arithmetic itself) and writes log
-lines; any problem raises ``ActionError`` before the session commits
-anything.  The verbs are grouped by family: ``verbs_roster``,
-``verbs_edits``, ``verbs_effects`` and ``verbs_combat``.
-"""
+"""The verbs of the action language: :data:`HANDLERS` (one function per
+verb, by family in ``verbs_*``) and :func:`run`, which applies an action or
+a batch to a working copy.  A verb changes ``work.enc`` only through the
+rules core and raises ``ActionError`` before the session commits anything."""
 
 from __future__ import annotations
 
@@ -84,8 +78,8 @@ def run(
 
 
 def _run_one(work: Work, action: Mapping[str, Any], rng: random.Random) -> dict[str, Any]:
-    """Run one (non-batch) action on *work* with its own faces; return
-    its resolved record (targets as resolved, every face dealt)."""
+    """Run one non-batch action on *work* with its own faces; return its
+    resolved record."""
     roller = Roller(rng, action.get("faces", ()))
     if "roll" in action:
         roller.push_front(int(action["roll"]))

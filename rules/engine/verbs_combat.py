@@ -1,7 +1,6 @@
-"""The verbs of the fight itself: the turn cycle (``start``, ``next``,
-``prev``, whose work is ``rules.engine.turns``), ``attack``, ``move``,
-``luck``, ``roll`` and ``cinematic``.
-"""
+"""The verbs of the fight itself: ``start``, ``next``, ``prev`` (the work is
+``rules.engine.turns``), ``attack``, ``move``, ``luck``, ``roll``,
+``cinematic``."""
 
 from __future__ import annotations
 
@@ -37,10 +36,8 @@ def prev(work: Work, a: Mapping[str, Any]) -> None:
 
 
 def cinematic(work: Work, a: Mapping[str, Any]) -> None:
-    """``cinematic T adv|dis``: Cinematic Advantage (§2) for T's next attack:
-    an ``advantage``/``disadvantage`` bonus to T's attacks with source
-    ``cinematic``, used up by T's next ``attack``.  Other
-    advantage/disadvantage bonuses to attacks count on every attack."""
+    """``cinematic T adv|dis``: Cinematic Advantage (§2), an advantage bonus
+    with source ``cinematic`` that T's next ``attack`` uses up."""
     names = work.resolve_all(a["targets"])
     kind = "advantage" if a["mode"] == "adv" else "disadvantage"
     for name in names:
@@ -120,13 +117,9 @@ def _attack_dice(
 
 
 def attack(work: Work, a: Mapping[str, Any]) -> None:
-    """``attack``: d20 with advantage (§2) vs effective AL with cover (§9),
-    degree (§3), damage on a success, crit damage on a critical success (§5).
-
-    The attacker is the active combatant (none before start); its
-    ``attacks`` bonuses stack (§9) onto ``with +N``; the target's effective
-    AL includes its AL bonuses and cover (§9); on a critical success the
-    damage is doubled per the ruleset (§5)."""
+    """``attack`` by the active combatant: d20 with advantage (§2) and its
+    stacked attack bonuses vs effective AL with cover (§9), degree (§3),
+    damage on a success, doubled on a critical success (§5)."""
     names = work.resolve_all(a["targets"])
     cover = a.get("cover")
     if cover == "total":

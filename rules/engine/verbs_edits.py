@@ -1,10 +1,7 @@
-"""``set T FIELD VALUE``: the GM's direct edit of a combatant.
-
-``hp`` stays within 0..max_hp, a lower ``max_hp`` lowers ``hp`` (in a
-batch, ``hp`` is checked against ``max_hp`` at the end, so the order of the
-two parts does not matter); changing CON or athletics rebuilds the
-endurance pool (§8) and changing LUCK the luck points (§11).
-"""
+"""``set T FIELD VALUE``, the GM's direct edit of a combatant: ``hp`` stays
+within 0..max_hp (in a batch, checked at its end, so part order does not
+matter); CON or athletics rebuild the endurance pool (§8), LUCK the luck
+points (§11)."""
 
 from __future__ import annotations
 
@@ -27,8 +24,8 @@ from rules.text import name_key
 
 
 def _int_value(field: str, value: str, low: int | None = None, high: int | None = None) -> int:
-    """The number ``set`` gives *field*, within the language's bounds
-    (``rules.engine.grammar.bounded``) and *low*/*high* when given."""
+    """The number ``set`` gives *field*, within the language's bounds and
+    *low*/*high*."""
     try:
         return bounded(field, value, low, high)
     except ActionError as exc:
@@ -122,8 +119,7 @@ def _quoted(name: str) -> str:
 
 
 def check_batch_end(work: Work) -> None:
-    """End of a batch: what its parts may leave pending must hold (``set
-    hp`` above the ``max_hp`` a later part raises)."""
+    """End of a batch: no ``hp`` may be left above its ``max_hp``."""
     for c in work.enc.combatants:
         if c.hp > c.max_hp:
             raise ActionError(

@@ -1,19 +1,7 @@
 """The verbs that change hit points, conditions and bonuses: ``damage``,
-``heal``, ``temp``, ``persist``/``unpersist``, ``cond``/``uncond`` and
-``bonus``/``unbonus``.
-
-``damage``/``heal``/``temp`` roll the amount once for all targets (an area
-effect).  ``temp`` with a duration: by default it expires at the start of
-the target's own turn; ``of C`` makes it the end of C's turn (§6).  ``cond``
-and ``bonus`` durations count down at the end of the target's own turn
-unless ``at``/``of`` say otherwise (§10); ``at``/``of`` without ``rounds``
-mean 1 round.  §10 does not say whether the round a duration is granted in
-counts: it does when the counting turn is still to come (a 1-round frighten
-given during Goblin 1's turn, counted at the end of Goblin 3's, ends at the
-end of Goblin 3's turn that same round), and the log line that grants it
-says when it ends (``… for 1 round (until the end of Goblin 3's turn, round
-1)``; ``rules.engine.turns.ending_round``).
-"""
+``heal``, ``temp``, ``persist``/``unpersist``, ``cond``/``uncond``,
+``bonus``/``unbonus``.  Amounts roll once for all targets (an area effect);
+the default duration ticks are docs/rules.md §6 and §10's."""
 
 from __future__ import annotations
 
@@ -87,9 +75,8 @@ def hurt(work: Work, name: str, total: int, tags: list[str]) -> None:
 
 
 def _amount(work: Work, a: Mapping[str, Any], what: str, label: str) -> int:
-    """Roll *a*'s amount once for every target (its dice named *label* when
-    the GM types the faces; logged when dice were rolled, ``Healing: 2d4
-    (3, 1) = 4``); never below 0."""
+    """Roll *a*'s amount once for every target, logged when dice were
+    rolled; never below 0."""
     result = _roll(work, f"{label} {a['amount']}", a["amount"])
     if result.dice:
         work.log("GM", f"{what}: {result.render()}")
@@ -123,10 +110,8 @@ def temp(work: Work, a: Mapping[str, Any]) -> None:
 
 
 def persist(work: Work, a: Mapping[str, Any]) -> None:
-    """``persist``: persistent damage (§7), flat DC from the ruleset unless
-    ``dc`` is given; the source is the active combatant.  A DC above 20 is
-    accepted (the GM may mean it) and the log says a flat check can never
-    end it: only ``unpersist`` will."""
+    """``persist``: persistent damage (§7) from the active combatant.  A DC
+    above 20 is accepted (the GM may mean it), with a warning in the log."""
     names = work.resolve_all(a["targets"])
     entry = call(
         persistent_entry,

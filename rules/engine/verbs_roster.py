@@ -1,11 +1,7 @@
-"""The verbs of who is in the fight and in what order: ``add``,
-``remove``, ``init``, ``order``, ``delay`` and ``return``.
-
-Names are unique, case-insensitively, and contain no comma.  Placing a
-combatant (``add`` mid-fight, ``init``) moves only that combatant, to just
-before the first one it sorts ahead of (RULES.md §4 ties); everyone else
-keeps the GM's order.  Only ``start`` sorts everyone.
-"""
+"""The verbs of who is in the fight and in what order: ``add``, ``remove``,
+``init``, ``order``, ``delay``, ``return``.  Placing a combatant moves only
+that one, before the first it sorts ahead of (RULES.md §4 ties), so everyone
+else keeps the GM's order; only ``start`` sorts everyone."""
 
 from __future__ import annotations
 
@@ -52,11 +48,9 @@ def _number_suffix(name: str, base: str) -> int | None:
 
 
 def new_names(existing: Sequence[str], base: str, count: int | None) -> list[str]:
-    """The names ``add base count N`` gives beside *existing*, each checked.
-    Numbering continues: ``add Goblin`` when ``Goblin`` or ``Goblin 1``…
-    exist gives ``Goblin 2`` / ``Goblin 5``; ``count N`` always numbers.
-    Public so a prepared file's roster can be named, and refused, before
-    anything is built."""
+    """The names ``add base count N`` gives beside *existing*, each checked;
+    numbering continues after the highest.  Public so a prepared file's
+    roster is named, and refused, before anything is built."""
     taken = {name_key(n) for n in existing}
     numbers = [k for k in (_number_suffix(n, base) for n in existing) if k is not None]
     if not count or count == 1:
@@ -114,9 +108,8 @@ def _reposition(work: Work, c: Combatant) -> None:
 
 def add(work: Work, a: Mapping[str, Any]) -> None:
     """``add``: new combatants (RULES.md §4 HP and initiative, §8 endurance,
-    §11 luck).  A combatant added mid-combat without an initiative rolls
-    one, and makes the entering-combat Dash check (§8) if it has CON and
-    Athletics; it is placed as :func:`_place` says."""
+    §11 luck); added mid-combat, one rolls initiative if it has none and
+    makes the entering-combat Dash check (§8)."""
     base = _check_name(a["name"])
     names = new_names(work.names, base, a.get("count"))
     check_roster(len(work.enc.combatants), len(names))
@@ -172,14 +165,10 @@ def add(work: Work, a: Mapping[str, Any]) -> None:
 
 
 def remove(work: Work, a: Mapping[str, Any]) -> None:
-    """``remove``: take combatants out of the encounter.  The removal is
-    logged first; if the active one goes, its turn ends and passes on:
-    durations counted at the end of its turn tick now (a frighten "until the
-    end of the Bard's turn" ends when the Bard leaves on its turn, as it
-    would have at ``next``); its own persistent damage is not rolled (it has
-    left the fight); the next combatant's turn starts.  Durations still
-    counted on a removed combatant's turns are then re-homed to the bearer's
-    own turns (:func:`_orphan_durations`)."""
+    """``remove``: take combatants out, logged first.  If the active one goes
+    its turn ends (end-of-turn durations tick, its persistent damage is not
+    rolled) and the next starts; durations counted on a removed combatant
+    move to the bearer's own turns."""
     names = work.resolve_all(a["targets"])
     gone = frozenset(names)
     active = work.active_name
@@ -278,9 +267,8 @@ def order(work: Work, a: Mapping[str, Any]) -> None:
 
 
 def delay(work: Work, a: Mapping[str, Any]) -> None:
-    """``delay``: out of the order (skipped by next).  The active one runs
-    its end-of-turn processing first (persistent damage, end-of-turn
-    durations: delaying does not dodge them) and the turn passes on."""
+    """``delay``: out of the order; the active one runs its end-of-turn
+    processing first (delaying does not dodge persistent damage)."""
     names = work.resolve_all(a["targets"])
     for name in names:
         if name in work.enc.delayed:

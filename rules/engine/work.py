@@ -1,10 +1,7 @@
-"""The working state of one action while the engine applies it: the
-:class:`Work` (the encounter being changed, a new frozen value after each
-change, and the log lines written so far), its :class:`Roller` (the GM's
-typed faces first, then the session's random source) and
-:func:`resolve_name`, the language's one rule for what a typed name means
-(a name, any case, or a unique prefix).
-"""
+"""One action being applied: the :class:`Work` (the encounter as changed so
+far and its log lines), its :class:`Roller` (typed faces first, then the
+session's random source) and :func:`resolve_name`, the language's one rule
+for what a typed name means."""
 
 from __future__ import annotations
 
@@ -25,16 +22,9 @@ T = TypeVar("T")
 
 class Roller(random.Random):
     """A random source that deals the GM's typed *faces* first, then *rng*.
-
-    Every rules function that rolls receives it while an action is applied.
-    It records every face it gave (so the journaled action carries its
-    rolls) and every die it had to roll itself, with a label (so
-    ``Session.dice_needed`` can tell the UI which physical dice to ask for).
-
-    Only ``randint`` is meant to be called (the project's contract); other
-    draws go straight to *rng*.  ``rolled`` lists every face dealt, in order;
-    ``asked`` lists ``(label, sides)`` for each die *rng* had to roll.
-    """
+    ``rolled`` lists every face dealt (so the journaled action carries its
+    rolls); ``asked`` lists ``(label, sides)`` of each die *rng* rolled (for
+    ``Session.dice_needed``).  Only ``randint`` is the contract."""
 
     def __init__(self, rng: random.Random, faces: Iterable[int] = ()) -> None:
         super().__init__(0)
@@ -90,9 +80,8 @@ def _listing(names: Sequence[str], limit: int = 12) -> str:
 
 
 def resolve_name(names: Sequence[str], target: str) -> str:
-    """The combatant *target* means: an exact name (any case) first, else the
-    one name it is a prefix of.  Unknown or ambiguous → ActionError listing
-    the candidates."""
+    """The combatant *target* means: an exact name (any case), else the one
+    name it prefixes; unknown or ambiguous raises ActionError."""
     key = name_key(target.strip())
     for name in names:
         if name_key(name) == key:
@@ -159,8 +148,6 @@ class Work:
             return self.roller.randint(1, 20)
         finally:
             self.roller.label = ""
-
-    # -- combatants --------------------------------------------------------
 
     def index(self, name: str) -> int:
         for i, c in enumerate(self.enc.combatants):

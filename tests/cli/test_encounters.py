@@ -266,13 +266,18 @@ def test_export_report_reads_well(capsys, db) -> None:
     assert "| Ogre | 40/40 | 0 | 10 | prone (3 rounds left) | 1d6 fire (DC 20) |" in report
 
 
-def test_a_damaged_journal_is_reported_when_the_fight_is_loaded(capsys, db) -> None:
+def test_damaged_saves_are_rebuilt_from_the_steps_and_reported(capsys, db) -> None:
     run(capsys, db, "new", "Fight")
     run(capsys, db, "do", "Fight", "\n".join(f"add Ogre{i} hp 40" for i in range(6)))
-    (journal,) = db.parent.glob("encounters.json.d/*/journal-*.jsonl")
-    lines = journal.read_bytes().splitlines(keepends=True)
-    lines[3] = lines[3].replace(b"Ogre", b"Ogrf", 1)  # one flipped byte mid-journal
-    journal.write_bytes(b"".join(lines))
+    (steps,) = db.parent.glob("encounters.json.d/*/steps.jsonl")
+    lines = steps.read_bytes().splitlines(keepends=True)
+    lines[3] = lines[3].replace(b"Ogre", b"Ogrf", 1)  # one flipped byte mid-history
+    steps.write_bytes(b"".join(lines))
+    state = steps.with_name("state.json")
+    state.write_bytes(state.read_bytes().replace(b"Ogre5", b"Ogrf5", 1))  # and in the snapshot
     status, out, err = run(capsys, db, "do", "Fight", "add Troll hp 60")
     assert status == 0
-    assert "damaged at line 4" in err and "kept the 3 action(s)" in err
+    assert "damaged from action 3 on" in err and "The 2 actions before the damage" in err
+    assert "rebuilt from its 2 saved actions" in err
+    _, shown, _ = run(capsys, db, "show", "Fight", "--json")
+    assert [c["name"] for c in json.loads(shown)["combatants"]] == ["Ogre0", "Ogre1", "Troll"]

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import pytest
 
+from rules.engine.complete import completions
 from rules.engine.format import format_action
-from rules.engine.grammar import HELP, VERBS, completions
+from rules.engine.grammar import HELP, VERBS
 from rules.engine.parse import normalize_action, parse_action
 from rules.errors import ActionError
 
@@ -207,7 +208,10 @@ def test_prepared_encounter_keys_are_add_fields() -> None:
 
 def test_completions_of_verbs_and_names() -> None:
     assert completions("da") == ["damage"]
-    assert completions("damage Gob", ["Goblin 1", "Goblin 2", "Ogre"]) == ["Goblin 1", "Goblin 2"]
+    assert completions("damage Gob", ["Goblin 1", "Goblin 2", "Ogre"]) == [
+        'damage "Goblin 1"',
+        'damage "Goblin 2"',
+    ]
 
 
 def test_a_built_add_action_with_empty_defenses_means_none() -> None:

@@ -32,8 +32,7 @@ def make(started: bool = True, rules: str = "core", seed: int = 7) -> Session:
 
 
 def state(s: Session) -> dict[str, Any]:
-    d = s.to_dict()
-    return {"encounter": d["encounter"], "log": d["log"]}
+    return {"encounter": s.to_dict()["encounter"], "log": [e.to_dict() for e in s.log]}
 
 
 def c(s: Session, name: str) -> Any:

@@ -66,19 +66,17 @@ def test_resuming_a_saved_fight_loads_no_action_machinery(tmp_path: Path) -> Non
     # engine's working copy; those load with the GM's first action.
     import random
 
-    from rules.encounter import Encounter
-    from rules.engine import Session
     from saves.live import LiveEncounter, open_store
 
-    session = Session(Encounter("Bridge"), rng=random.Random(4))
-    session.apply("add Goblin count 3 hp 7 al 13; add Zalek hp 30 al 15")
-    session.apply("start")
     db = tmp_path / "encounters.json"
     store = open_store(db)
     try:
-        live = LiveEncounter.create(store, "Bridge")
-        live.session = session
-        live.compact()
+        live = LiveEncounter.create(
+            store, "Bridge", rng=random.Random(4), actions=["add Goblin count 3 hp 7 al 13"]
+        )
+        live.do("add Zalek hp 30 al 15")
+        live.do("start")
+        live.close()
     finally:
         store.close()
     loaded = _modules_after(

@@ -143,7 +143,8 @@ def test_name_key_compares_as_a_person_reads() -> None:
 
 # -- the store: encounter names and save-point labels ----------------------
 
-SNAP: dict = {}
+SNAP: dict = {"session": {}, "ui": {}}
+ORIGIN: dict = {"encounter": {}}
 SUMMARY: dict = {"round": 0, "combatants": 0}
 
 
@@ -151,25 +152,25 @@ SUMMARY: dict = {"round": 0, "combatants": 0}
 def test_an_encounter_name_that_is_unsafe_or_too_long_is_refused(tmp_path: Path, name: str) -> None:
     with Store(tmp_path / "db.json") as store:
         with pytest.raises(SaveError) as err:
-            store.create(name, SNAP, SUMMARY)
+            store.create(name, ORIGIN, SNAP, SUMMARY)
         assert first_unsafe(str(err.value)) == -1
         assert store.list() == []
 
 
 def test_a_save_point_label_that_is_unsafe_is_refused(tmp_path: Path) -> None:
     with Store(tmp_path / "db.json") as store:
-        store.create("Crypt", SNAP, SUMMARY)
+        store.create("Crypt", ORIGIN, SNAP, SUMMARY)
         with pytest.raises(SaveError, match="save point label cannot contain"):
-            store.save_point("Crypt", "before\x1b[2J", SNAP, SUMMARY)
+            store.save_point("Crypt", "before\x1b[2J", SNAP, SUMMARY, 0)
         assert store.save_points("Crypt") == []
 
 
 def test_an_encounter_is_found_by_either_spelling(tmp_path: Path) -> None:
     with Store(tmp_path / "db.json") as store:
-        store.create("Cafe\u0301 brawl", SNAP, SUMMARY)
+        store.create("Cafe\u0301 brawl", ORIGIN, SNAP, SUMMARY)
         assert store.list()[0].name == "Café brawl"
         assert store.exists("CAFÉ BRAWL")
-        store.save_point("café brawl", "Before", SNAP, SUMMARY)
+        store.save_point("café brawl", "Before", SNAP, SUMMARY, 0)
         assert [label for label, _ in store.save_points("Cafe\u0301 Brawl")] == ["Before"]
 
 
@@ -212,7 +213,7 @@ def test_open_finds_an_encounter_by_either_spelling() -> None:
 def test_a_completed_name_is_one_target_never_more_actions(name: str) -> None:
     """Tab on the command line inserts the name as one word: ``Imp;next``
     must not become a second action, ``O'Neil`` must not open a quote."""
-    from tracker.widgets.command_line import completions
+    from rules.engine.complete import completions
 
     try:
         name = parse_action(f"add {shlex.quote(name)}")["name"]
@@ -220,7 +221,7 @@ def test_a_completed_name_is_one_target_never_more_actions(name: str) -> None:
         return  # not a name the tracker would hold
     if "," in name:
         return  # the engine refuses it: commas separate targets
-    for line in completions(f"remove {name[0]}", ["remove"], [name, name + " 2"]):
+    for line in completions(f"remove {name[0]}", [name, name + " 2"], ["remove"]):
         record = parse_action(line)
         assert record["verb"] == "remove" and len(record["targets"]) == 1
         assert record["targets"][0] in (name, name + " 2")

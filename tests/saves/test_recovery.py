@@ -1,404 +1,402 @@
-"""Recovery (issue 3, Saves): torn writes, damaged files and crashes in the
-middle of multi-step operations never cost the GM an acknowledged action,
-and what recovery did is said plainly in ``store.notices``."""
+"""Recovery (issue 10): torn writes, damaged files, a full disk and a
+catalogue that lies never cost the GM an acknowledged action, never write
+into another encounter's files, and what was done is said in one sentence."""
 
 from __future__ import annotations
 
-import json
-import re
+import errno
+import os
+import random
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+import saves.steps
+import saves.storage
 from saves import SaveError, Store
 from saves.errors import NewerSchema
+from saves.live import LiveEncounter, close_live, open_store
+from saves.seal import seal
+from saves.steps import StepsFile
+from saves.storage import parse_tables
+
+CAST = ["add Ogre hp 40 al 11 init 8", "add Mira player hp 30 init 15"]
 
 
-class Crash(BaseException):
-    """Stands in for SIGKILL: nothing after it runs, no cleanup handler catches it."""
+def fight(db: Path, name: str = "Bridge", steps: int = 6, close: bool = True) -> LiveEncounter:
+    with open_store(db) as store:
+        live = LiveEncounter.create(store, name, rng=random.Random(3), actions=CAST)
+        live.do("start")
+        for i in range(steps - 1):
+            live.do(f"damage Ogre {i % 3 + 1}" if i % 2 else "next")
+        if close:
+            live.close()
+        return live
 
 
-def summary(round_: int = 0) -> dict[str, Any]:
-    return {"round": round_, "active": "Ogre", "combatants": 1, "started": True}
+def folder(db: Path, name: str = "Bridge") -> Path:
+    for path in Path(f"{db}.d").iterdir():
+        first = (path / "steps.jsonl").read_bytes().split(b"\n", 1)[0]
+        if saves.steps.decode(first).record["name"] == name:
+            return path
+    raise AssertionError(name)
 
 
-def history(loaded: Any) -> list[int]:
-    return list(loaded.snapshot["items"]) + [r["item"] for r in loaded.records]
+def reopen(db: Path, name: str = "Bridge") -> tuple[LiveEncounter, list[str]]:
+    store = open_store(db)
+    live = LiveEncounter.open(store, name)
+    notices = store.take_notices()
+    store.close()
+    return live, notices
 
 
-def make_fight(db: Path, n: int, name: str = "Fight") -> None:
-    with Store(db) as s:
-        s.create(name, {"items": []}, summary())
-        for i in range(n):
-            s.append(name, {"item": i}, summary(i))
+def edit_tables(path: Path, change: Callable[[dict[str, Any]], None]) -> None:
+    tables = parse_tables(path.read_bytes())
+    change(tables)
+    path.write_bytes(seal(tables, "test") + b"\n")
 
 
-def enc_dir(db: Path) -> Path:
-    (d,) = [p for p in Path(f"{db}.d").iterdir() if p.is_dir() and "." not in p.name]
-    return d
+def full_disk(*_: Any, **__: Any) -> None:
+    raise OSError(errno.ENOSPC, "No space left on device")
 
 
-def journal(db: Path) -> Path:
-    (j,) = enc_dir(db).glob("journal-*.jsonl")
-    return j
-
-
-# --- torn last line ---------------------------------------------------------
+# --- the steps file -----------------------------------------------------------
 
 
 @pytest.mark.parametrize(
-    "tail",
+    "tear",
     [
         pytest.param(lambda line: line[: len(line) // 2], id="half-a-line"),
         pytest.param(lambda line: b"\0" * 4096, id="zero-filled-block"),
-        pytest.param(lambda line: line[:-1].replace(b'"item":', b'"itex":') + b"\n", id="bad-crc"),
         pytest.param(lambda line: line[:-1], id="no-newline"),
     ],
 )
-def test_torn_last_line_is_ignored_and_cut_before_the_next_append(
-    tmp_path: Path, tail: Any
+def test_a_torn_last_line_is_ignored_and_cut_before_the_next_step(
+    tmp_path: Path, tear: Callable[[bytes], bytes]
 ) -> None:
-    db = tmp_path / "encounters.json"
-    make_fight(db, 3)
-    good = journal(db).read_bytes()
-    last_line = good.splitlines(keepends=True)[-1]
-    with journal(db).open("ab") as fh:
-        fh.write(tail(last_line.replace(b'"seq":3', b'"seq":4')))
-    with Store(db) as s:
-        assert history(s.load("Fight")) == [0, 1, 2]
-        assert s.notices == []  # an append that never returned is not news
-        assert s.append("Fight", {"item": 3}, summary()) == 4
-    with Store(db) as s:
-        assert history(s.load("Fight")) == [0, 1, 2, 3]
-    assert journal(db).read_bytes().startswith(good)
+    db = tmp_path / "e.json"
+    kept = fight(db, steps=4)
+    steps = folder(db) / "steps.jsonl"
+    lines = steps.read_bytes().splitlines(keepends=True)
+    torn = lines[-1].replace(b'"seq":5', b'"seq":6')  # a step never acknowledged
+    steps.write_bytes(b"".join(lines) + tear(torn))
+    live, notices = reopen(db)
+    assert notices == [] and live.encounter == kept.encounter
+    with open_store(db) as store:
+        LiveEncounter.open(store, "Bridge").do("next")
+    assert steps.read_bytes().startswith(b"".join(lines))
+    assert len(steps.read_bytes().splitlines()) == len(lines) + 1
 
 
-def test_torn_line_is_cut_even_when_the_first_thing_done_is_an_append(tmp_path: Path) -> None:
-    db = tmp_path / "encounters.json"
-    make_fight(db, 2)
-    with journal(db).open("ab") as fh:
-        fh.write(b'{"crc":"0000')
-    with Store(db) as s:
-        assert s.append("Fight", {"item": 2}, summary()) == 3
-    with Store(db) as s:
-        assert history(s.load("Fight")) == [0, 1, 2]
-
-
-# --- damaged journal in the middle -------------------------------------------
-
-
-def test_corrupt_journal_line_keeps_records_before_it_and_moves_journal_aside(
+def test_a_whole_last_line_that_fails_its_checksum_is_damage_not_a_torn_write(
     tmp_path: Path,
 ) -> None:
-    db = tmp_path / "encounters.json"
-    make_fight(db, 5)
-    path = journal(db)
-    lines = path.read_bytes().splitlines(keepends=True)
-    lines[2] = lines[2].replace(b'"item":2', b'"item":7')  # bit rot in action 3
-    damaged = b"".join(lines)
-    path.write_bytes(damaged)
-    with Store(db) as s:
-        assert history(s.load("Fight")) == [0, 1]
-        (notice,) = s.notices
-        assert "journal of 'Fight' was damaged at line 3" in notice
-        assert "kept the 2 action(s) before that line and dropped 3 line(s)" in notice
-        aside = Path(re.search(r"kept as (\S+)\.$", notice).group(1))  # type: ignore[union-attr]
-        assert aside.read_bytes() == damaged
-        assert re.fullmatch(r"journal-1\.jsonl\.corrupt-\d{8}-\d{6}", aside.name)
-        assert s.append("Fight", {"item": 2}, summary()) == 3
-    with Store(db) as s:
-        assert history(s.load("Fight")) == [0, 1, 2]
-        assert s.notices == []
+    db = tmp_path / "e.json"
+    fight(db, steps=4)  # snapshot at step 6
+    with open_store(db) as store:
+        again = LiveEncounter.open(store, "Bridge")
+        again.do("damage Ogre 1")
+        again.do("damage Ogre 1")  # steps 7 and 8, acknowledged
+    steps = folder(db) / "steps.jsonl"
+    lines = steps.read_bytes().splitlines(keepends=True)
+    lines[-1] = lines[-1].replace(b"Ogre", b"Ogrf", 1)  # a flipped bit, not a torn write
+    steps.write_bytes(b"".join(lines))
+    resumed, notices = reopen(db)
+    (notice,) = notices
+    assert "damaged from action 8 on" in notice and "kept as" in notice
+    (aside,) = steps.parent.glob("steps.jsonl.corrupt-*")
+    assert aside.read_bytes() == b"".join(lines)
+    assert resumed.session.seq == 7
 
 
-def damage_line(db: Path, index: int) -> None:
-    """Bit rot in one journal line (0-based), valid lines after it."""
-    path = journal(db)
-    lines = path.read_bytes().splitlines(keepends=True)
-    lines[index] = lines[index].replace(b'"item":', b'"itex":')
-    path.write_bytes(b"".join(lines))
-
-
-def test_load_returns_its_own_notices_and_take_notices_shows_each_once(tmp_path: Path) -> None:
-    """A CLI that prints the notices right after opening, then loads, must
-    still be able to tell the GM what loading found."""
-    db = tmp_path / "encounters.json"
-    make_fight(db, 60)
-    damage_line(db, 50)
-    with Store(db) as s:
-        assert s.take_notices() == []  # opening found nothing: the damage is inside
-        loaded = s.load("Fight")
-        (notice,) = loaded.notices
-        assert "journal of 'Fight' was damaged at line 51" in notice
-        assert "kept the 50 action(s) before that line" in notice
-        assert "dropped 10 line(s)" in notice
-        aside = Path(re.search(r"kept as (\S+)\.$", notice).group(1))  # type: ignore[union-attr]
-        assert aside.exists() and aside.parent == journal(db).parent
-        assert history(loaded) == list(range(50))
-        # The same notice is pending on the store, taken once, then gone.
-        assert s.notices == [notice]
-        assert s.take_notices() == [notice]
-        assert s.take_notices() == [] and s.notices == []
-        # A later load of the repaired journal has nothing to say.
-        assert s.load("Fight").notices == ()
-
-
-def test_after_a_damaged_load_the_listed_summary_matches_what_was_kept(tmp_path: Path) -> None:
-    """The picker's round comes from the journal's last line; once load()
-    has dropped the lines after the damage, list() must not keep showing
-    the round of a dropped action."""
-    db = tmp_path / "encounters.json"
-    make_fight(db, 12)
-    damage_line(db, 5)
-    with Store(db) as s:
-        assert s.list()[0].round == 11  # before loading, the tail is all it knows
-        assert history(s.load("Fight")) == [0, 1, 2, 3, 4]
-        assert s.list()[0].round == 4  # the summary saved with action 5 (item 4)
-    with Store(db) as s:
-        assert s.list()[0].round == 4
-    damage_line(db, 0)  # nothing before the damage: only the snapshot is left
-    with Store(db) as s:
-        assert history(s.load("Fight")) == []
-        assert s.list()[0].round == 0  # back to the snapshot's own summary
-
-
-def test_sequence_gap_in_the_journal_counts_as_damage(tmp_path: Path) -> None:
-    db = tmp_path / "encounters.json"
-    make_fight(db, 4)
-    lines = journal(db).read_bytes().splitlines(keepends=True)
-    journal(db).write_bytes(b"".join(lines[:1] + lines[2:]))  # action 2 vanished
-    with Store(db) as s:
-        assert history(s.load("Fight")) == [0]
-        assert "sequence jumps from 1 to 3" in s.notices[0]
-
-
-# --- damaged database file ---------------------------------------------------
-
-
-def test_corrupt_database_is_moved_aside_and_encounters_rebuilt_from_their_files(
+def test_damage_in_the_middle_keeps_every_step_before_it_and_the_damaged_file(
     tmp_path: Path,
 ) -> None:
-    db = tmp_path / "encounters.json"
-    make_fight(db, 4, "Fight")
-    make_fight(db, 1, "Skirmish")
-    with Store(db) as s:
-        s.save_point("Fight", "Start", {"items": [0]}, summary())
-        s.compact("Skirmish", {"items": [0]}, summary())
-        s.append("Skirmish", {"item": 1}, summary(1))
-    damaged = db.read_bytes()[:40]  # truncated by something outside our control
-    db.write_bytes(damaged)
-    with Store(db) as s:
-        assert history(s.load("Fight")) == [0, 1, 2, 3]
-        assert history(s.load("Skirmish")) == [0, 1]
-        assert s.load_save_point("Fight", "start") == {"items": [0]}
-        first = s.notices[0]
-        assert f"The database file {db} was damaged (it is not valid JSON" in first
-        aside = Path(re.search(r"moved to (\S+) and a fresh", first).group(1))  # type: ignore[union-attr]
-        assert re.fullmatch(r"encounters\.json\.corrupt-\d{8}-\d{6}", aside.name)
-        assert aside.read_bytes() == damaged  # never overwritten
-        recovered = " ".join(s.notices[1:])
-        assert "Recovered encounter 'Fight'" in recovered and "4 action(s)" in recovered
-        assert "1 save point(s)" in recovered
-        assert "Recovered encounter 'Skirmish'" in recovered
-        assert {row.name: row.round for row in s.list()} == {"Fight": 3, "Skirmish": 1}
-    json.loads(db.read_text())  # the new database parses
-    with Store(db) as s:
-        assert s.notices == []
+    db = tmp_path / "e.json"
+    live = fight(db, steps=4)  # snapshot at step 6
+    with open_store(db) as store:
+        again = LiveEncounter.open(store, "Bridge")
+        for _ in range(4):
+            again.do("damage Ogre 1")  # steps 7-10, after the snapshot
+    steps = folder(db) / "steps.jsonl"
+    lines = steps.read_bytes().splitlines(keepends=True)
+    lines[8] = lines[8].replace(b"Ogre", b"Ogrf", 1)  # step 8 of 10
+    steps.write_bytes(b"".join(lines))
+    resumed, notices = reopen(db)
+    (notice,) = notices
+    assert "damaged from action 8 on" in notice and "The 7 actions before the damage" in notice
+    assert [c.hp for c in resumed.encounter.combatants if c.name == "Ogre"] == [
+        [c.hp for c in live.encounter.combatants if c.name == "Ogre"][0] - 1
+    ]
+    (aside,) = steps.parent.glob("steps.jsonl.corrupt-*")
+    assert aside.read_bytes() == b"".join(lines)
+    assert len(steps.read_bytes().splitlines()) == 8
+
+
+def test_a_damaged_snapshot_is_rebuilt_from_the_steps_and_listed_normally(tmp_path: Path) -> None:
+    db = tmp_path / "e.json"
+    live = fight(db, steps=8)
+    with open_store(db) as store:
+        LiveEncounter.open(store, "Bridge").save_point("before")
+    state = folder(db) / "state.json"
+    raw = bytearray(state.read_bytes())
+    raw[len(raw) // 2] ^= 0x01  # one flipped bit
+    state.write_bytes(bytes(raw))
+    with open_store(db) as store:
+        assert store.list()[0].round == live.encounter.round  # the steps file's tail
+    resumed, notices = reopen(db)
+    (notice,) = notices
+    assert "was unusable" in notice and "rebuilt from its 10 saved actions" in notice
+    assert "moved to" in notice and "with its save points" in notice
+    assert resumed.encounter == live.encounter and resumed.full_log() == live.full_log()
+    (aside,) = state.parent.glob("state.json.corrupt-*")
+    assert aside.read_bytes() == bytes(raw)
+    again, notices = reopen(db)  # the rebuilt snapshot was written on close
+    assert notices == [] and again.encounter == live.encounter
+
+
+def test_a_folder_holding_another_encounters_files_is_never_written(tmp_path: Path) -> None:
+    db = tmp_path / "e.json"
+    fight(db, "Bridge")
+    fight(db, "Crypt")
+    bridge, crypt = folder(db, "Bridge"), folder(db, "Crypt")
+    (crypt / "state.json").unlink()
+    (crypt / "steps.jsonl").write_bytes((bridge / "steps.jsonl").read_bytes())
+    before = (bridge / "steps.jsonl").read_bytes()
+    with open_store(db) as store:
+        with pytest.raises(SaveError, match="belong to another encounter"):
+            LiveEncounter.open(store, "Crypt")
+        LiveEncounter.open(store, "Bridge").do("next")
+    assert (bridge / "steps.jsonl").read_bytes().startswith(before)
+    assert (crypt / "steps.jsonl").read_bytes() == before
+
+
+def test_an_unreadable_steps_file_is_named_as_that_file(tmp_path: Path) -> None:
+    db = tmp_path / "e.json"
+    fight(db)
+    steps = folder(db) / "steps.jsonl"
+    steps.unlink()
+    steps.mkdir()
+    with open_store(db) as store:
+        (shown,) = store.list()
+        (notice,) = store.take_notices()
+        assert f"Cannot read {steps}" in notice and "is shown as it was at" in notice
+        with pytest.raises(SaveError, match=f"Cannot open {steps}"):
+            LiveEncounter.open(store, "Bridge")
+
+
+# --- a full disk ---------------------------------------------------------------
+
+
+def test_a_step_that_cannot_be_saved_changes_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    db = tmp_path / "e.json"
+    fight(db)
+    steps = folder(db) / "steps.jsonl"
+    with open_store(db) as store:
+        live = LiveEncounter.open(store, "Bridge")
+        before, size = live.encounter, steps.stat().st_size
+        real = saves.steps.write_all
+
+        def half_then_full(fd: int, data: bytes) -> None:
+            real(fd, data[: len(data) // 2])
+            full_disk()
+
+        monkeypatch.setattr(saves.steps, "write_all", half_then_full)
+        with pytest.raises(SaveError, match="could not be saved .*No space left on device"):
+            live.do("damage Ogre 5")
+        assert live.encounter == before and steps.stat().st_size == size
+        monkeypatch.setattr(saves.steps, "write_all", real)
+        live.do("damage Ogre 5")  # space is back: the next step is saved
+        after = live.encounter
+    resumed, notices = reopen(db)
+    assert notices == [] and resumed.encounter == after
+
+
+def test_closing_on_a_full_disk_is_one_line_and_loses_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    db = tmp_path / "e.json"
+    fight(db)
+    with open_store(db) as store:
+        live = LiveEncounter.open(store, "Bridge")
+        live.do("damage Ogre 4")
+        monkeypatch.setattr(saves.storage, "atomic_write", full_disk)
+        note = close_live(live)
+        assert note is not None and "No space left on device" in note and "\n" not in note
+        assert "Every action is saved" in note
+        monkeypatch.undo()
+        kept = live.encounter
+    assert reopen(db)[0].encounter == kept
+
+
+def test_delete_works_on_a_full_disk_and_the_encounter_never_comes_back(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    db = tmp_path / "e.json"
+    fight(db, "Bridge")
+    fight(db, "Crypt")
+    path = folder(db, "Bridge")
+    with open_store(db) as store:
+        monkeypatch.setattr(saves.storage, "atomic_write", full_disk)
+        store.delete("Bridge")  # frees space, even though the list cannot be rewritten
+        assert not path.exists() and [s.name for s in store.list()] == ["Crypt"]
+        assert "tidied the next time" in store.take_notices()[0]
+        monkeypatch.undo()
+    with open_store(db) as store:
+        assert [s.name for s in store.list()] == ["Crypt"] and store.take_notices() == []
+        assert not store.exists("Bridge")
+    assert sorted(p.name for p in Path(f"{db}.d").iterdir()) == [folder(db, "Crypt").name]
+
+
+@pytest.mark.parametrize("fault", [KeyboardInterrupt, OSError], ids=["ctrl-c", "disk-error"])
+def test_a_new_encounter_is_made_all_or_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fault: type[BaseException]
+) -> None:
+    db = tmp_path / "e.json"
+    fight(db, "Crypt")
+
+    def interrupted(*_: Any, **__: Any) -> None:
+        raise fault(errno.EIO, "Input/output error") if fault is OSError else fault()
+
+    monkeypatch.setattr(saves.state.StateFile, "write_snapshot", interrupted)
+    with open_store(db) as store, pytest.raises((SaveError, KeyboardInterrupt)):
+        LiveEncounter.create(store, "Bridge", actions=CAST * 1)
+    monkeypatch.undo()
+    with open_store(db) as store:
+        assert [s.name for s in store.list()] == ["Crypt"] and store.take_notices() == []
+    assert sorted(p.name for p in Path(f"{db}.d").iterdir()) == [folder(db, "Crypt").name]
+
+
+# --- the catalogue ---------------------------------------------------------------
 
 
 @pytest.mark.parametrize(
-    "content",
-    [b"\xff\xfe garbage", b"[1, 2, 3]", b'{"encounters": {"1": {"name": "x"}}}', b'{"a": 5}'],
+    "damage",
+    [
+        pytest.param(lambda raw: raw[: len(raw) // 2], id="truncated"),
+        pytest.param(lambda raw: raw.replace(b"Bridge", b"Bridgf"), id="bad-crc"),
+        pytest.param(lambda raw: b"\xff\xfe garbage", id="garbage"),
+        pytest.param(lambda raw: b'{"encounters": {"1": {"name": "x"}}}', id="hand-written"),
+    ],
 )
-def test_any_unreadable_database_still_opens(tmp_path: Path, content: bytes) -> None:
-    db = tmp_path / "encounters.json"
-    db.write_bytes(content)
-    with Store(db) as s:
-        assert s.list() == []
-        assert "was damaged" in s.notices[0]
-    assert len(list(tmp_path.glob("encounters.json.corrupt-*"))) == 1
+def test_a_damaged_catalogue_is_moved_aside_and_rebuilt_from_the_folders(
+    tmp_path: Path, damage: Callable[[bytes], bytes]
+) -> None:
+    db = tmp_path / "e.json"
+    bridge = fight(db, "Bridge", steps=5)
+    with open_store(db) as store:
+        LiveEncounter.open(store, "Bridge").save_point("x")
+    fight(db, "Crypt", steps=2)
+    db.write_bytes(damage(db.read_bytes()))
+    with open_store(db) as store:
+        notices = store.take_notices()
+        assert (
+            "was damaged" in notices[0] and "rebuilt from the encounters' own folders" in notices[0]
+        )
+        assert sorted(n.split("'")[1] for n in notices[1:]) == ["Bridge", "Crypt"]
+        listed = {s.name: s for s in store.list()}
+        assert listed["Bridge"].round == bridge.encounter.round
+        assert listed["Bridge"].save_points == 1
+        assert LiveEncounter.open(store, "Bridge").encounter == bridge.encounter
+    assert len(list(tmp_path.glob("e.json.corrupt-*"))) == 1
 
 
-def test_unrecoverable_encounter_files_are_moved_aside_with_a_notice(tmp_path: Path) -> None:
-    db = tmp_path / "encounters.json"
-    make_fight(db, 2)
-    d = enc_dir(db)
-    (d / "snapshot-1.json").write_bytes(b"{}")
-    db.write_bytes(b"not json")
-    with Store(db) as s:
-        assert s.list() == []
-        assert any("Could not recover the saved files" in n for n in s.notices)
-    assert not d.exists() and len(list(d.parent.glob(f"{d.name}.unrecoverable-*"))) == 1
-
-
-def test_database_from_a_newer_program_is_refused_not_moved(tmp_path: Path) -> None:
-    db = tmp_path / "encounters.json"
-    make_fight(db, 1)
-    data = json.loads(db.read_text())
-    data["encounters"]["1"]["schema"] = 99
-    db.write_text(json.dumps(data))
+def test_a_catalogue_from_a_newer_tracker_is_refused_and_left_alone(tmp_path: Path) -> None:
+    db = tmp_path / "e.json"
+    fight(db)
+    edit_tables(db, lambda t: t["encounters"]["1"].update(schema=99))
+    before = db.read_bytes()
     with pytest.raises(NewerSchema, match="newer combat-tracker"):
         Store(db)
-    assert json.loads(db.read_text())["encounters"]["1"]["schema"] == 99
-    assert not list(tmp_path.glob("*.corrupt-*"))
+    assert db.read_bytes() == before and not list(tmp_path.glob("e.json.corrupt-*"))
 
 
-def test_damaged_snapshot_is_a_clear_error(tmp_path: Path) -> None:
-    db = tmp_path / "encounters.json"
-    make_fight(db, 1)
-    (enc_dir(db) / "snapshot-1.json").write_bytes(b"garbage")
-    with Store(db) as s, pytest.raises(SaveError, match="snapshot of 'Fight' .* is unusable"):
-        s.load("Fight")
+def test_the_catalogue_is_checked_not_trusted(tmp_path: Path) -> None:
+    db = tmp_path / "e.json"
+    fight(db, "Bridge")
+    fight(db, "Crypt")
+
+    def lie(tables: dict[str, Any]) -> None:
+        docs = tables["encounters"]
+        bridge = next(d for d in docs.values() if d["name"] == "Bridge")
+        crypt = next(d for d in docs.values() if d["name"] == "Crypt")
+        crypt["key"] = "not crypt"  # a key that does not match its name
+        docs["3"] = {**bridge, "name": "Ghost"}  # a second entry naming Bridge's folder
+        docs["4"] = {**crypt, "id": "nowhere-1234"}  # an entry whose folder is gone
+
+    edit_tables(db, lie)
+    with open_store(db) as store:
+        notices = " ".join(store.take_notices())
+        assert "listed the folder" in notices and "'Ghost'" in notices
+        assert "was repaired" in notices and "are missing" in notices
+        assert sorted(s.name for s in store.list()) == ["Bridge", "Crypt"]
+        assert store.exists("crypt")
 
 
-# --- crashes inside multi-step operations ----------------------------------
+def test_a_folder_the_catalogue_does_not_list_is_adopted(tmp_path: Path) -> None:
+    db = tmp_path / "e.json"
+    crypt = fight(db, "Crypt", steps=3)
+    fight(db, "Bridge")
+    edit_tables(
+        db,
+        lambda t: t["encounters"].pop(
+            next(k for k, d in t["encounters"].items() if d["name"] == "Crypt")
+        ),
+    )
+    with open_store(db) as store:
+        (notice,) = store.take_notices()
+        assert "Recovered encounter 'Crypt'" in notice and "interrupted create" in notice
+        assert LiveEncounter.open(store, "Crypt").encounter == crypt.encounter
 
 
-@pytest.mark.parametrize(
-    "step",
-    ["_start_journal", "_commit_generation", "_remove_generation"],
-    ids=["after-snapshot-written", "after-new-journal", "after-index-points-to-new"],
-)
-def test_crash_during_compaction_loses_nothing(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, step: str
-) -> None:
-    db = tmp_path / "encounters.json"
-    make_fight(db, 6)
-    s = Store(db)
-    s.load("Fight")
-
-    def crash(*args: Any, **kwargs: Any) -> None:
-        raise Crash
-
-    with monkeypatch.context() as m:
-        m.setattr(Store, step, crash)
-        with pytest.raises(Crash):
-            s.compact("Fight", {"items": list(range(6))}, summary(5))
-    s.close()  # the process is gone; only its lock is released
-
-    with Store(db) as s:
-        assert history(s.load("Fight")) == list(range(6))
-        assert s.append("Fight", {"item": 6}, summary(6)) == 7
-        s.compact("Fight", {"items": list(range(7))}, summary(6))
-        s.append("Fight", {"item": 7}, summary(7))
-    with Store(db) as s:
-        assert history(s.load("Fight")) == list(range(8))
+def test_leftovers_of_a_crash_are_tidied_and_nothing_else_is_touched(tmp_path: Path) -> None:
+    db = tmp_path / "e.json"
+    fight(db)
+    enc = folder(db)
+    strays = [
+        tmp_path / "e.json.tmp-99999",
+        enc / "state.json.tmp-99999",
+        Path(f"{db}.d") / ".new-half-made-1234" / "steps.jsonl",
+        Path(f"{db}.d") / ".deleted-gone-1234" / "steps.jsonl",
+    ]
+    for stray in strays:
+        stray.parent.mkdir(exist_ok=True)
+        stray.write_bytes(b"leftover")
+    mine = tmp_path / "my-notes.tmp-1"  # not the tracker's
+    mine.write_bytes(b"keep me")
+    with open_store(db) as store:
+        assert store.take_notices() == [] and len(store.list()) == 1
+    assert not any(
+        s.exists() or s.parent.name.startswith(".") and s.parent.exists() for s in strays
+    )
+    assert mine.read_bytes() == b"keep me"
 
 
-def test_crash_mid_compaction_then_more_actions_then_lost_database(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """The newest snapshot on disk is an orphan from a crashed compaction and
-    the actions after it are in the older journal: rebuilding from files
-    must still give every action exactly once."""
-    db = tmp_path / "encounters.json"
-    make_fight(db, 3)
-    s = Store(db)
-
-    def crash(*args: Any, **kwargs: Any) -> None:
-        raise Crash
-
-    with monkeypatch.context() as m:
-        m.setattr(Store, "_commit_generation", crash)
-        with pytest.raises(Crash):
-            s.compact("Fight", {"items": [0, 1, 2]}, summary(2))
-    s.close()
-    with Store(db) as s:
-        s.append("Fight", {"item": 3}, summary(3))
-        s.append("Fight", {"item": 4}, summary(4))
-    assert (enc_dir(db) / "snapshot-2.json").exists()  # the orphan is still there
-    db.write_bytes(b"{")
-    with Store(db) as s:
-        loaded = s.load("Fight")
-        assert history(loaded) == [0, 1, 2, 3, 4]
-        assert loaded.snapshot == {"items": [0, 1, 2]}  # the newest snapshot was used
-        assert s.append("Fight", {"item": 5}, summary()) == 6
+def test_temp_files_are_never_written_through_a_planted_link(tmp_path: Path) -> None:
+    db = tmp_path / "e.json"
+    fight(db)
+    victim = tmp_path / "victim.txt"
+    victim.write_text("precious")
+    planted = folder(db) / f"state.json.tmp-{os.getpid()}"
+    planted.symlink_to(victim)
+    with open_store(db) as store:
+        live = LiveEncounter.open(store, "Bridge")
+        live.do("next")
+        live.close()
+    assert victim.read_text() == "precious"
 
 
-def test_records_not_after_the_snapshot_are_skipped(tmp_path: Path) -> None:
-    """A journal that still holds records already folded into the snapshot
-    (e.g. copied back by hand) never applies them twice."""
-    db = tmp_path / "encounters.json"
-    make_fight(db, 3)
-    old_journal = journal(db).read_bytes()
-    with Store(db) as s:
-        s.compact("Fight", {"items": [0, 1, 2]}, summary(2))
-        s.append("Fight", {"item": 3}, summary(3))
-    new_journal = journal(db)
-    new_journal.write_bytes(old_journal + new_journal.read_bytes())
-    with Store(db) as s:
-        assert history(s.load("Fight")) == [0, 1, 2, 3]
-
-
-def test_interrupted_create_leaves_nothing_behind(tmp_path: Path) -> None:
-    db = tmp_path / "encounters.json"
-    make_fight(db, 1)
-    staging = Path(f"{db}.d") / ".half-made-1234abcd.tmp"
-    staging.mkdir()
-    (staging / "snapshot-1.json").write_bytes(b"{")
-    with Store(db) as s:
-        assert [row.name for row in s.list()] == ["Fight"]
-        assert s.notices == []
-    assert not staging.exists()
-
-
-def test_interrupted_delete_is_finished_on_open(tmp_path: Path) -> None:
-    db = tmp_path / "encounters.json"
-    make_fight(db, 1)
-    (enc_dir(db) / "DELETED").write_bytes(b"deleted\n")  # crash right after the marker
-    with Store(db) as s:
-        assert s.list() == []
-    assert list(Path(f"{db}.d").iterdir()) == []
-
-
-def test_encounter_files_missing_from_the_index_are_adopted(tmp_path: Path) -> None:
-    db = tmp_path / "encounters.json"
-    make_fight(db, 2, "Lost")
-    data = json.loads(db.read_text())
-    data["encounters"] = {}
-    db.write_text(json.dumps(data))
-    with Store(db) as s:
-        assert history(s.load("Lost")) == [0, 1]
-        assert "not listed in the database" in s.notices[0]
-
-
-def test_missing_encounter_files_remove_the_entry_with_a_notice(tmp_path: Path) -> None:
-    db = tmp_path / "encounters.json"
-    make_fight(db, 1)
-    for p in enc_dir(db).iterdir():
-        p.unlink()
-    enc_dir(db).rmdir()
-    with Store(db) as s:
-        assert s.list() == []
-        assert "files of encounter 'Fight'" in s.notices[0]
-
-
-def test_failed_append_is_rolled_back_on_disk_and_reports_one_message(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """Disk full halfway through a line: the caller gets a SaveError, the
-    half line is cut off, and the next append reuses the sequence number."""
-    import errno
-    import os
-
-    import saves.journal
-
-    db = tmp_path / "encounters.json"
-    make_fight(db, 2)
-
-    def half_then_full(fd: int, data: bytes) -> None:
-        os.write(fd, data[: len(data) // 2])
-        raise OSError(errno.ENOSPC, "No space left on device")
-
-    with Store(db) as s:
-        s.load("Fight")
-        with monkeypatch.context() as m:
-            m.setattr(saves.journal, "write_all", half_then_full)
-            with pytest.raises(SaveError, match="could not be saved .*No space left on device"):
-                s.append("Fight", {"item": 2}, summary())
-        assert history(s.load("Fight")) == [0, 1]
-        assert s.append("Fight", {"item": 2}, summary()) == 3
-    with Store(db) as s:
-        assert history(s.load("Fight")) == [0, 1, 2]
-        assert s.notices == []
+def test_steps_from_a_newer_tracker_are_refused(tmp_path: Path) -> None:
+    path = tmp_path / "steps.jsonl"
+    StepsFile.create(
+        path,
+        saves.steps.origin_line("x-1", "X", "t", {"encounter": {}}).replace(
+            b'"schema":1', b'"schema":7'
+        ),
+    )
+    with pytest.raises(SaveError):
+        StepsFile(path).open(None)

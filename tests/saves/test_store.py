@@ -1,218 +1,219 @@
-"""The store's everyday behaviour (issue 3, Saves): what the GM saves is what
-comes back, in order, under a name they can type in any case."""
+"""The store (issue 10): encounters are created, listed, resumed, saved
+step by step, given save points and deleted — and the files they live in
+are plain enough to read with stock TinyDB."""
 
 from __future__ import annotations
 
 import json
+import os
+import random
 from pathlib import Path
-from typing import Any
 
 import pytest
+import tinydb
 
-from saves import (
-    EncounterExists,
-    EncounterNotFound,
-    SaveError,
-    SavePointNotFound,
-    Store,
-    default_db_path,
-)
-from saves.migrations import FILE_SCHEMA_VERSION
+from saves import EncounterExists, EncounterNotFound, SaveError, Store
+from saves.errors import DatabaseReadOnly, SavePointExists, SavePointNotFound
+from saves.live import LiveEncounter, open_store
+from saves.migrations import SCHEMA_VERSION
+from tracker.restore import restore_save_point
 
-
-def summary(round_: int = 0, active: str | None = None) -> dict[str, Any]:
-    return {"name": "x", "round": round_, "active": active, "combatants": 2, "started": round_ > 0}
+CAST = ["add Ogre hp 40 al 11 init 8", "add Mira player hp 30 init 15"]
 
 
-def history(loaded: Any) -> list[int]:
-    """What the engine would rebuild: snapshot items, then replayed records."""
-    return list(loaded.snapshot["items"]) + [r["item"] for r in loaded.records]
+def new_fight(store: Store, name: str = "Bridge", steps: int = 0) -> LiveEncounter:
+    live = LiveEncounter.create(store, name, rng=random.Random(3), actions=CAST)
+    if steps:
+        live.do("start")
+    for i in range(steps - 1):
+        live.do("damage Ogre 1" if i % 2 else "next")
+    return live
 
 
-@pytest.fixture
-def store(tmp_path: Path) -> Any:
-    with Store(tmp_path / "encounters.json") as s:
-        yield s
+def folder(db: Path, name: str = "Bridge") -> Path:
+    with open_store(db, read_only=True) as store:
+        return store.folder(store.catalogue.by_key[name.casefold()]["id"])
 
 
-def test_round_trip_of_snapshot_records_and_summary(tmp_path: Path) -> None:
+def test_a_fight_resumes_exactly_as_it_was_left(tmp_path: Path) -> None:
     db = tmp_path / "encounters.json"
-    snapshot = {"items": [], "log": [{"seq": 1, "round": 1, "actor": "Ogre", "text": "hits ✓"}]}
-    with Store(db) as s:
-        s.create("Ogre Bridge", snapshot, summary())
-        s.append("Ogre Bridge", {"item": 1, "nested": {"f": 1.5, "none": None}}, summary(1, "Ogre"))
-    with Store(db) as s:
-        loaded = s.load("Ogre Bridge")
-        assert loaded.snapshot == snapshot
-        assert loaded.records == [{"item": 1, "nested": {"f": 1.5, "none": None}}]
-        (row,) = s.list()
-        assert (row.name, row.round, row.active, row.combatants, row.started) == (
-            "Ogre Bridge",
-            1,
-            "Ogre",
-            2,
-            True,
-        )
+    with open_store(db) as store:
+        live = new_fight(store, steps=9)
+        live.set_ui_state(selected="Ogre", marked=["Mira"])
+        live.close()
+        kept = (live.encounter, list(live.log), live.ui_state)
+    with open_store(db) as store:
+        again = LiveEncounter.open(store, "bridge")
+        assert (again.encounter, list(again.log), again.ui_state) == kept
+        assert again.undo().action["verb"] == "undo"
 
 
-def test_append_returns_consecutive_sequence_numbers_and_load_keeps_order(store: Store) -> None:
-    store.create("Fight", {"items": []}, summary())
-    seqs = [store.append("Fight", {"item": i}, summary(i)) for i in range(50)]
-    assert seqs == list(range(1, 51))
-    assert history(store.load("Fight")) == list(range(50))
-    # Sequence numbers continue after a reload.
-    assert store.append("Fight", {"item": 50}, summary()) == 51
-
-
-def test_compaction_then_load_and_further_appends(tmp_path: Path) -> None:
+def test_each_step_is_on_disk_before_do_returns(tmp_path: Path) -> None:
     db = tmp_path / "encounters.json"
-    with Store(db) as s:
-        s.create("Fight", {"items": []}, summary())
-        for i in range(10):
-            s.append("Fight", {"item": i}, summary(i))
-        s.compact("Fight", {"items": list(range(10))}, summary(9))
-        assert s.load("Fight").records == []
-        assert s.append("Fight", {"item": 10}, summary(10)) == 11
-    with Store(db) as s:
-        loaded = s.load("Fight")
-        assert loaded.snapshot == {"items": list(range(10))}
-        assert history(loaded) == list(range(11))
-        assert s.list()[0].round == 10
-    # Only the current generation is left on disk.
-    (enc_dir,) = (tmp_path / "encounters.json.d").iterdir()
-    assert sorted(p.name for p in enc_dir.iterdir()) == ["journal-2.jsonl", "snapshot-2.json"]
+    with open_store(db) as store:
+        live = new_fight(store, steps=3)
+        step = live.do("damage Ogre 7")
+        steps = (folder(db) / "steps.jsonl").read_bytes().splitlines()
+        assert len(steps) == step.seq + 1  # line 0 creates the encounter
+        assert json.loads(steps[-1])["seq"] == step.seq
+        # a reader sees it at once, without the writer closing anything
+        with open_store(db, read_only=True) as reader:
+            seen = LiveEncounter.open(reader, "Bridge")
+            assert seen.encounter == live.encounter
 
 
-def test_names_are_case_insensitive_and_unique(store: Store) -> None:
-    store.create("Goblin Ambush", {"items": []}, summary())
-    assert store.exists("goblin ambush") and store.exists("GOBLIN AMBUSH ")
-    with pytest.raises(EncounterExists, match="'Goblin Ambush' already exists"):
-        store.create("GOBLIN ambush", {"items": []}, summary())
-    store.append("goblin AMBUSH", {"item": 1}, summary())
-    assert history(store.load("Goblin ambush")) == [1]
-    assert [s.name for s in store.list()] == ["Goblin Ambush"]  # the name as first typed
-
-
-def test_missing_encounter_and_bad_input_give_one_clear_message(store: Store) -> None:
-    with pytest.raises(EncounterNotFound, match="No saved encounter is named 'Nope'"):
-        store.load("Nope")
-    with pytest.raises(SaveError, match="name must be a non-empty text"):
-        store.create("   ", {"items": []}, summary())
-    store.create("Fight", {"items": []}, summary())
-    with pytest.raises(SaveError, match="not plain JSON data"):
-        store.append("Fight", {"item": object()}, summary())
-    with pytest.raises(SaveError, match="not plain JSON data"):
-        store.append("Fight", {"item": float("nan")}, summary())
-    with pytest.raises(SaveError, match="must be a JSON object"):
-        store.append("Fight", ["not", "a", "dict"], summary())  # type: ignore[arg-type]
-    # A rejected record is not saved and does not use up a sequence number.
-    assert store.append("Fight", {"item": 1}, summary()) == 1
-
-
-def test_list_is_newest_first(store: Store) -> None:
-    for name in ("Alpha", "Beta", "Gamma"):
-        store.create(name, {"items": []}, summary())
-    assert [s.name for s in store.list()] == ["Gamma", "Beta", "Alpha"]
-    store.append("Alpha", {"item": 1}, summary(3))
-    assert [s.name for s in store.list()] == ["Alpha", "Gamma", "Beta"]
-    store.compact("Beta", {"items": []}, summary(2))
-    assert [s.name for s in store.list()] == ["Beta", "Alpha", "Gamma"]
-
-
-def test_list_reads_the_latest_summary_from_another_process_journal(tmp_path: Path) -> None:
+def test_saving_a_step_touches_only_its_steps_file(tmp_path: Path) -> None:
     db = tmp_path / "encounters.json"
-    with Store(db) as s:
-        s.create("Fight", {"items": []}, summary(0))
-        s.append("Fight", {"item": 1}, summary(4, "Troll"))
-    with Store(db) as s:  # fresh process state: the summary comes from the journal tail
-        (row,) = s.list()
-        assert (row.round, row.active) == (4, "Troll")
+    with open_store(db) as store:
+        live = new_fight(store, steps=2)
+        new_fight(store, "Crypt", steps=2)
+        before = {p: p.stat().st_mtime_ns for p in tmp_path.rglob("*") if p.is_file()}
+        live.do("damage Ogre 3")
+        after = {p: p.stat().st_mtime_ns for p in tmp_path.rglob("*") if p.is_file()}
+        assert {p.name for p in after if after[p] != before.get(p)} == {"steps.jsonl"}
 
 
-def test_save_points_are_named_listed_newest_first_and_replaceable(store: Store) -> None:
-    store.create("Fight", {"items": []}, summary())
-    store.save_point("Fight", "Before the boss", {"items": [1]}, summary(1))
-    store.save_point("Fight", "Round 3", {"items": [1, 2, 3]}, summary(3))
-    assert [label for label, _ in store.save_points("fight")] == ["Round 3", "Before the boss"]
-    assert store.load_save_point("Fight", "before THE boss") == {"items": [1]}
-    store.save_point("Fight", "before the boss", {"items": [9]}, summary(1))  # same label
-    assert store.load_save_point("Fight", "Before the boss") == {"items": [9]}
-    assert len(store.save_points("Fight")) == 2
-    assert store.list()[0].save_points == 2
-    # The autosave is untouched by save points.
-    assert store.load("Fight").snapshot == {"items": []}
-    with pytest.raises(SavePointNotFound, match="no save point labelled 'Nope'"):
-        store.load_save_point("Fight", "Nope")
+def test_names_ignore_case_and_are_unique(tmp_path: Path) -> None:
+    with open_store(tmp_path / "e.json") as store:
+        new_fight(store, "Goblin Ambush")
+        assert store.exists("goblin ambush") and store.exists("  GOBLIN AMBUSH ")
+        with pytest.raises(EncounterExists, match="already exists"):
+            new_fight(store, "GOBLIN ambush")
+        with pytest.raises(EncounterNotFound, match="No saved encounter is named 'Nope'"):
+            LiveEncounter.open(store, "Nope")
+        with pytest.raises(SaveError, match="non-empty"):
+            store.exists("  ")
 
 
-def test_save_points_survive_reopen(tmp_path: Path) -> None:
-    db = tmp_path / "encounters.json"
-    with Store(db) as s:
-        s.create("Fight", {"items": []}, summary())
-        s.save_point("Fight", "Start", {"items": [7]}, summary())
-    with Store(db) as s:
-        assert s.load_save_point("Fight", "start") == {"items": [7]}
+def test_list_shows_the_latest_state_newest_first(tmp_path: Path) -> None:
+    db = tmp_path / "e.json"
+    with open_store(db) as store:
+        old = new_fight(store, "Old", steps=2)
+        new_fight(store, "New", steps=5)
+        assert [s.name for s in store.list()] == ["New", "Old"]
+        old.do("next")
+        old.do("next")
+        old.do("next")
+        first = store.list()[0]
+        assert first.round == old.encounter.round > 1
+        assert (first.name, first.active) == ("Old", old.encounter.active.name)
 
 
-def test_delete_removes_encounter_files_and_save_points(tmp_path: Path) -> None:
-    db = tmp_path / "encounters.json"
-    with Store(db) as s:
-        s.create("Fight", {"items": []}, summary())
-        s.save_point("Fight", "Start", {"items": []}, summary())
-        s.append("Fight", {"item": 1}, summary())
-        s.delete("fight")
-        assert not s.exists("Fight")
-        s.create("Fight", {"items": [2]}, summary())  # the name is free again
-    with Store(db) as s:
-        assert s.load("Fight").snapshot == {"items": [2]}
-        assert s.save_points("Fight") == []
-        assert s.notices == []
-    assert len(list((tmp_path / "encounters.json.d").iterdir())) == 1
+def test_save_points_are_kept_listed_refused_twice_and_restored(tmp_path: Path) -> None:
+    db = tmp_path / "e.json"
+    with open_store(db) as store:
+        live = new_fight(store, steps=5)
+        live.save_point("Before the ogre")
+        with pytest.raises(SavePointExists, match="already has a save point"):
+            live.save_point("before THE ogre")
+        at_save = (live.encounter, live.full_log())
+        live.do("damage Ogre 30")
+        live.save_point("Before the ogre", replace=True)  # replaced, not added
+        live.save_point("later")
+        assert [label for label, _ in store.save_points("Bridge")] == ["later", "Before the ogre"]
+        live.close()
+    with open_store(db) as store:
+        assert store.list()[0].save_points == 2
+        with pytest.raises(SavePointNotFound):
+            store.load_save_point("Bridge", "nope")
+        live = LiveEncounter.open(store, "Bridge")
+        live.undo()
+        live.save_point("rewound")
+        name = restore_save_point(store, "Bridge", "rewound")
+        restored = LiveEncounter.open(store, name)
+        assert (restored.encounter.name, name) == ("Bridge (rewound)", "Bridge (rewound)")
+        assert restored.full_log() == at_save[1]
+        undone = 0
+        while restored.can_undo:  # the history before the save point came along
+            restored.undo()
+            undone += 1
+        assert undone == 7 and restored.encounter.combatants == ()
+        (ogre,) = [
+            c for c in LiveEncounter.open(store, "Bridge").encounter.combatants if c.name == "Ogre"
+        ]
+        assert ogre.hp == 40 - 2  # the original is as it was left (its undo kept)
 
 
-def test_database_file_is_plain_tinydb_json_with_schema_versions(tmp_path: Path) -> None:
-    db = tmp_path / "encounters.json"
-    with Store(db) as s:
-        s.create("Fight", {"items": []}, summary())
-        s.save_point("Fight", "Start", {"items": []}, summary())
-    data = json.loads(db.read_text())
-    docs = [*data["encounters"].values(), *data["save_points"].values()]
-    assert docs and all(doc["schema"] == 1 for doc in docs)
-    for path in (tmp_path / "encounters.json.d").rglob("*.json"):
-        # snapshot and save-point files: version 3 may hold deferred sections
-        assert json.loads(path.read_bytes())["schema"] == FILE_SCHEMA_VERSION == 3
+def test_delete_removes_the_encounter_and_its_files(tmp_path: Path) -> None:
+    db = tmp_path / "e.json"
+    with open_store(db) as store:
+        new_fight(store, steps=3).save_point("x")
+        new_fight(store, "Crypt")
+        path = folder(db)
+        store.delete("BRIDGE")
+        assert not path.exists() and [s.name for s in store.list()] == ["Crypt"]
+        with pytest.raises(EncounterNotFound):
+            store.delete("Bridge")
+    with open_store(db) as store:
+        assert [s.name for s in store.list()] == ["Crypt"] and store.take_notices() == []
+    assert sorted(p.name for p in Path(f"{db}.d").iterdir()) == [folder(db, "Crypt").name]
 
 
-def test_appending_does_not_touch_the_database_file(store: Store) -> None:
-    store.create("Fight", {"items": []}, summary())
-    before = store.path.stat()
-    for i in range(5):
-        store.append("Fight", {"item": i}, summary(i))
-    after = store.path.stat()
-    assert (before.st_ino, before.st_mtime_ns) == (after.st_ino, after.st_mtime_ns)
+def test_the_files_are_plain_tinydb_and_hold_what_show_shows(tmp_path: Path) -> None:
+    db = tmp_path / "e.json"
+    with open_store(db) as store:
+        live = new_fight(store, steps=4)
+        live.close()
+        shown = [(c.name, c.hp) for c in live.encounter.combatants]
+    catalogue = tinydb.TinyDB(db)
+    (entry,) = catalogue.table("encounters").all()
+    assert (entry["name"], entry["schema"]) == ("Bridge", SCHEMA_VERSION)
+    state = tinydb.TinyDB(folder(db) / "state.json")
+    (snapshot,) = state.table("snapshot").all()
+    combatants = snapshot["session"]["encounter"]["combatants"]
+    assert [(c["name"], c["hp"]) for c in combatants] == shown
+    assert snapshot["seq"] == 4 + len(CAST) - 1 + 1 and snapshot["schema"] == SCHEMA_VERSION
 
 
-def test_default_path_honours_the_environment(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setenv("COMBAT_TRACKER_DB", str(tmp_path / "custom" / "my.json"))
-    assert default_db_path() == tmp_path / "custom" / "my.json"
-    with Store() as s:
-        s.create("Fight", {"items": []}, summary())
-    assert (tmp_path / "custom" / "my.json").exists()
-    monkeypatch.delenv("COMBAT_TRACKER_DB")
-    assert default_db_path().name == "encounters.json"
-    assert "combat-tracker" in str(default_db_path())
+def test_a_symlinked_database_is_followed_everywhere(tmp_path: Path) -> None:
+    real = tmp_path / "real" / "encounters.json"
+    real.parent.mkdir()
+    with open_store(real) as store:
+        new_fight(store, steps=2)
+    link = tmp_path / "link.json"
+    link.symlink_to(real)
+    with open_store(link) as store:
+        new_fight(store, "Crypt")
+        assert [s.name for s in store.list()] == ["Crypt", "Bridge"]
+    assert link.is_symlink() and not Path(f"{link}.d").exists()
+    with open_store(real) as store:
+        assert len(store.list()) == 2
 
 
-def test_closed_store_refuses_work(tmp_path: Path) -> None:
-    s = Store(tmp_path / "encounters.json")
-    s.close()
-    s.close()  # idempotent
-    with pytest.raises(SaveError, match="has been closed"):
-        s.list()
+def test_a_file_that_is_not_a_tracker_database_is_refused_untouched(tmp_path: Path) -> None:
+    notes = tmp_path / "notes.json"
+    notes.write_text('{"shopping": ["milk"]}')
+    with pytest.raises(SaveError, match="is not a combat-tracker database; nothing was changed"):
+        Store(notes)
+    assert notes.read_text() == '{"shopping": ["milk"]}'
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["notes.json"]  # not even a lock
 
 
-def test_a_directory_as_database_path_is_a_clear_error(tmp_path: Path) -> None:
+def test_read_only_store_refuses_every_change_and_creates_nothing(tmp_path: Path) -> None:
+    db = tmp_path / "e.json"
+    with open_store(db, read_only=True) as store:
+        assert store.list() == []
+        with pytest.raises(DatabaseReadOnly, match="read-only"):
+            new_fight(store)
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_directory_as_database_and_a_closed_store_are_clear_errors(tmp_path: Path) -> None:
     with pytest.raises(SaveError, match="is a directory"):
         Store(tmp_path)
+    store = Store(tmp_path / "e.json")
+    store.close()
+    with pytest.raises(SaveError, match="has been closed"):
+        store.list()
+
+
+def test_the_default_path_honours_the_environment(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from saves.store import default_db_path
+
+    monkeypatch.setenv("COMBAT_TRACKER_DB", str(tmp_path / "x.json"))
+    assert default_db_path() == tmp_path / "x.json"
+    monkeypatch.delenv("COMBAT_TRACKER_DB")
+    assert default_db_path().name == "encounters.json"
+    assert os.fspath(default_db_path()).count("combat-tracker") == 1

@@ -22,6 +22,7 @@ from rules.combatant import Combatant
 from rules.encounter import Encounter
 from rules.endurance import Endurance
 from rules.engine import Session
+from rules.engine.complete import completions
 from rules.rulesets import ruleset
 from saves.live import LiveEncounter, open_store
 from tracker.app import CombatTrackerApp
@@ -34,7 +35,7 @@ from tracker.screens.movement import MovementScreen
 from tracker.screens.picker import PickerScreen
 from tracker.screens.prompt import ChoiceScreen, ConfirmScreen, NoticeScreen
 from tracker.widgets.combatant import CombatantPane, describe, pack
-from tracker.widgets.command_line import CommandInput, completions
+from tracker.widgets.command_line import CommandInput
 from tracker.widgets.footer import KeyFooter
 from tracker.widgets.initiative import InitiativePane
 from tracker.widgets.initiative_rows import badges
@@ -199,9 +200,9 @@ async def test_shift_c_on_marked_targets_removes_it_where_present_in_one_step() 
 
 
 def test_completions_list_every_match_quoted() -> None:
-    found = completions("damage gob", ["damage"], ["Goblin 1", "Goblin 2", "Ogre"])
+    found = completions("damage gob", ["Goblin 1", "Goblin 2", "Ogre"], ["damage"])
     assert found == ['damage "Goblin 1"', 'damage "Goblin 2"']
-    assert completions("d", ["damage", "delay", "heal"], []) == ["damage", "delay"]
+    assert completions("d", [], ["damage", "delay", "heal"]) == ["damage", "delay"]
 
 
 async def test_repeated_tab_cycles_through_ambiguous_names() -> None:
@@ -491,14 +492,14 @@ def test_open_takes_a_unique_prefix_and_lists_names_otherwise(
     assert err.count("\n") == 1 and "'Bridge trolls'" in err and "dragon" in err
 
 
-async def test_a_long_journal_is_folded_once_the_fight_is_on_screen() -> None:
+async def test_a_fresh_snapshot_is_checked_for_between_keys_not_at_start() -> None:
     live = fight()
     calls: list[str] = []
     live.compact_if_due = lambda: calls.append("compact") or True  # type: ignore[method-assign]
     app = make_app(live)
     async with app.run_test(size=(80, 24)) as pilot:
         assert calls == []  # not on the start-up path
-        await pilot.pause(1.8)
+        await pilot.pause(2.3)
         assert calls == ["compact"]
 
 

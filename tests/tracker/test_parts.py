@@ -14,6 +14,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from rules.combatant import Combatant
+from rules.engine.complete import complete
 from rules.engine.grammar import VERBS
 from rules.engine.parse import parse_action
 from tracker import lines
@@ -21,7 +22,6 @@ from tracker.bindings import ENCOUNTER_KEYS, PICKER_KEYS, key_ids
 from tracker.config import load_config
 from tracker.screens.faces import check_face
 from tracker.screens.help import key_text
-from tracker.widgets.command_line import complete
 
 NAMES = ["Goblin 1", "Goblin 2", "Ogre", "Zalek"]
 
@@ -29,28 +29,28 @@ NAMES = ["Goblin 1", "Goblin 2", "Ogre", "Zalek"]
 
 
 def test_first_word_completes_to_a_verb() -> None:
-    assert complete("dam", VERBS, NAMES) == "damage"
-    assert complete("unc", VERBS, NAMES) == "uncond"
+    assert complete("dam", NAMES, VERBS) == "damage"
+    assert complete("unc", NAMES, VERBS) == "uncond"
 
 
 def test_later_words_complete_to_names_quoted_when_they_have_spaces() -> None:
-    assert complete("damage Og", VERBS, NAMES) == "damage Ogre"
-    assert complete("damage gob", VERBS, NAMES) == 'damage "Goblin 1"'
-    assert complete('damage "Goblin 1,Og', VERBS, NAMES) == 'damage "Goblin 1,Ogre"'
+    assert complete("damage Og", NAMES, VERBS) == "damage Ogre"
+    assert complete("damage gob", NAMES, VERBS) == 'damage "Goblin 1"'
+    assert complete('damage "Goblin 1,Og', NAMES, VERBS) == 'damage "Goblin 1,Ogre"'
 
 
 def test_nothing_to_complete() -> None:
-    assert complete("", VERBS, NAMES) is None
-    assert complete("damage ", VERBS, NAMES) is None
-    assert complete("xyzzy", VERBS, NAMES) is None
-    assert complete("damage Ogre", VERBS, NAMES) is None  # already complete
+    assert complete("", NAMES, VERBS) is None
+    assert complete("damage ", NAMES, VERBS) is None
+    assert complete("xyzzy", NAMES, VERBS) is None
+    assert complete("damage Ogre", NAMES, VERBS) is None  # already complete
 
 
 @given(st.text(max_size=60), st.lists(st.text(max_size=12), max_size=6))
 def test_completion_never_fails_and_only_extends_the_earlier_words(
     value: str, names: list[str]
 ) -> None:
-    completed = complete(value, VERBS, names)
+    completed = complete(value, names, VERBS)
     if completed is not None:
         assert isinstance(completed, str)
         # whatever was typed before the word being completed is kept as is

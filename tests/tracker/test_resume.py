@@ -179,3 +179,25 @@ def test_a_failed_start_leaves_the_collector_on(tmp_path: Path) -> None:
     with pytest.raises(tui.StartError, match="Nope"):
         tui.build_app(args)
     assert gc.isenabled()
+
+
+async def test_a_resumed_long_fight_counts_the_log_entries_kept_only_on_disk(
+    tmp_path: Path,
+) -> None:
+    db = tmp_path / "encounters.json"
+    with open_store(db) as store:
+        live = LiveEncounter.create(store, "Long", rng=random.Random(2), actions=["add Ogre hp 40"])
+        for _ in range(400):
+            live.do("roll 1d20")
+        live.close()
+        total = len(live.full_log())
+    store = open_store(db)
+    resumed = LiveEncounter.open(store, "Long")
+    assert resumed.log_earlier > 0  # most of the log stayed in the steps file
+    app = CombatTrackerApp(store, resumed, Config(), random.Random(1))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        pane = app.screen.query_one(LogPane)
+        drawn = sum(1 for strip in pane.lines if "Roll: 1d20" in strip.text)
+        note = next(strip.text for strip in pane.lines if "earlier entries" in strip.text)
+        assert f"… {total - drawn} earlier entries" in note

@@ -1,12 +1,11 @@
-"""``do``: apply actions to a saved encounter, one argument or one per line
-on stdin, each durably saved before its ``ok N`` (issue 3).  A refused line
-is one ``error: …`` line, never markup (issue 9), and the stream goes on; a
-failed save stops it.  Reading the input (UTF-8, line length) is
-:mod:`tracker.commands.lines`."""
+"""``do``: apply actions to a saved encounter, each durably saved before its
+``ok N``; a refused line is one ``error: …`` line and the stream goes on, a
+failed save stops it."""
 
 from __future__ import annotations
 
 import argparse
+import sys
 from typing import TYPE_CHECKING
 
 from tracker.commands.common import Subparsers, add_common, one_line, open_live, run_with_store
@@ -33,6 +32,7 @@ def run(args: argparse.Namespace) -> int:
 
 def _do(args: argparse.Namespace, store: Store) -> int:
     from rules.errors import ActionError
+    from saves.live import close_live
     from saves.store import SaveError
     from tracker.commands.lines import action_lines
 
@@ -56,6 +56,9 @@ def _do(args: argparse.Namespace, store: Store) -> int:
                 print(one_line(f"error: not saved: {exc}"), flush=True)
                 return 1
             print(f"ok {step.seq}", flush=True)
+            live.compact_if_due()  # a long script: keep the next open's replay short
     finally:
-        live.close()
+        note = close_live(live)
+        if note:
+            print(one_line(f"warning: {note}"), file=sys.stderr, flush=True)
     return 0 if all_ok else 1

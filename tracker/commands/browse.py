@@ -1,8 +1,5 @@
-"""``list`` and ``show``: looking at the saved encounters, as tables or as
-JSON (issue 3).  They open the database read-only, without the lock, so
-they work beside an open tracker.  Every name they print is text, never
-markup, with control characters made visible (issue 9); the ``show --json``
-object lives in :mod:`tracker.commands.report`."""
+"""``list`` and ``show``: the saved encounters as tables or JSON, read
+without the lock, so they work beside an open tracker."""
 
 from __future__ import annotations
 
@@ -10,7 +7,7 @@ import argparse
 from typing import TYPE_CHECKING, Any
 
 from rules.text import shorten
-from tracker.commands.common import Subparsers, add_common, open_live, run_with_store
+from tracker.commands.common import Subparsers, add_common, fail, open_live, run_with_store
 
 if TYPE_CHECKING:
     from saves.store import Store
@@ -32,9 +29,6 @@ def run(args: argparse.Namespace) -> int:
     return run_with_store(args, handler, read_only=True)
 
 
-# -- helpers -------------------------------------------------------------------
-
-
 def _console() -> Any:
     from rich.console import Console
 
@@ -47,16 +41,11 @@ CELL = 200
 
 
 def _text(value: Any, limit: int = CELL) -> Any:
-    """A table cell or title: Rich ``Text`` of the plain string — never
-    markup (``[/]`` in a name would crash the table, ``[link=…]`` would be
-    a hyperlink) — with control characters made visible and a huge value
-    from a hand-edited file cut short."""
+    """A table cell or title: Rich ``Text`` of the plain string, never markup,
+    made visible and cut short."""
     from rich.text import Text
 
     return Text(shorten(str(value), limit))
-
-
-# -- list ------------------------------------------------------------------------
 
 
 def _list(args: argparse.Namespace, store: Store) -> int:
@@ -65,6 +54,8 @@ def _list(args: argparse.Namespace, store: Store) -> int:
         s.name: [label for label, _ in store.save_points(s.name)] if s.save_points else []
         for s in summaries
     }
+    for notice in store.take_notices():  # what listing found (an unreadable file)
+        fail(notice)
     if args.json:
         from tracker.commands.report import to_json
 
@@ -104,9 +95,6 @@ def _list(args: argparse.Namespace, store: Store) -> int:
         )
     _console().print(table)
     return 0
-
-
-# -- show ------------------------------------------------------------------------
 
 
 def _show(args: argparse.Namespace, store: Store) -> int:

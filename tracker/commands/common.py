@@ -59,16 +59,14 @@ def rng_from(args: argparse.Namespace) -> random.Random:
 
 
 def quoted(text: str, limit: int = 100) -> str:
-    """``'Goblin ambush'``: a name as a message quotes it — control
-    characters spelled out (a name from a hand-edited file must not drive
-    the terminal) and a huge value cut short."""
+    """``'Goblin ambush'``: a name as a message quotes it, made visible and
+    cut short."""
     return f"'{shorten(text, limit)}'"
 
 
 def one_line(message: str) -> str:
-    """*message* safe to print: every control character made visible (so it
-    stays one line and cannot act on the terminal) and at most
-    MAX_MESSAGE characters."""
+    """*message* safe to print: made visible, one line, at most MAX_MESSAGE
+    characters."""
     return shorten(message, MAX_MESSAGE)
 
 
@@ -84,8 +82,7 @@ def check_arg(what: str, value: str) -> str:
 
 def check_title(what: str, value: str) -> str:
     """A new encounter name or save-point label from the command line,
-    NFC-normalised and stripped, or one line saying why it cannot be one
-    (the store checks it again; this names the argument the GM typed)."""
+    checked, or one line naming the argument and why it cannot be one."""
     try:
         text = check_text(f"the {what}", value, MAX_TITLE).strip()
     except ActionError as exc:
@@ -137,10 +134,8 @@ def run_with_store(
     read_only: bool = False,
 ) -> int:
     """Run an encounter subcommand's *handler* with the store open (closed
-    after, whatever happens); its CommandError, or the store refusing a name
-    or failing a write, is one line on stderr and the exit status.  Looking
-    (*read_only*: ``list``, ``show``, ``export``) needs no lock, so it works
-    beside an open tracker."""
+    after); a failure is one line on stderr and the exit status.
+    *read_only* takes no lock."""
     from saves.store import SaveError
 
     try:

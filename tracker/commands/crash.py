@@ -1,16 +1,7 @@
-"""The last resort: an unexpected error becomes one sentence and a report.
-
-A bug must never put a traceback in front of the GM mid-session, nor exit
-with status 0 (a wrapper or script could not tell).  Instead the details go
-to a crash report in the user's state directory
-(``platformdirs.user_state_dir("combat-tracker")``, or
-``$COMBAT_TRACKER_STATE``), stderr gets one sentence naming it, and the
-process exits with :data:`EX_SOFTWARE`.  Every acknowledged action was
-fsync'd before it was acknowledged, so the sentence can say that nothing
-acknowledged is lost.
-
-Kept small and import-light: it runs when something already went wrong.
-"""
+"""The last resort: a bug must never put a traceback in front of the GM nor
+exit 0, so an unexpected error becomes a crash report in the user's state
+directory (or ``$COMBAT_TRACKER_STATE``), one sentence on stderr and
+:data:`EX_SOFTWARE`.  Import-light: it runs when something already failed."""
 
 from __future__ import annotations
 
@@ -49,9 +40,8 @@ def _version() -> str:
 
 
 def report_text(details: str, argv: list[str] | None = None) -> str:
-    """The report: what ran, where, when, and the traceback *details*.
-    Everything is made visible: the report is a file a GM may ``cat``, and
-    a name in a traceback or on the command line could hold escapes."""
+    """The report: what ran, where, when, and the traceback *details*, made
+    visible (a GM may ``cat`` it)."""
     words = sys.argv if argv is None else argv
     lines = [
         f"combat-tracker {_version()} crash report",

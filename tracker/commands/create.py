@@ -1,6 +1,5 @@
 """``new``: create an encounter, empty or from a prepared TOML file
-(``--from``), with its ruleset and rule options (issue 3).  What it prints
-is text, never markup, with control characters made visible (issue 9)."""
+(``--from``), with its ruleset and rule options."""
 
 from __future__ import annotations
 
@@ -21,7 +20,7 @@ from tracker.commands.common import (
 if TYPE_CHECKING:
     from saves.store import Store
 
-#: the largest prepared file read (a few hundred combatants is ~100 KB):
+#: the largest prepared file read, far above any real one:
 #: ``--from /dev/zero`` must not fill the memory.
 MAX_PREPARED_BYTES = 4 * 1024 * 1024
 
@@ -94,15 +93,15 @@ def _new(args: argparse.Namespace, store: Store) -> int:
         raise CommandError(str(exc)) from None
     if store.exists(name):
         raise CommandError(f"an encounter named {quoted(name)} already exists")
-    try:
-        live = LiveEncounter.create(store, name, rules, rng=rng_from(args))
-        if prepared:
-            from rules.prepared import add_actions
+    actions: list[dict[str, Any]] = []
+    if prepared:
+        from rules.prepared import add_actions
 
-            for action in add_actions(prepared):
-                live.do(action)
+        actions = list(add_actions(prepared))
+    try:
+        # all or nothing: the prepared combatants are added in memory first
+        live = LiveEncounter.create(store, name, rules, rng=rng_from(args), actions=actions)
     except (ActionError, ValueError) as exc:
-        store.delete(name)
         raise CommandError(f"{args.from_file}: {exc}") from None
     except SaveError as exc:
         raise CommandError(str(exc)) from None

@@ -1,12 +1,7 @@
-"""``do``'s input: the action lines from the argument or from stdin.
-
-Stdin is read as bytes and decoded one line at a time, so a line that is
-not UTF-8 (a file saved in another encoding, a stray binary byte) is an
-error for that line alone, reported with its number, and the next lines
-still run — decoding the whole stream would stop at the first bad byte and
-skip the rest.  A line is read with a bound, so a stream without newlines
-cannot fill the memory.
-"""
+"""``do``'s input: the action lines from the argument or from stdin, decoded
+one line at a time so a line that is not UTF-8 fails alone and the next
+still run, and read with a bound so a stream without newlines cannot fill
+the memory."""
 
 from __future__ import annotations
 
@@ -30,8 +25,7 @@ Line = tuple[str, str | None]  # (the line, or "" when there is a problem; the p
 
 
 def action_lines(words: Sequence[str]) -> Iterator[Line]:
-    """The lines of ``do NAME [ACTION…]``: one argument (which may hold
-    several lines), several words (the shell removed the quotes: they are
+    """The lines of ``do NAME [ACTION…]``: one argument, several words (quotes
     put back where a word has spaces), or none: stdin."""
     if len(words) == 1:
         for line in _NEWLINE.split(words[0]):

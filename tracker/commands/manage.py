@@ -1,7 +1,5 @@
-"""``delete``, ``save`` and ``restore``: what the store keeps beside the
-fights themselves — deleting an encounter, a named save point beside the
-autosave, and a new encounter from a save point (issue 3).  What they print
-is text, never markup, with control characters made visible (issue 9)."""
+"""``delete``, ``save`` and ``restore``: deleting an encounter, a named save
+point beside the autosave, and a new encounter from a save point."""
 
 from __future__ import annotations
 
@@ -54,9 +52,6 @@ def run(args: argparse.Namespace) -> int:
     return run_with_store(args, handler)
 
 
-# -- delete ------------------------------------------------------------------------
-
-
 def _delete(args: argparse.Namespace, store: Store) -> int:
     from saves.store import EncounterNotFound
 
@@ -67,9 +62,6 @@ def _delete(args: argparse.Namespace, store: Store) -> int:
         raise CommandError(f"no encounter named {quoted(name)}") from None
     print(one_line(f"deleted {quoted(name)}"))
     return 0
-
-
-# -- save points ---------------------------------------------------------------------
 
 
 def _save(args: argparse.Namespace, store: Store) -> int:

@@ -1,12 +1,7 @@
-"""Standard output that cannot be written is the GM's problem to see, not a
-crash: ``combat-tracker show Crypt > /dev/full`` says "cannot write the
-output: No space left on device", status 1.
-
-A failed write surfaces as a plain ``OSError`` from ``print`` or Rich, which
-the last resort could not tell from a bug; :class:`GuardedOutput` wraps the
-stream so a write or flush that fails raises :class:`OutputError` instead.
-A reader that went away (``BrokenPipeError``) stays what it is: a quiet stop.
-"""
+"""Standard output that cannot be written is one line and status 1, not a
+crash: :class:`GuardedOutput` turns a failed write into :class:`OutputError`,
+which the last resort can tell from a bug's ``OSError``.  A closed pipe stays
+a quiet stop."""
 
 from __future__ import annotations
 
@@ -49,8 +44,7 @@ class GuardedOutput:
 
 def silence_stdout() -> None:
     """Point the standard output descriptor at /dev/null, so the
-    interpreter's last flush of what could not be written does not fail a
-    second time (and turn the exit status into 120)."""
+    interpreter's last flush does not fail again (exit status 120)."""
     with contextlib.suppress(AttributeError, OSError, ValueError):
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())

@@ -1,15 +1,7 @@
 """``export``, and what it and ``show --json`` print: the documented state
-object and the round-by-round Markdown report.
-
-Everything a person typed (encounter and combatant names, conditions, tags,
-log text) is *text* in the report, never Markdown: the report must render as
-the same table and prose the GM saw, whatever a name holds (issue 9).  So
-every such value is made visible (control characters spelled out: a name
-from a shared file must not drive a terminal that ``cat``s the report), then
-each character Markdown could read as syntax is backslash-escaped, and the
-few that only mean something at the start of a line or at a cell's edge are
-handled there.
-"""
+object and the round-by-round Markdown report.  Everything a person typed
+is text in the report, never Markdown: made visible, then every character
+Markdown could read as syntax escaped, so it renders as the GM saw it."""
 
 from __future__ import annotations
 
@@ -78,16 +70,13 @@ def state_json(live: LiveEncounter) -> dict[str, Any]:
         "started": enc.started,
         "active": None if active is None else active.name,
         "combatants": [combatant(c) for c in enc.combatants],
-        "log": [{"round": e.round, "actor": e.actor, "text": e.text} for e in live.log],
+        "log": [{"round": e.round, "actor": e.actor, "text": e.text} for e in live.full_log()],
     }
 
 
 def to_json(value: Any, indent: int | None = None) -> str:
-    """JSON for stdout or a file.  ``ensure_ascii`` (json's default) is kept
-    on purpose: every non-ASCII character, C1 controls and bidirectional
-    overrides included, is written as a ``\\uXXXX`` escape, so the output
-    is plain ASCII that cannot act on a terminal, and parses back to exactly
-    the stored names."""
+    """JSON for stdout or a file, ``ensure_ascii`` on purpose: plain ASCII
+    that cannot act on a terminal and parses back to exactly the names."""
     return json.dumps(value, indent=indent, ensure_ascii=True)
 
 
@@ -98,13 +87,9 @@ def condition_text(k: dict[str, Any]) -> str:
     return text
 
 
-# -- Markdown escaping -----------------------------------------------------------------
-
-#: characters that are Markdown syntax anywhere in a line: escapes, code
-#: spans, emphasis, links and images, raw HTML and autolinks, entities,
-#: GFM table cells and strikethrough, ATX heading marks (a trailing ``#``
-#: run closes a heading).  CommonMark lets any ASCII punctuation be
-#: backslash-escaped, and the escape renders as the character itself.
+#: characters that are Markdown syntax anywhere in a line (GFM tables and
+#: a heading's closing ``#`` included); CommonMark renders a backslash-escaped
+#: ASCII punctuation character as itself.
 _INLINE = re.compile(r"([\\`*_\[\]<>&|~#])")
 #: what starts a block when it opens a list item: a bullet or a setext
 #: mark, or an ordered-list number (``1.``, ``2)``).
@@ -155,10 +140,8 @@ def _punct(ch: str) -> bool:
 
 
 def _can_embolden(actor: str, rest: str) -> bool:
-    """Whether ``**actor**rest`` really is bold (CommonMark's flanking
-    rules): the name must not start or end with whitespace, and a name
-    ending in punctuation needs whitespace, punctuation or nothing after it.
-    Otherwise the name is written plain (the asterisks would show)."""
+    """Whether ``**actor**rest`` really is bold under CommonMark's flanking
+    rules (otherwise the asterisks would show)."""
     shown = visible(actor)
     if not shown or shown[0].isspace() or shown[-1].isspace():
         return False
@@ -168,9 +151,8 @@ def _can_embolden(actor: str, rest: str) -> bool:
 
 
 class _Escaper:
-    """Log text as Markdown: the kept dice of a breakdown bold, everything
-    else literal — a combatant's name in the text stays literal even if it
-    looks like a kept die (``**5**``)."""
+    """Log text as Markdown: kept dice bold, everything else literal, even a
+    name that looks like a kept die."""
 
     def __init__(self, names: Iterable[str]) -> None:
         known = sorted({n for n in names if n}, key=len, reverse=True)

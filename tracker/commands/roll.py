@@ -4,10 +4,8 @@
                              [--flat DC] [--ruleset core|forge|cinematic]
                              [--seed N] [--json]
 
-The module top stays cheap (``register`` is called for every CLI start):
-the rules and Rich are imported inside :func:`run`, and Rich only after the
-input has been checked, so bad input fails fast with one line on stderr and
-exit status 2.
+The module top stays cheap (``register`` runs on every CLI start), and Rich
+is imported only once the input is checked.
 """
 
 from __future__ import annotations
@@ -41,8 +39,7 @@ def register(sub: Subparsers) -> None:
     )
     p.add_argument("expr", nargs="*", metavar="EXPR", help="dice expression, e.g. 1d20+5")
     # ``roll -1d6+2`` is an expression, not an unknown option: argparse reads
-    # an argument as a negative number (a value, never an option) when it
-    # matches this pattern; none of roll's options starts with "-<digit>"
+    # an argument matching this pattern as a negative number
     p._negative_number_matcher = re.compile(r"^-\d")
     p.add_argument("--adv", type=_count, default=0, metavar="N", help="advantages (§2)")
     p.add_argument("--dis", type=_count, default=0, metavar="N", help="disadvantages (§2)")

@@ -1,13 +1,7 @@
-"""``combat-tracker`` / ``combat-tracker open NAME``: the Textual app.
-
-The module top stays cheap (no Textual import) so other subcommands and
-``--help`` never pay for it.  ``open`` takes the encounter's name or a
-case-insensitive unique prefix of it.  A locked, unreadable or missing
-database or encounter is one clear line on stderr (an unknown or ambiguous
-name lists the saved names) and exit status 1; recovery notices from the
-store (on opening the database and on loading the encounter) are shown
-inside the app.
-"""
+"""``combat-tracker`` / ``combat-tracker open NAME`` (a name or unique
+prefix): the Textual app, imported only here.  A database or encounter that
+cannot be opened is one line on stderr and status 1; recovery notices are
+shown inside the app."""
 
 from __future__ import annotations
 
@@ -42,9 +36,8 @@ def _fail(message: str) -> int:
 
 
 def resolve_name(typed: str, names: list[str]) -> str:
-    """The saved encounter *typed* means: its name ignoring case, else the
-    one name it starts (ignoring case).  ValueError: one line naming the
-    problem and listing the saved names."""
+    """The saved encounter *typed* means: its name, else the one name it
+    starts (ignoring case); ValueError lists the saved names."""
     wanted = name_key(typed.strip())
     for name in names:
         if name_key(name) == wanted:
@@ -71,16 +64,10 @@ def build_app(
 ) -> CombatTrackerApp:
     """Open the store (and the encounter for ``open NAME``), read the config
     and build the app; the caller runs it and closes ``app.store``.
-
-    *hold_gc*: the garbage collector is off from here until the app painted
-    its first frame (it then freezes what start-up built and turns the
-    collector back on): loading a long fight makes hundreds of thousands of
-    objects that are all still alive, so start-up collections only waste
-    time (issue 4, "Starts fast").  *phase* is called with the name of
-    each start-up step as it ends (``bench/bench_startup.py --phases``).
-    StartError: one line naming the problem
-    (the collector is then as it was).
-    """
+    *hold_gc* turns the collector off until the first frame: everything
+    start-up builds stays alive, so collecting it only wastes time.
+    *phase* is called with each start-up step's name as it ends.  Raises
+    StartError (the collector then as it was)."""
     was_enabled = gc.isenabled()
     if hold_gc:
         gc.disable()
@@ -136,13 +123,9 @@ def _build_app(
 
 
 def run(args: argparse.Namespace) -> int:
-    """Open the store (and the encounter for ``open NAME``), run the app.
-
-    An unexpected error inside the app ends it (Textual catches it, shuts
-    the app down and sets ``app.return_code`` to 1); it becomes a crash
-    report and one sentence, status 70, like any other command's crash
-    (:mod:`tracker.commands.crash`) — not Textual's traceback with status 0.
-    """
+    """Open the store (and the encounter for ``open NAME``), run the app.  An
+    unexpected error inside it becomes a crash report and status 70
+    (:mod:`tracker.commands.crash`), not Textual's traceback."""
     try:
         app = build_app(args)
     except StartError as exc:
@@ -153,6 +136,9 @@ def run(args: argparse.Namespace) -> int:
     finally:
         if app.store is not None:  # build_app always opens one
             app.store.close()
+    note = getattr(app, "close_note", None)  # what closing the fight could not do
+    if note:
+        sys.stderr.write(visible(note) + "\n")
     if not app.return_code and not getattr(app, "panicked", False):  # the GM quit
         if details.getvalue():  # a message passed to app.exit(): still the GM's to read
             lines = details.getvalue().rstrip("\n").splitlines()
@@ -175,9 +161,8 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _capture_errors(app: CombatTrackerApp) -> io.StringIO:
-    """Send what Textual prints after a crash (the traceback, through the
-    app's public ``error_console``) into a buffer for the crash report,
-    instead of onto the GM's terminal."""
+    """Send what Textual prints after a crash into a buffer for the crash
+    report, not onto the GM's terminal."""
     from rich.console import Console
 
     buffer = io.StringIO()

@@ -1,15 +1,7 @@
-"""The encounter screen: its keys and the dialogs they open (issue 4).
-
-Every key sends one engine action line (applied and durably saved, or an
-``ActionError`` that changed nothing); the panes then redraw only what
-changed (:class:`tracker.screens.encounter_view.EncounterView`).  Whom a key
-acts on and the line it sends are the controller's (tracker.controller):
-damage, heal, temp HP, persistent damage and conditions go to every marked
-combatant, else to the selection; the marks clear once such an action was
-applied (a GM marks for one area effect), and Escape clears them any time.
-A key that does not apply now is greyed in the footer (``check_action``)
-and, pressed anyway, says why.
-"""
+"""The encounter screen: its keys and the dialogs they open.  Every key sends
+one action line built by the controller; the marks clear once an action
+used them (a GM marks for one area effect), and a key that does not apply
+now is greyed and, pressed anyway, says why."""
 
 from __future__ import annotations
 
@@ -27,9 +19,8 @@ from tracker.screens.quitting import quitting
 if TYPE_CHECKING:
     from tracker.widgets.command_line import CommandLine
 
-# Dialogs (prompts, forms, help, movement, faces) and the command line are
-# imported when first opened: the first frame does not need them (issue 4,
-# "Starts fast").
+# Dialogs and the command line are imported when first opened: the first
+# frame does not need them.
 
 
 class EncounterScreen(EncounterView):
@@ -37,8 +28,6 @@ class EncounterScreen(EncounterView):
 
     BINDINGS = bindings(ENCOUNTER_KEYS)
     COMMANDS = {EncounterCommands}
-
-    # -- key actions -------------------------------------------------------------
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if quitting(self) or (self.too_small and action != "quit"):

@@ -1,11 +1,7 @@
-"""The encounter screen's view: initiative, combatant and log panes (issue 4).
-
-:class:`EncounterView` lays out the panes, redraws only what changed after
-each action, keeps the row cursor on the selected combatant, and applies an
-action line through the controller (asking for dice faces first when the GM
-rolls physical dice).  The keys, and the dialogs they open, are
-:class:`tracker.screens.encounter.EncounterScreen`'s.
-"""
+"""The encounter screen's view: it lays out the initiative, combatant and
+log panes, redraws only what changed, keeps the row cursor on the selected
+combatant and applies action lines through the controller (asking for dice
+faces first with physical rolls).  The keys are ``EncounterScreen``'s."""
 
 from __future__ import annotations
 
@@ -33,8 +29,7 @@ if TYPE_CHECKING:
     from rules.encounter import Encounter
     from saves.live import LiveEncounter
 
-# Dialogs (prompts, choices, faces) are imported when first opened: the
-# first frame does not need them (issue 4, "Starts fast").
+# Dialogs are imported when first opened: the first frame does not need them.
 
 EMPTY_HINT = (
     "No combatants yet. Press a to add some, or : then  add Goblin count 3 hp 2d6+2  "
@@ -48,16 +43,13 @@ class EncounterView(Screen[None]):
     HORIZONTAL_BREAKPOINTS = HORIZONTAL
     VERTICAL_BREAKPOINTS = VERTICAL
 
-    #: ``Round 2 · Goblin 3's turn`` for whatever shows it (a ``Header``
-    #: watches it).  The screen draws nothing from it, but ``Screen``'s own
-    #: reactive repaints the whole screen on each change: every ``n``
-    #: rewrote all ~20 KB of a 120×40 terminal (issue 10).
+    #: ``Round 2 · Goblin 3's turn`` for whatever shows it.  Not repainting:
+    #: ``Screen``'s own reactive repaints the whole screen on each ``n``.
     sub_title: Reactive[str | None] = Reactive(None, compute=False, repaint=False)
 
     def __init__(self, live: LiveEncounter, config: Config) -> None:
-        # the size classes (-narrow / -wide, …) and the pane's compact
-        # columns from the start: set after mounting, each restyles and
-        # re-lays out the whole screen (issue 4, "Starts fast")
+        # the size classes and compact columns from the start: set after
+        # mounting, each restyles and re-lays out the whole screen
         width, height = self.app.size
         super().__init__(classes=f"{self.width_class(width)} {size_class(height, VERTICAL)}")
         self.live = live
@@ -75,8 +67,6 @@ class EncounterView(Screen[None]):
     def width_class(cls, width: int) -> str:
         """The HORIZONTAL_BREAKPOINTS class Textual gives a screen *width* wide."""
         return size_class(width, cls.HORIZONTAL_BREAKPOINTS)
-
-    # -- layout ---------------------------------------------------------------
 
     def compose(self) -> ComposeResult:
         # the panes are the screen's grid cells (app.tcss); no containers:
@@ -108,16 +98,13 @@ class EncounterView(Screen[None]):
         self._log.border_title = "Log"
         self.refresh_panes()
         self.table.focus()
-        # a long journal is folded into a snapshot once the GM sees the
-        # fight, not on the start-up path (saves: LiveEncounter.compact_if_due)
-        self.set_timer(1.5, self._compact_if_due)
+        # a fresh snapshot between keys, never on the start-up path
+        self.set_interval(2.0, self._compact_if_due)
 
     def _compact_if_due(self) -> None:
         warning = self.controller.compact_if_due()
         if warning:
             self.notify(warning, severity="warning", markup=False)
-
-    # -- state ----------------------------------------------------------------
 
     @property
     def encounter(self) -> Encounter:
@@ -147,7 +134,6 @@ class EncounterView(Screen[None]):
         ctl.prune_marks()
         table = self.table
         # the cursor is the truth: its Selected message may still be queued
-        # behind keys typed fast (arrows, clicks), so the remembered name can be stale
         drawn = table.selected_name
         if drawn is not None:
             ctl.remember(drawn)
@@ -155,7 +141,7 @@ class EncounterView(Screen[None]):
         index = ctl.follow()  # None: the selection is whoever the cursor is on
         if index is not None and table.cursor_row != index:
             table.move_cursor(row=index, animate=False)
-        self._log.show(self.live.log)
+        self._log.show(self.live.log, self.live.log_earlier)
         self._show_selected()
         active = enc.active
         if enc.started and active is not None:
@@ -182,21 +168,15 @@ class EncounterView(Screen[None]):
         self._selection_moved()
 
     def _selection_moved(self) -> None:
-        """Remember and show whoever the cursor is on.  Called right away by
-        the keys that move it, not only from the (queued) Selected message:
-        keys typed fast (``j j space n``) must not act on a stale selection."""
+        """Remember and show whoever the cursor is on; called right away by
+        the keys that move it, so keys typed fast never act on a stale one."""
         self.controller.cursor_moved()
         self._show_selected()
 
-    # -- applying actions -------------------------------------------------------
-
     def apply(self, line: str, then: Callable[[], None] | None = None) -> str | None:
-        """Send one action line; None when done, else the message to show.
-
-        With physical rolls on, the dice the action will roll are asked for
-        first; the action is applied after.  *then* runs once the action was
-        applied (not when it failed or the GM cancelled the dice).
-        """
+        """Send one action line, asking for its dice first with physical
+        rolls; None when done, else the message to show.  *then* runs once
+        the action was applied."""
         if self.config.physical_rolls:
             parsed = self.controller.dice_needed(line)
             if isinstance(parsed, str):

@@ -1,11 +1,6 @@
-"""Physical rolls: ask the GM for the face of each die an action will roll.
-
-Used when the setting ``physical_rolls`` is on (issue 4).  The engine's
-``Session.dice_needed(action)`` lists the dice in the order they will be
-rolled; the faces typed are consumed in that order before the random source
-(README, "Design": every roll takes an injected random source and typed faces).  Enter on an empty line lets the program
-roll this die and every one after it; Escape cancels the whole action.
-"""
+"""Physical rolls (setting ``physical_rolls``): ask the GM for the face of
+each die an action will roll, in ``dice_needed`` order.  Enter on an empty
+line lets the program roll this die and every one after; Escape cancels."""
 
 from __future__ import annotations
 

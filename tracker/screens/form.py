@@ -1,13 +1,6 @@
-"""A small modal form: labelled one-line fields and check boxes.
-
-The add-combatant (``a``) and edit (``e``) dialogs are forms.  Enter in any
-field (a check box too) submits the whole form, space toggles a check box,
-Tab moves between fields, Escape cancels.  The fields scroll when the
-terminal is too short for them; the error line under them always shows,
-wrapped.  The
-caller's ``submit`` turns the values into engine actions and returns an
-error message (shown inline; nothing changed) or None (the form closes).
-"""
+"""A small modal form of one-line fields and check boxes (the ``a`` and
+``e`` dialogs): Enter anywhere submits, Escape cancels.  The caller's
+``submit`` returns an error shown inline (nothing changed) or None."""
 
 from __future__ import annotations
 

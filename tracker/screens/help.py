@@ -1,8 +1,5 @@
-"""The help screen (``?`` / ``f1``): every key, from the bindings data.
-
-Shows the key as currently bound (the user's keymap applied), what it does,
-and the binding id to use in the keymap file (see :mod:`tracker.config`).
-"""
+"""The help screen (``?`` / ``f1``): every key as bound now, what it does,
+and the binding id the keymap file uses."""
 
 from __future__ import annotations
 

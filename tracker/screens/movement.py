@@ -1,11 +1,6 @@
-"""Movement (``m``): dash, run or sprint with an endurance check (RULES.md §8).
-
-The dialog previews the check through the engine (``Session.preview_move``:
-no state change), shows the total against the DL and the shortfall, and asks
-before endurance points are spent.  It then dismisses with the action line to
-send — ``move T sprint roll 12`` (spend) or ``… nospend`` — carrying the
-previewed face, so what the GM confirmed is exactly what is applied.
-"""
+"""Movement (``m``): dash, run or sprint with an endurance check
+(RULES.md §8), previewed and confirmed before points are spent; the line sent
+carries the previewed face, so what the GM confirmed is what is applied."""
 
 from __future__ import annotations
 

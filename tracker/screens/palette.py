@@ -1,11 +1,6 @@
-"""Command palette (``ctrl+p``) entries for the encounter screen.
-
-Every key of :data:`tracker.bindings.ENCOUNTER_KEYS` is offered under its
-namespaced title ("encounter: next turn", "dice: roll…"); entries the screen
-cannot run right now (``check_action``) are left out.  The palette reads
-help text as Textual markup, so the usage lines (``[TAG…] [crit]``) are
-escaped and show as written.
-"""
+"""Command palette (``ctrl+p``) entries: every encounter key that applies
+now, under its namespaced title, its help escaped (the palette reads it as
+markup)."""
 
 from __future__ import annotations
 
@@ -20,10 +15,8 @@ from tracker.screens.quitting import quitting
 
 
 class QuietPalette(CommandPalette):
-    """Textual's command palette, whose searches (workers) started while
-    the app quits fail quietly: keys typed into the palette just before
-    ``ctrl+q`` start a search that finds the palette's list already gone
-    (issue 9: quitting while keys are still arriving never crashes)."""
+    """Textual's command palette, whose searches started while the app quits
+    fail quietly (they would find the palette's list gone)."""
 
     def run_worker(self, work: Any, *args: Any, **kwargs: Any) -> Any:
         if quitting(self):

@@ -1,15 +1,6 @@
-"""The start screen: resume a saved encounter, start a new one, delete one.
-
-Lists ``store.list()`` newest first: name, round, whose turn, combatants,
-save points, last change (issue 4, "Start").  Enter resumes, ``n`` asks for
-a name and a ruleset (core, forge or cinematic) and starts a new
-encounter, ``r`` restores one of the highlighted encounter's save points as
-a NEW encounter (``tracker.restore``, as ``combat-tracker restore``; the
-original is untouched) and opens it, ``delete`` deletes after a
-confirmation whose default (Enter) is No.  The screen posts
-:class:`PickerScreen.Open` with the chosen name (or a new name); the app
-opens it.
-"""
+"""The start screen: the saved encounters, newest first.  Enter resumes,
+``n`` starts a new one, ``r`` restores a save point as a new encounter,
+``delete`` asks first (Enter is No); it posts :class:`PickerScreen.Open`."""
 
 from __future__ import annotations
 
@@ -90,7 +81,6 @@ class PickerScreen(QuietWhenQuitting, Screen[None]):
             name = str(_get(summary, "name"))
             started = _get(summary, "started", False)
             # DataTable reads a str cell as markup: every cell is a Text
-            # (names are data: issue 9), made visible
             cells = (
                 name,
                 str(_get(summary, "round", 0)) if started else "–",

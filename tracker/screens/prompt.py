@@ -1,12 +1,6 @@
-"""Small modal dialogs: a one-line prompt, a yes/no question (destructive
-ones answer No on Enter), a pick-one list and a notice dialog.
-
-Prompt (issue 4, "Prompts"): Enter applies, Escape cancels, and a bad entry
-shows what is wrong inline and changes nothing — the dialog stays open with
-the text kept so the GM can fix it.  The dialog does not know what the line
-means: the caller's ``submit`` applies it and returns an error message or
-None.
-"""
+"""Small modal dialogs: a one-line prompt (a bad entry shows what is wrong
+inline, the text kept), a yes/no question, a pick-one list and a notice
+dialog.  The caller's ``submit`` returns an error message or None."""
 
 from __future__ import annotations
 
@@ -89,9 +83,8 @@ class PromptScreen(QuietWhenQuitting, ModalScreen[None]):
 
 
 class ConfirmScreen(QuietWhenQuitting, ModalScreen[bool]):
-    """A yes/no question.  y = yes; n or Escape = no.  Enter answers with
-    the default: yes, or no for a *destructive* question (deleting,
-    removing), so a reflexive Enter never destroys anything."""
+    """A yes/no question; Enter answers no to a *destructive* one, so a
+    reflexive Enter never destroys anything."""
 
     BINDINGS = [
         Binding("y", "answer(True)", "Yes"),
@@ -186,9 +179,8 @@ class ChoiceScreen(QuietWhenQuitting, ModalScreen[str | None]):
 
 
 class NoticeScreen(QuietWhenQuitting, ModalScreen[None]):
-    """Notices the GM must read (what recovery did on opening a damaged
-    database or journal, config problems): all of them in one scrollable
-    dialog, wrapped, each its own paragraph; Enter or Escape closes."""
+    """Notices the GM must read (what recovery did, config problems), all in
+    one scrollable dialog; Enter or Escape closes."""
 
     BINDINGS = [Binding("escape,enter,q", "close", "Close")]
 

@@ -1,16 +1,7 @@
-"""Quitting while keys are still arriving never crashes (issue 9).
-
-``q`` makes the app exit, but the keys typed after it (a burst, a paste,
-keys pressed while a screen opens) may already be queued on a screen or a
-dialog.  Textual removes every screen's widgets first; a binding or a
-handler that runs after that and looks a widget up (``query_one``) or
-mounts one would raise, and the GM would see a traceback on the way out.
-So once the app is exiting (its ``return_code`` is set by ``App.exit``),
-the screens run no more actions (:class:`QuietWhenQuitting`, through
-``check_action``, which Textual asks before every key binding, click and
-palette command) and their handlers return early (:func:`quitting`).
-Nothing is lost: every acknowledged action is on disk already.
-"""
+"""Quitting while keys are still arriving never crashes: keys queued after
+``q`` would find the widgets gone and raise, so once the app is exiting the
+screens run no more actions (:class:`QuietWhenQuitting`) and their handlers
+return early (:func:`quitting`).  Every acknowledged action is on disk."""
 
 from __future__ import annotations
 

@@ -1,12 +1,7 @@
-"""The combatant pane: everything about the selected combatant.
-
-HP / max / temp, AL with how its bonuses stacked (RULES.md §9, via
-``rules.bonuses.effective_al``), abilities and modifiers (§4, via
-``rules.abilities.modifier``), defenses (§5), conditions and durations (§10),
-persistent damage with its DC (§7), endurance (§8) and notes.  The pane only
-formats: every number comes from the rules core.  It redraws only when the
-selected combatant (a frozen value) is a different object.
-"""
+"""The combatant pane: everything about the selected combatant, AL with how
+its bonuses stacked (RULES.md §9), abilities (§4), defenses (§5), conditions
+(§10), persistent damage (§7) and endurance (§8).  It only formats (every
+number comes from the rules core) and redraws only for a different object."""
 
 from __future__ import annotations
 
@@ -51,11 +46,9 @@ def _modifier(score: int) -> str:
 
 
 class _Rows:
-    """Label / value rows (a Rich renderable): the labels bold in a column
-    as wide as the widest, one space, then each value wrapped to the room
-    left (its continuation lines under it).  Values are plain text, never
-    Rich markup.  What a two-column ``Table.grid`` draws, at a tenth of the
-    cost (it is drawn on the first frame: issue 4, "Starts fast")."""
+    """Label / value rows (a Rich renderable): bold labels in a column, each
+    value wrapped to the room left.  What a two-column ``Table.grid`` draws,
+    cheaper, since it is drawn on the first frame."""
 
     def __init__(self) -> None:
         self.rows: list[tuple[str, Text]] = []
@@ -82,8 +75,7 @@ class _Rows:
 
 def pack(items: list[str], width: int | None, gap: str = "  ") -> list[str]:
     """*items* on lines at most *width* cells wide, breaking only between
-    items (``DEX 14 (+2)`` never splits); two per line when the width is
-    not known."""
+    items; two per line when the width is not known."""
     lines: list[str] = []
     for n, item in enumerate(items):
         if lines and (
@@ -179,9 +171,8 @@ def describe(
 
 
 class Details:
-    """*c* described at whatever width it is rendered (a Rich renderable):
-    lists wrap between their items at the pane's real width, with no
-    re-describe when the pane learns or changes its size."""
+    """*c* described at whatever width it is rendered (a Rich renderable),
+    so lists wrap at the pane's real width."""
 
     def __init__(self, c: Combatant, ruleset: Ruleset, delayed: bool) -> None:
         self.c, self.ruleset, self.delayed = c, ruleset, delayed
@@ -200,13 +191,8 @@ class Details:
 
 
 class CombatantPane(SteadyScrollView):
-    """Shows one combatant; ``show(None)`` shows a hint instead.
-
-    A line-API view, like the other panes: the description is rendered to
-    lines at the pane's width (when shown, and again when the width
-    changes) and only the visible lines are drawn; a description longer
-    than the pane scrolls (``[`` / ``]``).  One widget, no container.
-    """
+    """Shows one combatant, or a hint for ``show(None)``; a line-API view
+    rendered at the pane's width, scrolled with ``[`` / ``]``."""
 
     DEFAULT_CSS = """
     CombatantPane {
@@ -246,8 +232,8 @@ class CombatantPane(SteadyScrollView):
         return "\n".join(line.text.rstrip() for line in self._lines)
 
     def render_lines(self, crop: Region) -> list[Strip]:
-        """Render the description once the pane knows its width, as the
-        frame that first shows it is drawn (and again when the width changed)."""
+        """Render the description once the pane knows its width, and again
+        when it changes."""
         width = self.scrollable_content_region.width
         if width > 0 and width != self._width:
             self._width = width

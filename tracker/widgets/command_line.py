@@ -1,19 +1,10 @@
-"""The command line (``:``): one action of the action language, completed.
-
-The first word completes to a verb (``rules.engine.grammar.VERBS``), later words to
-a combatant's name (quoted when it has spaces).  The completion shows inline
-as a suggestion; Tab or → accepts it.  When several fit (``gob`` → Goblin 1,
-Goblin 2, Goblin 3), repeated Tab cycles through them and the hint says how
-many there are.  Below the input a hint shows the
-usage of the verb being typed (``rules.engine.grammar.HELP``) or, after a bad line,
-what was wrong.  The widget only posts :class:`CommandLine.Submitted` /
-:class:`CommandLine.Cancelled`; the screen applies the line.
-"""
+"""The command line (``:``): one action line, the first word completed to a
+verb and later words to combatant names (Tab or → accepts, Tab again cycles),
+with the verb's usage or the last error below.  It only posts
+:class:`CommandLine.Submitted` / :class:`CommandLine.Cancelled`."""
 
 from __future__ import annotations
 
-import re
-import shlex
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -24,70 +15,8 @@ from textual.message import Message
 from textual.suggester import Suggester
 from textual.widgets import Input, Static
 
+from rules.engine.complete import complete, completions
 from tracker.widgets.plain import PlainInput, visible
-
-
-def _current_word(value: str) -> tuple[str, str]:
-    """Split *value* into (everything before the word being typed, the word)."""
-    if value.count('"') % 2 == 1:
-        i = value.rfind('"')
-        return value[:i], value[i:]
-    i = max(value.rfind(" "), value.rfind(","))
-    return value[: i + 1], value[i + 1 :]
-
-
-#: what makes a name more than one bare word of the action language: white
-#: space and quotes (shlex), backslashes, ``;`` (between actions of a batch)
-#: and ``,`` (between targets).
-_NEEDS_QUOTES = re.compile(r"[\s'\"\\;,]")
-
-
-def _quoted(name: str) -> str:
-    """*name* as one word of the action language, quoted when it must be, so
-    a completed ``Imp;next`` is a name, not a second action: in double
-    quotes as a GM types them, unless the name holds a double quote or a
-    backslash (then shlex's single quotes)."""
-    if not _NEEDS_QUOTES.search(name):
-        return name
-    return shlex.quote(name) if ('"' in name or "\\" in name) else f'"{name}"'
-
-
-def completions(value: str, verbs: Sequence[str], names: Sequence[str]) -> list[str]:
-    """Every completed line for *value*, in order (empty when nothing fits).
-
-    The first word completes to a verb; later words (also after a comma
-    inside quotes, for several targets) complete to combatant names,
-    case-insensitively; a name with spaces comes back quoted.  What is
-    already typed in full is not a completion.
-    """
-    head, word = _current_word(value)
-    if not word:
-        return []
-    if not head.strip():
-        typed = word.lower()
-        return [
-            head + verb
-            for verb in verbs
-            if verb.lower().startswith(typed) and verb.lower() != typed
-        ]
-    quoted = word.startswith('"')
-    before, _, typed = word[1:].rpartition(",") if quoted else ("", "", word)
-    typed = typed.lower()
-    out = []
-    for name in names:
-        if name.lower().startswith(typed) and name.lower() != typed:
-            if quoted:
-                out.append(head + _quoted((before + "," if before else "") + name))
-            else:
-                out.append(head + _quoted(name))
-    return out
-
-
-def complete(value: str, verbs: Sequence[str], names: Sequence[str]) -> str | None:
-    """The first completed line for *value*, or None when nothing fits
-    (see :func:`completions`)."""
-    found = completions(value, verbs, names)
-    return found[0] if found else None
 
 
 class _ActionSuggester(Suggester):
@@ -97,15 +26,14 @@ class _ActionSuggester(Suggester):
         self._names = names
 
     async def get_suggestion(self, value: str) -> str | None:
-        completed = complete(value, self._verbs, self._names())
+        completed = complete(value, self._names(), self._verbs)
         # inline suggestions can only extend what is typed; Tab does the rest
         return completed if completed and completed.startswith(value) else None
 
 
 class CommandInput(PlainInput):
     """The input line; Tab completes instead of moving focus, and pressed
-    again cycles through the other completions.  A paste arrives whole, in
-    order, control characters dropped (:class:`PlainInput`)."""
+    again cycles through the other completions."""
 
     BINDINGS = [
         Binding("tab", "accept_suggestion", "Complete", show=False, priority=True),
@@ -163,7 +91,7 @@ class CommandLine(Vertical):
         super().__init__(id=id)
         self._usage = usage
         self.input = CommandInput(
-            lambda value: completions(value, verbs, names()),
+            lambda value: completions(value, names(), verbs),
             placeholder="action, e.g. damage Goblin 2d6+3 fire   (Tab completes, Esc closes)",
             suggester=_ActionSuggester(verbs, names),
             id="command-input",

@@ -1,14 +1,7 @@
-"""The key footer: one line listing the keys that apply now (issue 4).
-
-Textual's ``Footer`` mounts one widget per key and recomposes them whenever
-the bindings change; with twenty keys that is most of the encounter
-screen's start-up.  :class:`KeyFooter` is one widget drawing one line: the
-screen's shown bindings (one per action, in binding order), each as the key
-then its label, greyed (``key-footer--disabled``) when ``check_action`` says
-the action does not apply now.  Keys marked ``wide`` in
-:mod:`tracker.bindings` are shown too when the line has room for them
-(e.g. at 200 columns), in binding order.  Clicking a key presses it.
-"""
+"""The key footer, one widget drawing one line (Textual's ``Footer`` mounts
+one widget per key, most of the screen's start-up): the shown bindings,
+greyed when ``check_action`` says they do not apply, plus the ``wide`` keys
+of :mod:`tracker.bindings` when there is room.  Clicking a key presses it."""
 
 from __future__ import annotations
 
@@ -45,9 +38,8 @@ class KeyFooter(Widget, can_focus=False):
         self._spans: list[tuple[int, int, str, bool]] = []
 
     def on_mount(self) -> None:
-        # the keys are read when first drawn, not now: the screen's own
-        # on_mount (which fills the order, so the keys that need a
-        # combatant apply) runs after its children's
+        # the keys are read when first drawn: the screen's on_mount, which
+        # decides which keys apply, runs after its children's
         self.screen.bindings_updated_signal.subscribe(self, self._bindings_changed)
         self.app.theme_changed_signal.subscribe(self, lambda _theme: self.refresh())
 
@@ -85,8 +77,8 @@ class KeyFooter(Widget, can_focus=False):
         return items, extra
 
     def shown(self, width: int) -> list[tuple[str, str, str, bool]]:
-        """The items drawn at *width*: every usual key, then the extra keys
-        (in order) while the line has room."""
+        """The items drawn at *width*: every usual key, then extra keys
+        while there is room."""
 
         def size(item: tuple[str, str, str, bool]) -> int:
             return len(item[1]) + (len(item[2]) + 1 if item[2] else 0) + 1

@@ -1,19 +1,8 @@
-"""The initiative pane: the order, HP, AL and badges of every combatant.
-
-Rows are positions in the initiative order.  :meth:`InitiativePane.show`
-compares each position's combatant (and its active / marked / delayed flags)
-with what is on screen and repaints only the lines of the rows that changed,
-so a 50-combatant fight costs one row per hit, not fifty.  The pane is a
-line-API widget (``ScrollView.render_line``): each row is rendered once into
-a cached strip and only visible rows are ever rendered (a ``DataTable``
-invalidates every row's cache on each ``update_cell``).  The selection
-cursor is separate from the active turn, which is drawn with its own style
-(``initiative--active``) and a ``▶`` marker.
-
-What a row shows, cell by cell, and which columns a pane of a given width
-keeps are :mod:`tracker.widgets.initiative_rows` (no Textual); this module
-gives them the pane's styles and draws them.
-"""
+"""The initiative pane, a line-API widget: :meth:`InitiativePane.show`
+repaints only the rows whose combatant or flags changed, each row rendered
+once into a cached strip (a ``DataTable`` invalidates every row on each
+``update_cell``).  What a row shows is :mod:`tracker.widgets.initiative_rows`;
+this module gives it the pane's styles and draws it."""
 
 from __future__ import annotations
 
@@ -44,10 +33,7 @@ from tracker.widgets.steady import SteadyScrollView, safe_strip, text_segments
 
 class InitiativePane(SteadyScrollView, can_focus=True):
     """The order of play; posts :class:`Selected` when the cursor moves.
-
-    Line 0 is the column header (it does not scroll); line ``1 + i`` of the
-    scrolled view is the combatant at position ``i``.
-    """
+    Line 0 is the fixed header, line ``1 + i`` the combatant at ``i``."""
 
     BINDINGS = [
         Binding("down", "cursor_down", "Down", show=False),
@@ -100,8 +86,6 @@ class InitiativePane(SteadyScrollView, can_focus=True):
     def on_mount(self) -> None:
         self.app.theme_changed_signal.subscribe(self, lambda _theme: self.redraw())
 
-    # -- the DataTable-like surface the screen and the tests use ---------------
-
     @property
     def row_count(self) -> int:
         return len(self._rows)
@@ -120,8 +104,7 @@ class InitiativePane(SteadyScrollView, can_focus=True):
         return None if index is None else self._rows[index].combatant.name
 
     def get_row_at(self, index: int) -> list[Text]:
-        """The cells of the row at *index* (mark, init, name, HP, AL, badges;
-        every badge, as if the pane were wide enough)."""
+        """The cells of the row at *index*, as if the pane were wide enough."""
         return self._cells(self._rows[index])
 
     def move_cursor(self, *, row: int, animate: bool = False) -> None:
@@ -173,8 +156,6 @@ class InitiativePane(SteadyScrollView, can_focus=True):
         self.refresh(Region(0, 0, self.size.width, 1))
         self._refresh_row(self.cursor_row)
 
-    # -- geometry --------------------------------------------------------------
-
     @property
     def _body_height(self) -> int:
         return max(1, self.scrollable_content_region.height - 1)
@@ -193,26 +174,22 @@ class InitiativePane(SteadyScrollView, can_focus=True):
             self.refresh(Region(0, y, self.size.width, 1))
 
     def _set_virtual_size(self) -> None:
-        """One line per row plus the header; no width (the pane never
-        scrolls sideways), so it is right before the first layout and a
-        resize does not change it."""
+        """One line per row plus the header, and no width: the pane never
+        scrolls sideways, so a resize does not change it."""
         count = len(self._rows) + 1
         self._set_line_count(count)
         if not self.size and count > self.app.size.height:
-            # before the first layout, rows taller than the screen surely
-            # need the scrollbar: reserve it now, not after the first layout
-            # (which would then lay the whole screen out again)
+            # reserve the scrollbar now, not after the first layout (which
+            # would then lay the whole screen out again)
             self.show_vertical_scrollbar = True
-
-    # -- rendering ------------------------------------------------------------
 
     #: row bands: their translucent backgrounds are blended over the pane's
     #: (a partial style would drop the alpha and paint the full colour)
     BANDS = frozenset({"initiative--active", "initiative--marked"})
 
     def _style(self, name: str, partial: bool | None = None) -> Style:
-        """A component style from app.tcss (cached per focus state;
-        ``redraw`` clears it): looked up once, not on every line."""
+        """A component style from app.tcss, cached per focus state until
+        ``redraw``."""
         partial = name not in self.BANDS if partial is None else partial
         key = (name, self.has_focus, partial)
         style = self._styles.get(key)
@@ -230,9 +207,8 @@ class InitiativePane(SteadyScrollView, can_focus=True):
         return row_cells(row, self._compact, self._style, lay)
 
     def _line(self, cells: list[Text], width: int, lay: Layout) -> Strip:
-        """Lay *cells* out in the columns, cropped or padded to *width*
-        (the cells' own styles only: the cursor and pane styles go under).
-        The cells are fitted to their columns in place."""
+        """Lay *cells* out in the columns (fitted in place), cropped or
+        padded to *width*, in the cells' own styles only."""
         console = self.app.console
         segments: list[Segment] = []
         for cell in fit_cells(cells, lay):
@@ -253,8 +229,7 @@ class InitiativePane(SteadyScrollView, can_focus=True):
         return strip
 
     def set_marks_note(self, count: int) -> None:
-        """Say in the header how many combatants are marked (and that Esc
-        clears them); only the header line is repainted."""
+        """Say in the header how many combatants are marked."""
         if count != self._marks:
             self._marks = count
             self.refresh(Region(0, 0, self.size.width, 1))
@@ -289,8 +264,8 @@ class InitiativePane(SteadyScrollView, can_focus=True):
         return strip.apply_style(self.pane_style)
 
     def _hint_line(self, y: int, width: int) -> Strip:
-        """Line *y* under the header of the empty order: a blank line, then
-        the hint wrapped to the pane with a one-cell margin."""
+        """Line *y* under the header of the empty order: a blank, then the
+        wrapped hint."""
         if self._hint_lines[0] != width:
             hint = self._style("initiative--hint", partial=False)  # muted: blended
             text = Text.styled(self.hint, hint)  # a span: kept when wrapped
@@ -309,8 +284,6 @@ class InitiativePane(SteadyScrollView, can_focus=True):
         margin = Strip.blank(1)
         line = Strip.join([margin, strips[y - 1], margin]).crop(0, width)
         return line.apply_style(self.pane_style)
-
-    # -- updates ----------------------------------------------------------------
 
     def show(self, encounter: Encounter, marked: Collection[str] = ()) -> int:
         """Bring the rows in line with *encounter*; return how many changed."""

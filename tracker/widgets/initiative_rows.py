@@ -1,13 +1,7 @@
-"""The initiative rows without Textual: column widths by pane width, names
-cut to fit, HP and badge text, and each row's cells as Rich ``Text``.
-
-What a narrow pane gives up, and in which order (issue 9: a number is never
-cut), is decided here by :func:`layout`; :func:`fit_name` cuts a name in the
-middle so the rows of a group can still be told apart.  The widget
-(:mod:`tracker.widgets.initiative`) only supplies its component styles and
-draws the cells; this module imports Rich, never Textual, so it is
-unit-tested without an app (tests/tracker/test_initiative_rows.py).
-"""
+"""The initiative rows without Textual, so they are unit-tested without an
+app: column widths by pane width (:func:`layout` decides what a narrow pane
+gives up; a number is never cut), names cut in the middle so a group's rows
+stay distinct, HP and badge text, and each row's cells as Rich ``Text``."""
 
 from __future__ import annotations
 
@@ -44,17 +38,13 @@ HP_BAR = 4
 HP_BAR_MAX = 20
 #: The name column's width bounds (the longest name decides, within these).
 NAME_MIN, NAME_MAX_NARROW, NAME_MAX_WIDE = 6, 14, 24
-#: Names give up room (down to NAME_SQUEEZED, then an ellipsis) so the
-#: badges column keeps at least BADGES_MIN cells; on a narrower pane the
-#: badges keep BADGES_FEW (``+2``: how many) before the column goes.
+#: Names squeeze to NAME_SQUEEZED so the badges keep BADGES_MIN cells, then
+#: BADGES_FEW (``+2``) before the column goes.
 NAME_SQUEEZED, BADGES_MIN, BADGES_FEW = 9, 12, 4
 
 
 class RowState(NamedTuple):
-    """What one row shows; rows are redrawn only when this changes.
-
-    (This module's small records are named tuples: a frozen dataclass costs
-    the start-up ~0.6 ms to create, a named tuple ~0.1 ms.)"""
+    """What one row shows; rows are redrawn only when this changes."""
 
     combatant: Combatant
     active: bool
@@ -97,12 +87,9 @@ def content_of(rows: list[RowState]) -> Content:
     return Content(name, hp)
 
 
-#: How a pane too narrow for every column degrades, fullest first (issue 9:
-#: a number is never cut): (HP bar, whether the names squeeze, the badges'
-#: least width, AL width, Ini width).  The names squeeze to NAME_SQUEEZED
-#: and the badges shrink to a count (``+2``), then the HP bar goes, then the
-#: badges, AL and initiative columns; only then are names cut (in the
-#: middle, keeping a ``Goblin 12``'s number: :func:`fit_name`).
+#: How a pane too narrow for every column degrades, fullest first: (HP bar,
+#: whether the names squeeze, the badges' least width, AL width, Ini width).
+#: Names are cut only after everything else is given up.
 STEPS = (
     (True, False, BADGES_MIN, 3, 3),
     (True, True, BADGES_MIN, 3, 3),
@@ -115,11 +102,9 @@ STEPS = (
 
 
 def layout(width: int, content: Content, compact: bool) -> Layout:
-    """Column widths for a pane *width* cells wide: the name column fits the
-    longest name (within bounds), the HP column its bar and numbers (the bar
-    grows on a wide pane), and the condition badges get the rest; a narrow
-    pane gives things up in the order of :data:`STEPS`, and the HP numbers
-    always stay whole."""
+    """Column widths for a pane *width* cells wide: names and HP fit their
+    content within bounds, the badges get the rest, and a narrow pane gives
+    things up in the order of :data:`STEPS`."""
     full_bar = HP_BAR if width < 60 else max(HP_BAR, min(HP_BAR_MAX, width // 8))
     name_max = NAME_MAX_NARROW if compact else NAME_MAX_WIDE
     want = 1 + max(NAME_MIN - 1, min(name_max - 1, content.name))
@@ -135,16 +120,13 @@ def layout(width: int, content: Content, compact: bool) -> Layout:
     if badges:  # the names take what the badges do not need, up to want
         name = min(want, max(name, rest - BADGES_MIN))
         return Layout((2, init, name, hp, al, rest - name), bar)
-    # no badges column: the name column takes every cell left (cut below
-    # NAME_SQUEEZED only when nothing else is left to give up)
+    # no badges column: the name column takes every cell left
     return Layout((2, init, max(0, rest), hp, al, 0), bar)
 
 
 def fit_name(name: str, width: int) -> str:
-    """*name* in at most *width* cells: whole when it fits, else cut in the
-    middle with ``…`` so that a trailing number or short last word stays
-    (``Goblin Archer 12`` → ``Gobl… 12``, ``Goblin Archer B`` → ``Gobli…
-    B``): the rows of a group can still be told apart."""
+    """*name* in at most *width* cells, cut in the middle with ``…`` so a
+    trailing number or short last word stays (``Gobl… 12``)."""
     if cell_len(name) <= width:
         return name
     if width <= 1:
@@ -162,9 +144,8 @@ def fit_name(name: str, width: int) -> str:
 
 
 def badge_items(c: Combatant, compact: bool = False) -> list[Text]:
-    """One Text per condition badge (value, rounds left) then per
-    persistent-damage badge; *compact* shortens names to four letters
-    (``pois2·3``) for narrow screens."""
+    """One Text per condition badge then per persistent-damage badge;
+    *compact* shortens names to four letters (``pois2·3``)."""
     items = []
     for cond in c.conditions:
         name = visible(cond.name)
@@ -183,9 +164,8 @@ def badge_items(c: Combatant, compact: bool = False) -> list[Text]:
 
 
 def badges(c: Combatant, compact: bool = False, width: int | None = None) -> Text:
-    """The badges as one Text, each after a space.  With *width*, when they
-    do not all fit, the whole badges that fit then ``+N`` for the rest
-    (never a badge cut in the middle)."""
+    """The badges as one Text; with *width*, the whole badges that fit then
+    ``+N`` for the rest."""
     items = badge_items(c, compact)
     full = Text()
     for item in items:
@@ -207,10 +187,9 @@ def badges(c: Combatant, compact: bool = False, width: int | None = None) -> Tex
 
 
 def name_cell(name: str, delayed: bool, width: int) -> str:
-    """The name column's text (after its leading space) for a column *width*
-    cells wide: the name, then ``(delayed)`` — shortened to ``(d)`` or left
-    out before the name is cut below its first letters — with the name cut
-    in the middle (:func:`fit_name`), never at the end."""
+    """The name column's text for a column *width* cells wide: the name then
+    ``(delayed)``, which shortens to ``(d)`` or goes before the name is cut
+    below its first letters."""
     room = width - 1
     note = " (delayed)" if delayed else ""
     if note and cell_len(name) + len(note) > room:
@@ -221,10 +200,8 @@ def name_cell(name: str, delayed: bool, width: int) -> str:
 def row_cells(
     row: RowState, compact: bool, style: StyleOf = no_style, lay: Layout | None = None
 ) -> list[Text]:
-    """The row's cells (mark, init, name, HP, AL, badges), fitted to *lay*'s
-    columns; without *lay*, the name whole and every badge, as if the pane
-    were wide enough.  The first is the gutter: ``▶`` on the active turn,
-    ``●`` on a marked combatant (each in its own colour)."""
+    """The row's cells (gutter ``▶``/``●``, init, name, HP, AL, badges)
+    fitted to *lay*'s columns, or whole without *lay*."""
     c = row.combatant
     base = Style()
     if row.active:
@@ -240,7 +217,7 @@ def row_cells(
     name = visible(c.name)
     if lay is None:
         name = " " + name + (" (delayed)" if row.delayed else "")
-    else:  # cut in the middle (fit_name), not at the end
+    else:
         name = name_cell(name, row.delayed, lay.widths[2])
     badge_room = None if lay is None else lay.badges
     return [
@@ -254,8 +231,7 @@ def row_cells(
 
 
 def hp_cell(c: Combatant, base: Style, bar: int, style: StyleOf = no_style) -> Text:
-    """The HP bar (*bar* cells, none on a narrow pane) then the numbers,
-    ``down`` or ``7/7``, and the temp HP; the numbers are never cut."""
+    """The HP bar (*bar* cells) then the numbers and the temp HP."""
     fraction = 0.0 if c.max_hp <= 0 else max(0.0, min(1.0, c.hp / c.max_hp))
     level = "high" if fraction > 0.5 else "mid" if fraction > 0.25 else "low"
     filled = round(fraction * bar)
@@ -273,8 +249,7 @@ def hp_cell(c: Combatant, base: Style, bar: int, style: StyleOf = no_style) -> T
 
 
 def fit_cells(cells: list[Text], lay: Layout) -> list[Text]:
-    """*cells* fitted to *lay*'s columns, in place: a right-justified cell
-    aligned in its width, any other cut (with ``…``) or padded to it."""
+    """*cells* fitted to *lay*'s columns, in place."""
     for size, cell in zip(lay.widths, cells, strict=True):
         if cell.justify == "right":
             cell.align("right", size)
@@ -284,8 +259,7 @@ def fit_cells(cells: list[Text], lay: Layout) -> list[Text]:
 
 
 def header_labels(lay: Layout, marks: int = 0, mark_style: Style | None = None) -> list[Text]:
-    """The column headers; the badges column says ``Cond.`` when narrow,
-    and how many are marked (*marks*) while some are."""
+    """The column headers; the badges column's says how many are marked."""
     labels = [
         Text(wide if len(wide) <= size or not narrow else narrow)
         for (_, wide, narrow), size in zip(COLUMNS, lay.widths, strict=True)

@@ -1,21 +1,9 @@
-"""The log pane: the fight's event log, newest at the bottom, followed.
-
-A line-API widget (``ScrollView.render_line``): the pane keeps a window of
-the log's last entries wrapped to its width as cached strips, and draws
-only the visible ones.  The window is wrapped when the pane is first drawn
-at its size (``render_lines``), so the very first frame shows the newest
-entries at the bottom, followed: a Resize event, as ``RichLog`` waits for,
-arrives only after that frame is painted, and it would show an empty pane.
-A width change rewraps it the same way.  At first the
-window is just the entries that fill the pane (the tail the GM sees);
-scrolling up to the top widens it to the last ``WINDOW`` entries, never the
-whole 10,000-entry log; older entries are in ``combat-tracker export NAME``.
-
-After an action only the new entries are wrapped (:meth:`LogPane.show`
-checks that the entries already shown are still the head of the log); an
-undo that removed the last entries cuts their lines off the bottom; any
-other change rewraps the window.
-"""
+"""The log pane, a line-API widget showing the newest entries at the bottom,
+followed.  It keeps a window of the last entries wrapped to its width: at
+first the tail that fills the pane, widened to ``WINDOW`` entries when the
+GM scrolls to the top (older ones are in ``export``).  The window is wrapped
+as the pane is first drawn at its size, not on a Resize event (as
+``RichLog`` waits for), which arrives only after the first frame."""
 
 from __future__ import annotations
 
@@ -38,11 +26,10 @@ WINDOW_MAX = WINDOW * 2
 
 def entry_text(entry: LogEntry) -> Text:
     """``R3 Goblin 2 takes 7 fire…``: the round, then the text with the actor
-    in bold (named first when the text does not start with it); kept dice
-    (``**16**`` in the engine's breakdowns) in bold, without the asterisks."""
+    in bold and kept dice (``**16**``) in bold without the asterisks."""
     text = Text()
     text.append(f"R{entry.round} " if entry.round else "–  ", "dim")
-    # names in the log are data: shown made visible (issue 9)
+    # names in the log are data: shown made visible
     body, actor = visible(entry.text), visible(entry.actor)
     if actor and body.startswith(actor):
         text.append(actor, "bold")
@@ -74,6 +61,7 @@ class LogPane(SteadyScrollView, can_focus=True):
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self._log: Sequence[LogEntry] = ()
+        self._earlier = 0
         #: log length and last entry the window was built from
         self._count = 0
         self._last: LogEntry | None = None
@@ -92,8 +80,6 @@ class LogPane(SteadyScrollView, can_focus=True):
         self._follow = True
         self.rebuilds = 0
 
-    # -- what the tests and the screen read ------------------------------------
-
     @property
     def lines(self) -> list[Strip]:
         """Every wrapped line of the window, top to bottom (the note first)."""
@@ -103,11 +89,9 @@ class LogPane(SteadyScrollView, can_focus=True):
     def _line_count(self) -> int:
         return len(self._note) + len(self._body)
 
-    # -- geometry ----------------------------------------------------------------
-
     def render_lines(self, crop: Region) -> list[Strip]:
-        """Wrap the window once the pane knows its size, as the frame that
-        first shows it is drawn (and rewrap it when the width changed)."""
+        """Wrap the window once the pane knows its size, as the first frame
+        is drawn, and when the width changes."""
         self._fit()
         return super().render_lines(crop)
 
@@ -126,25 +110,23 @@ class LogPane(SteadyScrollView, can_focus=True):
             self._rebuild()  # taller: the tail no longer fills the pane
 
     def _sync(self) -> None:
-        """The virtual height is the window's, then follow the bottom.  The
-        lines are repainted, not the border: nothing on it changed."""
+        """Set the virtual height, follow the bottom, repaint the lines (not
+        the border)."""
         self._set_line_count(self._line_count)
         if self._follow:
             self.scroll_to(y=self.max_scroll_y, animate=False, immediate=True)
         region = self.size.region
         self.refresh(*((region,) if region else ()))
 
-    # -- wrapping ----------------------------------------------------------------
-
     def _wrap(self, text: Text) -> list[Strip]:
         console = self.app.console
         plain = text.plain
         if text.cell_len <= self._width and "\n" not in plain and "\t" not in plain:
-            # one line as it stands (most entries): what wrapping would give
             return [Strip(text_segments(text, console))]
         return [Strip(text_segments(line, console)) for line in text.wrap(console, self._width)]
 
     def _make_note(self, start: int, count: int) -> None:
+        start += self._earlier
         if start:
             more = "scroll up for more, " if self._limit < WINDOW else ""
             text = Text.styled(
@@ -157,8 +139,8 @@ class LogPane(SteadyScrollView, can_focus=True):
         self._note = self._wrap(text) if text else []
 
     def _rebuild(self) -> None:
-        """Wrap the window afresh: the last ``_limit`` entries, and for a
-        tail more until they fill the pane."""
+        """Wrap the last ``_limit`` entries afresh (for a tail, more until
+        they fill the pane)."""
         log = self._log
         count = len(log)
         self._entries.clear()
@@ -183,8 +165,6 @@ class LogPane(SteadyScrollView, can_focus=True):
         self._limit = max(self._limit, count - start)
         self._make_note(start, count)
         self._sync()
-
-    # -- scrolling ----------------------------------------------------------------
 
     def watch_scroll_y(self, old_value: float, new_value: float) -> None:
         """At the top of a tail, widen it to the full window, keeping the view where it was."""
@@ -211,17 +191,13 @@ class LogPane(SteadyScrollView, can_focus=True):
             return strip.crop_extend(0, width, None).apply_style(self.pane_style)
         return Strip.blank(width, self.pane_style)
 
-    # -- updates ----------------------------------------------------------------
-
-    def show(self, log: Sequence[LogEntry]) -> int:
-        """Bring the pane in line with *log*; return how many entries were wrapped.
-
-        Entries appended since the last call are wrapped and added; entries
-        removed from the end (an undo) are cut off the bottom; any other
-        change rewraps the window.  Before the pane has its size nothing is
-        wrapped (the layout does it, at the right width).
-        """
+    def show(self, log: Sequence[LogEntry], earlier: int = 0) -> int:
+        """Bring the pane in line with *log* (*earlier*: how many older
+        entries are only in the saved steps); return how many entries were
+        wrapped.  Only appended entries are wrapped, entries an undo removed
+        are cut off the bottom, and any other change rewraps the window."""
         self._log = log
+        self._earlier = earlier  # entries older than *log*, only in the saved steps
         if not self._width:
             return 0
         count = len(log)

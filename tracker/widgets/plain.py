@@ -1,23 +1,9 @@
-"""Names on screen are text, never markup, and never raw control characters.
-
-A combatant, encounter or save-point name, a condition, a tag, a note or an
-error message quoting one is *data* (issue 9): ``Imp [/b]`` must not crash
-Textual's markup parser, ``[@click=app.quit]x`` must not become a link that
-quits, and an ``ESC ] 52`` sequence in a hand-edited file must not write
-the GM's clipboard.  Everything user-supplied the app shows goes through
-one of these helpers on its way out:
-
-- :func:`plain` for a Textual title (border titles, dialog labels): a
-  :class:`~textual.content.Content` built from the string, never parsed;
-- :func:`shown` for a Rich :class:`~rich.text.Text` or a plain string (the
-  panes' cells, option lists, tables);
-- :class:`PlainInput` for every input line: a paste arrives whole and in
-  order, its line breaks as spaces and other control characters dropped
-  (Textual's ``Input`` keeps only a paste's first line).
-
-``rules.text.visible`` does the escaping: each unsafe character is spelled
-out (``\\x1b``, ``\\u202e``), so the GM sees that it is there.
-"""
+"""Names on screen are text, never markup, and never raw control characters:
+``Imp [/b]`` must not crash Textual's markup parser, ``[@click=app.quit]x``
+must not become a link, and an ``ESC ] 52`` in a hand-edited file must not
+write the GM's clipboard.  Everything user-supplied the app shows goes
+through :func:`plain` (Textual content), :func:`shown` (Rich text) or
+:class:`PlainInput` (input lines, whose pastes arrive whole, on one line)."""
 
 from __future__ import annotations
 
@@ -47,10 +33,8 @@ _BREAKS = frozenset("\r\n\t\v\f\x85\u2028\u2029")
 
 
 def clean_paste(text: str) -> str:
-    """A paste as one line of text: line breaks and tabs become one space
-    each (runs of them one space), every other control, bidirectional or
-    invisible character is dropped.  Nothing in a paste is ever run as a
-    key: it is text in the line, in the order it was pasted."""
+    """A paste as one line of text: runs of line breaks and tabs become one
+    space, every other unsafe character is dropped, nothing is run as a key."""
     out: list[str] = []
     for ch in text:
         if ch in _BREAKS:
@@ -62,17 +46,14 @@ def clean_paste(text: str) -> str:
 
 
 class PlainInput(Input):
-    """An input line that never holds a control character: a paste is
-    cleaned (:func:`clean_paste`) and inserted whole, and any text put in
-    through :meth:`replace` (typing, paste) is cleaned too; a value set
-    whole (a form's starting value, a completion) is made visible."""
+    """An input line that never holds a control character: typed and pasted
+    text is cleaned (:func:`clean_paste`), a value set whole made visible."""
 
     def validate_value(self, value: str) -> str:
         return visible(value)
 
     def on_paste(self, event: events.Paste) -> None:
-        # before Input's own paste handler (which keeps only the first
-        # line): prevent_default stops it
+        # Input's own handler would keep only the first line
         event.prevent_default()
         event.stop()
         text = clean_paste(event.text)

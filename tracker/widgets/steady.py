@@ -1,28 +1,11 @@
-"""Line-API scroll views whose line count changes without a layout pass.
-
-A pane's virtual height is its number of lines.  Setting ``virtual_size``
-asks Textual for a layout pass of the whole screen, and on every layout pass
-each ``ScrollView`` repaints its scrollbars: one more layout and two more
-frames after every key that adds a log line.  Yet no size on screen depends
-on a pane's line count unless its scrollbar comes or goes.  So
-:meth:`SteadyScrollView._set_line_count` lays out as Textual does only then;
-otherwise it sets the virtual size without the layout the reactive asks for
-(the view's ``refresh`` drops it, and narrows the repaint it asks for to
-the lines: the border is unchanged) and moves the scrollbar's window itself
-(``ScrollBar.window_virtual_size`` / ``window_size``, what the layout pass
-would set).  Public Textual API only; tests/tracker/test_big_fight.py checks that
-a layout pass afterwards finds every scrollbar as the pane left it.
-
-Likewise :meth:`SteadyScrollView.set_titles`: setting ``border_title``
-repaints the whole pane; a changed title repaints its border row alone
-(issue 10: ``n`` writes only what changed; ``bench/bench_repaint.py``).
-
-The panes' line helpers live here too: :func:`text_segments` and
-:func:`safe_segments`, the last safety net for what they draw (issue 9):
-whatever text reaches a pane's lines has its control, bidirectional and
-invisible characters spelled out (``rules.text.visible``), so nothing a
-name holds can act on the terminal even if a path forgot to escape it.
-"""
+"""Line-API scroll views whose line count and titles change without a
+layout pass or a whole-pane repaint.  Setting ``virtual_size`` lays the
+whole screen out again, yet no size on screen depends on a pane's line count
+unless its scrollbar comes or goes, so :meth:`SteadyScrollView._set_line_count`
+lays out only then and otherwise moves the scrollbar's window itself (public
+Textual API only; tests/tracker/test_big_fight.py checks a later layout pass
+agrees).  Also the panes' line helpers, the last safety net that spells out
+any unsafe character reaching the terminal (``rules.text.visible``)."""
 
 from __future__ import annotations
 
@@ -42,8 +25,7 @@ from rules.text import first_unsafe, visible
 
 
 def safe_segments(segments: Iterable[Segment]) -> list[Segment]:
-    """*segments* with every unsafe character made visible (a segment that
-    is safe, almost all of them, is kept as it is)."""
+    """*segments* with every unsafe character made visible."""
     out = []
     for segment in segments:
         text = segment.text
@@ -60,11 +42,9 @@ def safe_strip(strip: Strip, width: int) -> Strip:
 
 
 def text_segments(text: Text, console: Console) -> Iterable[Segment]:
-    """*text* as segments with its own style: ``Text.render`` applies the
-    text's base style only through its spans, so a span-less text would
-    lose it (a dim note, a one-style cell).  Unsafe characters come out
-    visible (:func:`safe_segments`): the caller measures the strip it
-    builds from them rather than trusting the text's length."""
+    """*text* as safe segments with its own style (``Text.render`` applies
+    the base style only through spans, so a span-less text would lose it);
+    the caller measures the strip, not the text."""
     if text.spans:
         return safe_segments(text.render(console))
     return safe_segments(
@@ -80,9 +60,8 @@ class SteadyScrollView(ScrollView):
 
     @property
     def pane_style(self) -> Style:
-        """The pane's own colours (``rich_style``: its styles blended over
-        its ancestors'), worked out once per restyle rather than for every
-        line drawn (~20 µs each)."""
+        """The pane's own colours (``rich_style``), worked out once per
+        restyle rather than for every line drawn."""
         style = self._pane_style
         if style is None:
             style = self._pane_style = self.rich_style
@@ -94,9 +73,8 @@ class SteadyScrollView(ScrollView):
 
     #: False while only the line count changes (:meth:`_set_line_count`)
     _layout_lines = True
-    #: what a whole-pane refresh is narrowed to while set: the border row
-    #: a title is drawn on (:meth:`set_titles`), the lines while only the
-    #: line count changes (:meth:`_set_line_count`); the border stays
+    #: what a whole-pane refresh is narrowed to while set: a title's border
+    #: row, or the lines while only the line count changes
     _narrowed: tuple[Region, ...] = ()
     #: the titles last set with :meth:`set_titles` (title, subtitle)
     _titles: tuple[object, object] = (None, None)
@@ -114,9 +92,8 @@ class SteadyScrollView(ScrollView):
         return super().refresh(*regions, repaint=repaint, layout=layout, recompose=recompose)
 
     def set_titles(self, title: Content, subtitle: Content) -> None:
-        """The border's title and subtitle.  Only a changed one is set, and
-        it repaints its border row alone: setting ``border_title`` repaints
-        the whole pane (a round's ``n`` would redraw every visible row)."""
+        """The border's title and subtitle; a changed one repaints its border
+        row alone (setting ``border_title`` repaints the whole pane)."""
         old_title, old_subtitle = self._titles
         self._titles = (title, subtitle)
         if title != old_title:

@@ -1,19 +1,8 @@
-"""The smallest usable terminal, and what the encounter screen shows below it.
-
-Issue 9: any terminal size is safe.  The encounter screen has four layouts
-by width (app.tcss) and, below :data:`MIN_WIDTH` × :data:`MIN_HEIGHT`, a
-plain message instead of the panes: a GM who splits the terminal too small
-is told how big to make it, and the fight comes back as it was when the
-terminal grows again.
-
-Why 40 × 12: at 40 columns the panes are stacked (the order on top, full
-width: 38 cells hold the gutter, initiative, a 9-cell name, ``38/38`` and
-AL whole), the combatant and log panes side by side under it at 20
-columns each, wide enough for ``HP 38 / 38`` and a log line's first words.
-Twelve rows leave the order its header and four combatants, the details
-and the log two lines each, and the key footer.  Below either, a pane
-would show a border and a fragment.
-"""
+"""The smallest usable terminal: below :data:`MIN_WIDTH` × :data:`MIN_HEIGHT`
+the encounter screen shows how big to make it instead of the panes, and the
+fight comes back when the terminal grows.  40 × 12 is the least at which the
+stacked layout shows a row whole, two 20-column panes and the footer;
+below it a pane would show a border and a fragment."""
 
 from __future__ import annotations
 
