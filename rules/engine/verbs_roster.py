@@ -12,9 +12,10 @@ from typing import Any
 from rules.abilities import hit_points, initiative_order, roll_initiative
 from rules.combatant import Combatant
 from rules.damage import Defenses
-from rules.encounter import Encounter
 from rules.durations import Duration
+from rules.encounter import Encounter
 from rules.endurance import endurance_of
+from rules.engine.complete import quoted
 from rules.engine.turns import (
     advance,
     begin_turn,
@@ -28,7 +29,6 @@ from rules.engine.work import Work, call
 from rules.errors import ActionError
 from rules.limits import check_roster
 from rules.luck import luck_points
-from rules.engine.complete import quoted
 from rules.text import MAX_NAME, name_key, shorten
 
 

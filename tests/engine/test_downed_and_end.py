@@ -127,7 +127,10 @@ def test_remove_defeated_with_none_down_is_refused_and_changes_nothing() -> None
     before = state(s)
     with pytest.raises(ActionError) as err:
         s.apply("remove defeated")
-    assert str(err.value) == "remove defeated: no monster is down (at 0 HP) (Mira down, but players stay)"
+    assert (
+        str(err.value)
+        == "remove defeated: no monster is down (at 0 HP) (Mira down, but players stay)"
+    )
     assert state(s) == before
 
 
@@ -250,7 +253,9 @@ def test_re_adding_an_existing_name_asks_how() -> None:
 
 def test_a_name_with_spaces_is_quoted_in_the_advice() -> None:
     s = fight("add 'Cave Bear' hp 30")
-    with pytest.raises(ActionError, match=r'\(Cave Bear\): add "cave bear" count 1 … adds cave bear 2'):
+    with pytest.raises(
+        ActionError, match=r'\(Cave Bear\): add "cave bear" count 1 … adds cave bear 2'
+    ):
         s.apply("add 'cave bear' hp 30")
 
 
