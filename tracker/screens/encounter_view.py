@@ -147,7 +147,7 @@ class EncounterView(Screen[None]):
         if enc.started and active is not None:
             title = f"Round {enc.round} · {active.name}'s turn"
         elif enc.round:  # ``end`` keeps the round count
-            title = f"Combat over after round {enc.round} · s starts a new one"
+            title = f"Combat over after round {enc.round} · s: new fight"
         else:
             title = "Not started · s starts the fight"
         table.set_titles(plain(title), plain(enc.name))  # a changed one: its border row
