@@ -137,7 +137,7 @@ def apply_damage(
     kind = f" {'/'.join(tags)}" if tags else ""
     parts = [f"{c.name} takes {amount}{kind}"]
     parts += [f"{s.label} = {s.value}" for s in steps]
-    where = f"{absorbed} temp, {hp_lost} HP" if absorbed else f"{hp_lost} HP"
+    where = absorbed_text(absorbed, hp_lost)
     text = " → ".join(parts) + f" ({where})"
     if new.down and not c.down:
         text += f"; {c.name} is down"
@@ -145,6 +145,14 @@ def apply_damage(
         c.name, amount, tags, tuple(steps), value, absorbed, hp_lost, new.down, text
     )
     return new, result
+
+
+def absorbed_text(absorbed: int, hp_lost: int) -> str:
+    """Where a hit went (RULES.md §5 step 5, §6): ``3 absorbed by temp HP, 2
+    from HP``, or ``2 HP`` when no temp HP took any."""
+    if absorbed:
+        return f"{absorbed} absorbed by temp HP, {hp_lost} from HP"
+    return f"{hp_lost} HP"
 
 
 class HealResult(NamedTuple):

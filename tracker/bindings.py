@@ -64,6 +64,16 @@ ENCOUNTER_KEYS: tuple[Key, ...] = (
         "step back to the previous turn (undoes the last next)",
     ),
     Key(
+        "encounter.end",
+        "E",
+        "end_combat",
+        "End",
+        "encounter: end combat…",
+        "end combat (asks first): the turn order stops, initiative is cleared so s starts "
+        "a new combat; the fight stays saved and exportable",
+        show=False,
+    ),
+    Key(
         "select.down",
         "j",
         "select_down",
@@ -227,6 +237,16 @@ ENCOUNTER_KEYS: tuple[Key, ...] = (
         "remove the selected combatant (asks first)",
         show=False,
         wide=True,
+    ),
+    Key(
+        "combatant.remove_defeated",
+        "ctrl+d",
+        "remove_defeated",
+        "Clear down",
+        "combatant: remove every defeated monster…",
+        "remove every monster at 0 HP in one step (asks first; players stay; ctrl+z brings "
+        "them back)",
+        show=False,
     ),
     Key(
         "details.down",

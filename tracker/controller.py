@@ -72,7 +72,17 @@ class EncounterController:
         this changes."""
         live = self.live
         enc = live.encounter
-        return (enc.started, bool(enc.combatants), live.can_undo, live.can_redo)
+        return (
+            enc.started,
+            bool(enc.combatants),
+            live.can_undo,
+            live.can_redo,
+            bool(self.defeated()),
+        )
+
+    def defeated(self) -> list[str]:
+        """The down monsters ``remove defeated`` would take out (RULES.md §4)."""
+        return [c.name for c in self.encounter.combatants if c.down and not c.player]
 
     def selected(self) -> Combatant | None:
         """The combatant under the row cursor (None: nobody)."""
@@ -324,6 +334,10 @@ class EncounterController:
             if enc.started:
                 return "the fight has started already"
             return None if enc.combatants else "add combatants first (a)"
+        if action == "end_combat":
+            return None if enc.started else "the fight has not started: nothing to end"
+        if action == "remove_defeated" and not self.defeated():
+            return "no monster is down (players at 0 HP stay)"
         if action == "undo":
             return None if self.live.can_undo else "nothing to undo"
         if action == "redo":

@@ -77,7 +77,13 @@ ON_TARGETS = {
 }
 
 #: Keys that send one fixed line.
-FIXED = {"start": "start", "next_turn": "next", "previous_turn": "prev"}
+FIXED = {
+    "start": "start",
+    "next_turn": "next",
+    "previous_turn": "prev",
+    "end_combat": "end",
+    "remove_defeated": "remove defeated",
+}
 
 
 @dataclass(frozen=True)

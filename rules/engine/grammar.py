@@ -20,13 +20,14 @@ HELP: dict[str, str] = {
         "[dex|per|str|con|int|wis|cha|luck N] [athletics N] [immune TAG,…] "
         "[resist TAG=N,…] [weak TAG,…] [susceptible TAG,…] [notes TEXT]"
     ),
-    "remove": "remove T",
+    "remove": "remove T|defeated",
     "init": "init T N",
     "order": "order T up|down",
     "set": "set T FIELD VALUE",
     "start": "start",
     "next": "next",
     "prev": "prev",
+    "end": "end",
     "damage": "damage T AMOUNT|DICE [TAG…] [crit]",
     "heal": "heal T AMOUNT|DICE",
     "temp": "temp T N|DICE [rounds N] [at start|end] [of C]",
@@ -210,6 +211,7 @@ SPECS: dict[str, _Spec] = {
     "start": _Spec(),
     "next": _Spec(),
     "prev": _Spec(),
+    "end": _Spec(),
     "damage": _Spec(
         [("targets", "targets"), ("amount", "dice")], {"crit": ("crit", "flag")}, free="tags"
     ),

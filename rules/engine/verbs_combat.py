@@ -1,6 +1,6 @@
-"""The verbs of the fight itself: ``start``, ``next``, ``prev`` (the work is
-``rules.engine.turns``), ``attack``, ``move``, ``luck``, ``roll``,
-``cinematic``."""
+"""The verbs of the fight itself: ``start``, ``next``, ``prev``, ``end``
+(the work is ``rules.engine.turns``), ``attack``, ``move``, ``luck``,
+``roll``, ``cinematic``."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from rules.combatant import Combatant
 from rules.encounter import Encounter
 from rules.endurance import endurance_check, endurance_of
 from rules.engine.grammar import MOVEMENTS
-from rules.engine.turns import next_turn, start_combat, step_back
+from rules.engine.turns import end_combat, next_turn, start_combat, step_back
 from rules.engine.verbs_effects import hurt, roll_hit
 from rules.engine.work import Roller, Work, call
 from rules.errors import ActionError
@@ -33,6 +33,10 @@ def next_(work: Work, a: Mapping[str, Any]) -> None:
 
 def prev(work: Work, a: Mapping[str, Any]) -> None:
     step_back(work)
+
+
+def end(work: Work, a: Mapping[str, Any]) -> None:
+    end_combat(work)
 
 
 def cinematic(work: Work, a: Mapping[str, Any]) -> None:

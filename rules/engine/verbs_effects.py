@@ -84,8 +84,16 @@ def _amount(work: Work, a: Mapping[str, Any], what: str, label: str) -> int:
 
 
 def heal(work: Work, a: Mapping[str, Any]) -> None:
-    """``heal``: roll once, heal each target up to its maximum (§5)."""
+    """``heal``: roll once, heal each target up to its maximum (§5).  When
+    every target is at full HP it is refused before anything is rolled: a
+    heal that restores nothing is no action."""
     names = work.resolve_all(a["targets"])
+    full = [work.get(n) for n in names if work.get(n).hp >= work.get(n).max_hp]
+    if len(full) == len(names):
+        shown = ", ".join(f"{c.name} ({c.hp}/{c.max_hp})" for c in full[:6])
+        more = f" and {len(full) - 6} more" if len(full) > 6 else ""
+        who = "is" if len(full) == 1 else "are all"
+        raise ActionError(f"heal: {shown}{more} {who} at full HP; nothing to heal")
     amount = _amount(work, a, "Healing", "healing")
     for name in names:
         c, res = work.roll("", heal_hp, work.get(name), amount)

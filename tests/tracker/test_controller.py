@@ -216,7 +216,7 @@ def test_unavailable_with_no_combatants() -> None:
     for action in ("damage", "select_down", "toggle_mark", "remove", "move"):
         assert ctl.unavailable(action) == "no combatants yet: a adds some", action
     assert ctl.unavailable("roll") is None
-    assert ctl.availability() == (False, False, False, False)
+    assert ctl.availability() == (False, False, False, False, False)
 
 
 def test_unavailable_clear_marks_and_uncondition_follow_the_marks() -> None:
@@ -299,7 +299,9 @@ def test_fixed_keys_send_their_line_with_or_without_combatants() -> None:
 def test_target_keys_go_to_the_selection_without_marks(
     action: str, verb: str, typed: str, fields: dict[str, object]
 ) -> None:
-    ctl, cursor, _ = fight()
+    ctl, cursor, live = fight()
+    if action == "heal":
+        live.do("damage 'Goblin 2' 3")  # a heal at full HP is refused
     at(ctl, cursor, "Goblin 2")
     line = ctl.line(action, typed)
     assert line is not None
@@ -311,7 +313,9 @@ def test_target_keys_go_to_the_selection_without_marks(
 
 @pytest.mark.parametrize("action", ["damage", "heal", "temp", "persistent", "condition"])
 def test_target_keys_go_to_every_mark_in_the_order_of_play(action: str) -> None:
-    ctl, cursor, _ = fight()
+    ctl, cursor, live = fight()
+    if action == "heal":
+        live.do("damage 'Ogre,Goblin 1' 3")  # a heal at full HP is refused
     for name in ("Ogre", "Goblin 1"):  # marked out of order
         at(ctl, cursor, name)
         assert ctl.toggle_mark()

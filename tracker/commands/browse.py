@@ -114,6 +114,8 @@ def _show(args: argparse.Namespace, store: Store) -> int:
     title = shorten(state["name"], CELL) + " — "
     if state["started"]:
         title += f"round {state['round']}, {shorten(state['active'] or '—', CELL)}'s turn"
+    elif state["round"]:  # ``end`` keeps the round count
+        title += f"combat over after round {state['round']}"
     else:
         title += "not started"
     console.print(Text(title), highlight=False)  # not a table title: that wraps to the table

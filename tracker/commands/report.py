@@ -187,7 +187,9 @@ def markdown_report(live: LiveEncounter) -> str:
     lines = [f"# {md_cell(state['name'])}", ""]
     rules = _escape(state["ruleset"]["name"])
     rounds = state["round"]
-    played = f"{rounds} round{'s' if rounds != 1 else ''}" if state["started"] else "not started"
+    played = f"{rounds} round{'s' if rounds != 1 else ''}"
+    if not state["started"]:  # ``end`` keeps the round count
+        played = f"ended after {played}" if rounds else "not started"
     count = len(state["combatants"])
     lines.append(f"*{rules} rules · {played} · {count} combatant{'s' if count != 1 else ''}*")
     current: int | None = None

@@ -67,6 +67,33 @@ class EncounterScreen(EncounterView):
     def action_previous_turn(self) -> None:
         self.report(self.apply("prev"))
 
+    def action_end_combat(self) -> None:
+        """``end``, once the GM confirms (Enter says no)."""
+        self._confirmed(
+            f"End combat after round {self.encounter.round}?",
+            "The turn order stops and initiative is cleared (s starts a new combat); "
+            "ctrl+z resumes this one.",
+            "end_combat",
+        )
+
+    def action_remove_defeated(self) -> None:
+        """``remove defeated``, once the GM confirms (Enter says no)."""
+        down = self.controller.defeated()
+        shown = ", ".join(down[:5]) + (f" and {len(down) - 5} more" if len(down) > 5 else "")
+        self._confirmed(
+            f"Remove {len(down)} defeated: {shown}?", "ctrl+z brings them back.", "remove_defeated"
+        )
+
+    def _confirmed(self, question: str, detail: str, action: str) -> None:
+        from tracker.screens.prompt import ConfirmScreen
+
+        line = self.controller.line(action)
+        assert line is not None  # a fixed line
+        self.app.push_screen(
+            ConfirmScreen(question, detail, destructive=True),
+            lambda yes: self.report(self.apply(line)) if yes else None,
+        )
+
     def action_select_down(self) -> None:
         self._select(1)
 

@@ -146,6 +146,8 @@ class EncounterView(Screen[None]):
         active = enc.active
         if enc.started and active is not None:
             title = f"Round {enc.round} · {active.name}'s turn"
+        elif enc.round:  # ``end`` keeps the round count
+            title = f"Combat over after round {enc.round} · s: new fight"
         else:
             title = "Not started · s starts the fight"
         table.set_titles(plain(title), plain(enc.name))  # a changed one: its border row
