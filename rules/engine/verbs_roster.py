@@ -235,7 +235,7 @@ def _drop_delayed(work: Work, names: frozenset[str]) -> None:
 def init(work: Work, a: Mapping[str, Any]) -> None:
     """``init T N``: set the initiative and move T to its place (§4); the
     active combatant stays active."""
-    (name,) = work.resolve_all(a["targets"])
+    name = work.resolve_one(a["targets"], a["verb"])
     c = replace(work.get(name), initiative=int(a["value"]))
     _reposition(work, c)
     work.log(name, f"{name}'s initiative is now {a['value']}")
@@ -244,7 +244,7 @@ def init(work: Work, a: Mapping[str, Any]) -> None:
 def order(work: Work, a: Mapping[str, Any]) -> None:
     """``order T up|down``: the GM's manual order (§4 last tie-break): swap
     with the neighbour, adjusting ``order_key``."""
-    (name,) = work.resolve_all(a["targets"])
+    name = work.resolve_one(a["targets"], a["verb"])
     cs = list(work.enc.combatants)
     i = work.index(name)
     j = i - 1 if a["direction"] == "up" else i + 1
