@@ -119,7 +119,8 @@ def hurt_parts(work: Work, name: str, parts: list[tuple[int, list[str]]], note: 
     one line (with *note* after it)."""
     c, res = work.roll("", apply_damage_parts, work.get(name), parts, work.ruleset)
     work.put(c)
-    work.log(name, res.text + note)
+    text, down, rest = res.text.partition(f"; {name} is down")
+    work.log(name, f"{text}{note}{down}{rest}")
 
 
 def _amount(work: Work, a: Mapping[str, Any], what: str, label: str) -> int:

@@ -294,3 +294,9 @@ def test_did_you_mean_uses_the_fights_own_tags() -> None:
     s.apply("add Wraith hp 20 resist shadowflame=3")
     step = s.apply("damage Wraith 10 shadowflme")
     assert "did you mean shadowflame?" in texts(step)[0]
+
+
+def test_the_save_note_comes_before_down() -> None:
+    s = make()
+    step = s.apply("damage 'Zombie 1,Zombie 2' 40 half 'Zombie 2'")
+    assert "Zombie 2 takes 20 (20 HP) (half: saved); Zombie 2 is down" in texts(step)
