@@ -256,7 +256,7 @@ class EncounterController:
         from rules.errors import ActionError
 
         try:
-            action = parse_action(line)
+            action = parse_action(line, self.names())
             return action, self.live.dice_needed(action)
         except ActionError as exc:
             return str(exc)

@@ -28,7 +28,7 @@ HELP: dict[str, str] = {
     "next": "next",
     "prev": "prev",
     "end": "end",
-    "damage": "damage T AMOUNT|DICE [TAG…] [crit]",
+    "damage": "damage T AMOUNT|DICE [TAG…] [+ DICE TAG…] [crit] [half T] [none T]",
     "heal": "heal T AMOUNT|DICE",
     "temp": "temp T N|DICE [rounds N] [at start|end] [of C]",
     "persist": "persist T DICE TAG… [dc N]",
@@ -40,7 +40,7 @@ HELP: dict[str, str] = {
     "unbonus": "unbonus T TYPE",
     "attack": (
         "attack T [with +N] [adv N] [dis N] [cover half|three-quarters|total] [roll N] "
-        "[damage DICE [TAG…]]"
+        "[damage DICE [TAG…] [+ DICE TAG…]]"
     ),
     "delay": "delay T",
     "return": "return T",
@@ -213,7 +213,9 @@ SPECS: dict[str, _Spec] = {
     "prev": _Spec(),
     "end": _Spec(),
     "damage": _Spec(
-        [("targets", "targets"), ("amount", "dice")], {"crit": ("crit", "flag")}, free="tags"
+        [("targets", "targets"), ("amount", "dice")],
+        {"crit": ("crit", "flag"), "half": ("half", "targets"), "none": ("none", "targets")},
+        free="tags",
     ),
     "heal": _Spec([("targets", "targets"), ("amount", "dice")]),
     "temp": _Spec([("targets", "targets"), ("amount", "dice")], _DURATION_OPTS),
@@ -378,6 +380,8 @@ def check_set_value(field: str, value: str) -> None:
     """Check what can be checked of ``set T FIELD VALUE`` without the
     combatant: a number's size and syntax, a resistance table's amounts."""
     field = SET_ALIASES.get(field, field)
+    if field not in SET_FIELDS:
+        raise ActionError(f"set: unknown field {field!r} (fields: {', '.join(SET_FIELDS)})")
     if field in SET_NUMERIC:
         set_value(field, value)
     elif field == "resistances" and not clears(value):

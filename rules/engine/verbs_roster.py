@@ -284,7 +284,7 @@ def init(work: Work, a: Mapping[str, Any]) -> None:
     """``init T N``: set the initiative and move T to its place (§4); the
     active combatant stays active, and a turn this skips or repeats this
     round is warned of in the log."""
-    (name,) = work.resolve_all(a["targets"])
+    name = work.resolve_one(a["targets"], a["verb"])
     before = work.enc
     c = replace(work.get(name), initiative=int(a["value"]))
     _reposition(work, c)
@@ -301,7 +301,7 @@ def _warn_shift(work: Work, before: Encounter) -> None:
 def order(work: Work, a: Mapping[str, Any]) -> None:
     """``order T up|down``: the GM's manual order (§4 last tie-break): swap
     with the neighbour, adjusting ``order_key``."""
-    (name,) = work.resolve_all(a["targets"])
+    name = work.resolve_one(a["targets"], a["verb"])
     before = work.enc
     cs = list(work.enc.combatants)
     i = work.index(name)

@@ -533,6 +533,16 @@ def test_dice_needed_parses_and_lists_the_dice_or_refuses() -> None:
     assert isinstance(ctl.dice_needed("damage"), str)
 
 
+def test_dice_needed_reads_an_unquoted_full_name_and_a_selector() -> None:
+    ctl, _, _ = fight(setup=("add Hobgoblin count 2 hp 20", "add Ogre hp 30"))
+    parsed = ctl.dice_needed("damage Hobgoblin 2 1d6 fire")
+    assert not isinstance(parsed, str)
+    action, dice = parsed
+    assert action["targets"] == ["Hobgoblin 2"] and [s for _, s in dice] == [6]
+    assert ctl.do("damage Hobgoblin* 4") is None
+    assert [c.hp for c in ctl.encounter.combatants] == [16, 16, 30]
+
+
 def test_save_points_ask_once_before_replacing_a_kept_label(tmp_path: Path) -> None:
     store = open_store(tmp_path / "encounters.json")
     try:
