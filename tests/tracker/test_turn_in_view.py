@@ -208,7 +208,7 @@ async def test_g_is_in_the_help_screen_and_the_readme() -> None:
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("question_mark")
         assert isinstance(app.screen, HelpScreen)
-        cells = [str(c) for col in app.screen.table.columns.values() for c in col.cells]
+        cells = [str(c) for col in app.screen.table.columns for c in col.cells]
         assert "g" in cells and "select.active" in " ".join(cells)
 
 
