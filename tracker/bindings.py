@@ -92,6 +92,17 @@ ENCOUNTER_KEYS: tuple[Key, ...] = (
         show=False,
     ),
     Key(
+        "select.active",
+        "g",
+        "select_active",
+        "Turn",
+        "selection: go to the active combatant",
+        "move the selection to whoever's turn it is (it follows the turn by itself "
+        "unless follow_turn = false)",
+        show=False,
+        wide=True,
+    ),
+    Key(
         "order.down",
         "J",
         "order_down",

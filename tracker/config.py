@@ -15,6 +15,8 @@ Format::
     physical_rolls = false      # true: ask for the face of every roll
                                 # (Enter on an empty face lets the program roll)
     theme = "textual-dark"      # any built-in Textual theme, e.g. "textual-light"
+    follow_turn = true          # false: the selection stays where the GM put
+                                # it when the turn passes (g jumps to the turn)
 
 A problem in the file never stops the tracker: the rest is used and each
 problem is shown once, as one line naming it.
@@ -40,6 +42,8 @@ class Config:
     keymap: dict[str, str] = field(default_factory=dict)
     physical_rolls: bool = False
     theme: str | None = None
+    #: the selection moves to each new active combatant (marks stay)
+    follow_turn: bool = True
     problems: list[str] = field(default_factory=list)
     path: Path | None = None
 
@@ -120,6 +124,11 @@ def _read(path: Path, config: Config, known_ids: set[str] | None) -> None:
         config.physical_rolls = physical
     else:
         config.problems.append(f"{path}: physical_rolls must be true or false")
+    follow = settings.get("follow_turn", True)
+    if isinstance(follow, bool):
+        config.follow_turn = follow
+    else:
+        config.problems.append(f"{path}: follow_turn must be true or false")
     theme = settings.get("theme")
     if theme is not None:
         if isinstance(theme, str) and first_unsafe(theme) < 0:

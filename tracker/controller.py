@@ -48,10 +48,16 @@ NEED_COMBATANT = frozenset(
 class EncounterController:
     """The selection and the marks of one live encounter, and what keys do with them."""
 
-    def __init__(self, live: LiveEncounter, cursor: Callable[[], int | None]) -> None:
-        """*cursor*: the row the selection cursor is on now (None: no rows)."""
+    def __init__(
+        self, live: LiveEncounter, cursor: Callable[[], int | None], follow_turn: bool = True
+    ) -> None:
+        """*cursor*: the row the selection cursor is on now (None: no rows);
+        *follow_turn*: the selection moves to each new active combatant."""
         self.live = live
         self._cursor = cursor
+        self.follow_turn = follow_turn
+        #: whose turn it was when last asked (:meth:`turn_moved`)
+        self._turn = self._turn_key()
         ui: Mapping[str, object] = live.ui_state
         selected = ui.get("selected")
         marked = ui.get("marked")
@@ -121,6 +127,35 @@ class EncounterController:
         self.selected_name = None if current is None else current.name
         self.live.set_ui_state(selected=self.selected_name)
         return None
+
+    def _turn_key(self) -> tuple[bool, int, str | None]:
+        enc = self.encounter
+        active = enc.active if enc.started else None
+        return (enc.started, enc.round, None if active is None else active.name)
+
+    def turn_moved(self) -> int | None:
+        """After any change (``next``, ``prev``, ``start``, their undo and
+        redo, removing the active combatant): the active row when the turn
+        passed to someone else (or the round changed) since last asked, else
+        None.  With :attr:`follow_turn` the selection becomes the active
+        combatant then; the marks never change here."""
+        key = self._turn_key()
+        if key == self._turn:
+            return None
+        self._turn = key
+        enc = self.encounter
+        active = enc.active if enc.started else None
+        if active is None or enc.turn is None:
+            return None
+        if self.follow_turn:
+            self.remember(active.name)
+        return enc.turn
+
+    def active_row(self) -> int | None:
+        """The active combatant's row (the jump-to-active key), None before
+        the fight starts."""
+        enc = self.encounter
+        return enc.turn if enc.started and enc.active is not None else None
 
     def prune_marks(self) -> None:
         """Forget marks on combatants no longer in the encounter."""
@@ -328,7 +363,7 @@ class EncounterController:
         """Why *action* does not apply now (None: it does), for the footer
         and the key pressed anyway."""
         enc = self.encounter
-        if action in ("next_turn", "previous_turn"):
+        if action in ("next_turn", "previous_turn", "select_active"):
             return None if enc.started else "the fight has not started: s starts it"
         if action == "start":
             if enc.started:

@@ -322,3 +322,19 @@ def step_back(work: Work) -> None:
     work.enc = replace(enc, turn=prev, round=new_round, rewound=enc.rewound + 1)
     name = work.enc.combatants[prev].name
     work.log(name, f"Turn moved back to {name} (round {new_round}); nothing was undone")
+
+
+def on_deck(enc: Encounter) -> int | None:
+    """Who ``next`` would give the turn to if nothing changes first ("on
+    deck"): the same search as ``next`` (:func:`following`), so combatants
+    delaying and down monsters passed over are passed over here too.  None
+    before the fight starts, with no active turn, or when the active
+    combatant is the only one who acts."""
+    if not enc.started or enc.turn is None or not 0 <= enc.turn < len(enc.combatants):
+        return None
+    import random
+
+    from rules.engine.work import Roller
+
+    nxt, _ = following(Work(enc, Roller(random.Random(0))), enc.turn)
+    return None if nxt == enc.turn else nxt

@@ -560,3 +560,99 @@ def test_save_points_ask_once_before_replacing_a_kept_label(tmp_path: Path) -> N
         assert ctl.compact_if_due() is None
     finally:
         store.close()
+
+
+# -- the selection follows the turn --------------------------------------------
+
+
+def turn_fight(follow: bool) -> tuple[EncounterController, Cursor, LiveEncounter]:
+    session = Session(Encounter("Goblin ambush"), rng=random.Random(7))
+    for line in SETUP:
+        session.apply(line)
+    live = LiveEncounter.in_memory(session)
+    cursor = Cursor(live)
+    return EncounterController(live, cursor, follow_turn=follow), cursor, live
+
+
+def moved(ctl: EncounterController, cursor: Cursor) -> int | None:
+    """What the view does after each change: ask, then put the cursor on
+    the remembered selection (``follow``)."""
+    row = ctl.turn_moved()
+    index = ctl.follow()
+    if index is not None:
+        cursor.row = index
+    return row
+
+
+def test_each_turn_change_selects_the_active_combatant_and_keeps_the_marks() -> None:
+    ctl, cursor, live = turn_fight(follow=True)
+    cursor.row = order(live).index("Goblin 3")
+    ctl.cursor_moved()
+    ctl.toggle_mark()
+    assert moved(ctl, cursor) is None  # nothing changed: the selection stays
+    assert selected_name(ctl) == "Goblin 3"
+    live.do("start")
+    enc = live.session.encounter
+    assert moved(ctl, cursor) == enc.turn
+    assert selected_name(ctl) == enc.active.name == "Zalek"
+    assert live.ui_state["selected"] == "Zalek"
+    live.do("next")
+    assert moved(ctl, cursor) == 1 and selected_name(ctl) == order(live)[1]
+    assert ctl.marked == ["Goblin 3"]  # untouched
+    # the GM moves the selection: it stays until the turn passes again
+    cursor.row = order(live).index("Ogre")
+    ctl.cursor_moved()
+    live.do("damage Ogre 3")
+    assert moved(ctl, cursor) is None and selected_name(ctl) == "Ogre"
+
+
+def test_undo_redo_prev_and_removing_the_active_one_are_turn_changes() -> None:
+    ctl, cursor, live = turn_fight(follow=True)
+    live.do("start")
+    live.do("next")
+    moved(ctl, cursor)
+    live.undo()  # back to Zalek's turn
+    assert moved(ctl, cursor) == 0 and selected_name(ctl) == "Zalek"
+    live.redo()
+    assert moved(ctl, cursor) == 1
+    live.do("prev")
+    assert moved(ctl, cursor) == 0 and selected_name(ctl) == "Zalek"
+    live.do("next")
+    moved(ctl, cursor)
+    gone = selected_name(ctl)
+    live.do(f"remove '{gone}'")
+    row = moved(ctl, cursor)
+    active = live.session.encounter.active
+    assert active is not None and active.name != gone
+    assert row == live.session.encounter.turn and selected_name(ctl) == active.name
+
+
+def test_the_same_active_combatant_in_a_new_round_is_a_turn_change() -> None:
+    ctl, cursor, live = turn_fight(follow=True)
+    live.do("start")
+    moved(ctl, cursor)
+    for name in order(live)[1:]:
+        live.do(f"damage '{name}' 100")  # every monster down: Zalek alone acts
+    live.do("next")
+    assert live.session.encounter.round == 2
+    assert moved(ctl, cursor) == 0
+
+
+def test_with_follow_turn_off_the_selection_stays_where_the_gm_put_it() -> None:
+    ctl, cursor, live = turn_fight(follow=False)
+    cursor.row = order(live).index("Ogre")
+    ctl.cursor_moved()
+    live.do("start")
+    assert moved(ctl, cursor) == 0  # the active row, to bring into view
+    live.do("next")
+    assert moved(ctl, cursor) == 1
+    assert selected_name(ctl) == "Ogre" and live.ui_state["selected"] == "Ogre"
+
+
+def test_active_row_is_the_turn_once_started_and_g_needs_a_started_fight() -> None:
+    ctl, _, live = turn_fight(follow=False)
+    assert ctl.active_row() is None
+    assert ctl.unavailable("select_active") == "the fight has not started: s starts it"
+    live.do("start")
+    live.do("next")
+    assert ctl.active_row() == 1 and ctl.unavailable("select_active") is None

@@ -207,7 +207,8 @@ async def test_the_active_turn_and_the_marks_look_different() -> None:
         await pilot.press("space")  # and the next one
         gutter_active = table.get_row_at(active)[0]
         gutter_marked = table.get_row_at(active + 1)[0]
-        assert str(gutter_active) == "▶●" and str(gutter_marked) == " ●"
+        # the one after the active row is next to act: ▷ beside its mark
+        assert str(gutter_active) == "▶●" and str(gutter_marked) == "▷●"
         name_active = table.get_row_at(active)[2]
         name_marked = table.get_row_at(active + 1)[2]
         assert name_active.style != name_marked.style

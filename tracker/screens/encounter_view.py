@@ -14,6 +14,7 @@ from textual.reactive import Reactive
 from textual.screen import Screen
 
 from rules.combatant import Combatant
+from rules.engine.turns import on_deck
 from tracker.config import Config
 from tracker.controller import Action, EncounterController
 from tracker.lines import Ask
@@ -61,7 +62,9 @@ class EncounterView(Screen[None]):
         self._details = CombatantPane(id="combatant")
         self._log = LogPane(id="log")
         #: the selection, the marks and what the keys do with them
-        self.controller = EncounterController(live, lambda: self._table.selected_index)
+        self.controller = EncounterController(
+            live, lambda: self._table.selected_index, config.follow_turn
+        )
 
     @classmethod
     def width_class(cls, width: int) -> str:
@@ -138,19 +141,25 @@ class EncounterView(Screen[None]):
         if drawn is not None:
             ctl.remember(drawn)
         table.show(enc, ctl.marked)
+        turn = ctl.turn_moved()  # the turn passed: in view (and selected)
+        if turn is not None:
+            table.reveal_turn(turn)
         index = ctl.follow()  # None: the selection is whoever the cursor is on
         if index is not None and table.cursor_row != index:
             table.move_cursor(row=index, animate=False)
         self._log.show(self.live.log, self.live.log_earlier)
         self._show_selected()
         active = enc.active
+        deck = on_deck(enc)
         if enc.started and active is not None:
             title = f"Round {enc.round} · {active.name}'s turn"
         elif enc.round:  # ``end`` keeps the round count
             title = f"Combat over after round {enc.round} · s: new fight"
         else:
             title = "Not started · s starts the fight"
-        table.set_titles(plain(title), plain(enc.name))  # a changed one: its border row
+        # who is next too, for when the ▷ row is out of view (a new round)
+        after = "" if deck is None else f" · next {enc.combatants[deck].name}"
+        table.set_titles(plain(title + after), plain(enc.name))  # a changed one: its border row
         self._show_marks()
         self.sub_title = str(plain(f"{enc.name} · {title}"))
         # the footer rebuilds itself on refresh_bindings: only when availability changed
@@ -165,6 +174,13 @@ class EncounterView(Screen[None]):
         current = self.selected()
         delayed = current is not None and current.name in self.encounter.delayed
         self._details.show(current, self.encounter.ruleset, delayed)
+
+    def action_select_active(self) -> None:
+        """The selection jumps to whoever's turn it is."""
+        row = self.controller.active_row()
+        if row is not None:
+            self.table.move_cursor(row=row)
+            self._selection_moved()
 
     def on_initiative_pane_selected(self, event: InitiativePane.Selected) -> None:
         self._selection_moved()
