@@ -208,3 +208,27 @@ def set_temp_hp(
     if amount == 0:
         return new, f"{c.name} has no temp HP"
     return new, f"{c.name} has {amount} temp HP{describe_duration(new.temp_hp_duration)}"
+
+
+#: Damage tags a GM commonly types, offered by completion; any other tag is
+#: as good (a tag is only a word a defense may list, RULES.md §5).
+KNOWN_TAGS: tuple[str, ...] = (
+    "acid",
+    "bleed",
+    "bludgeoning",
+    "cold",
+    "fire",
+    "force",
+    "lightning",
+    "magical",
+    "necrotic",
+    "piercing",
+    "poison",
+    "psychic",
+    "radiant",
+    "silver",
+    "slashing",
+    "sonic",
+    "supernatural",
+    "thunder",
+)
