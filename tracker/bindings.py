@@ -334,6 +334,29 @@ PICKER_KEYS: tuple[Key, ...] = (
 )
 
 
+#: Keys of the ``:`` line and of every one-line prompt (damage, heal, …).
+LINE_KEYS: tuple[Key, ...] = (
+    Key(
+        "line.previous",
+        "up",
+        "history_back",
+        "Previous",
+        "typing: previous entry",
+        "in the : line and the prompts: the previous line typed in that one (kept across restarts)",
+        show=False,
+    ),
+    Key(
+        "line.next",
+        "down",
+        "history_forward",
+        "Next",
+        "typing: next entry",
+        "in the : line and the prompts: the next line typed there, then what you were typing",
+        show=False,
+    ),
+)
+
+
 def bindings(keys: tuple[Key, ...]) -> list[BindingType]:
     """Textual bindings for a table of keys (for a class's ``BINDINGS``)."""
     return [k.binding() for k in keys]
@@ -346,4 +369,4 @@ def wide_ids() -> set[str]:
 
 def key_ids() -> set[str]:
     """Every rebindable id (the keymap file is checked against these)."""
-    return {k.id for k in ENCOUNTER_KEYS + PICKER_KEYS}
+    return {k.id for k in ENCOUNTER_KEYS + PICKER_KEYS + LINE_KEYS}

@@ -92,6 +92,8 @@ class Ask:
     uses_marks: bool = False
     #: pick one of these instead of typing (``uncondition``)
     choices: tuple[str, ...] = ()
+    #: an empty answer is an answer (``attack`` with no options)
+    blank: bool = False
 
 
 def targets(names: Sequence[str]) -> str:
