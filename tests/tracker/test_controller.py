@@ -216,7 +216,7 @@ def test_unavailable_with_no_combatants() -> None:
     for action in ("damage", "select_down", "toggle_mark", "remove", "move"):
         assert ctl.unavailable(action) == "no combatants yet: a adds some", action
     assert ctl.unavailable("roll") is None
-    assert ctl.availability() == (False, False, False, False)
+    assert ctl.availability() == (False, False, False, False, False)
 
 
 def test_unavailable_clear_marks_and_uncondition_follow_the_marks() -> None:
@@ -546,3 +546,33 @@ def test_save_points_ask_once_before_replacing_a_kept_label(tmp_path: Path) -> N
         assert ctl.compact_if_due() is None
     finally:
         store.close()
+
+
+def test_attack_delay_and_return_lines_and_why_not() -> None:
+    ctl, cursor, live = fight()
+    assert ctl.unavailable("delay") == "the fight has not started: s starts it"
+    assert ctl.unavailable("return") == "nobody is delaying (w: the active combatant delays)"
+    assert ctl.line("delay") is None  # nobody is active yet
+    cursor.row = order(live).index("Goblin 2")
+    ctl.toggle_mark()
+    cursor.row = order(live).index("Ogre")
+    ctl.toggle_mark()
+    ask = ctl.ask("attack")
+    assert ask is not None and ask.blank and ask.uses_marks
+    assert ctl.targets() == ["Ogre", "Goblin 2"]  # in the order of play
+    assert ask.title == "Attack: Ogre, Goblin 2"
+    assert ask.line("with +5 cover half") == "attack 'Ogre,Goblin 2' with +5 cover half"
+    assert ask.line("") == "attack 'Ogre,Goblin 2'"
+    live.do("start")
+    active = live.session.encounter.active
+    assert active is not None and ctl.unavailable("delay") is None
+    assert ctl.line("delay") == f"delay {shlex.quote(active.name)}"  # not the selection
+    live.do(f"delay {shlex.quote(active.name)}")
+    assert ctl.availability()[-1] is True  # the footer ungreys return
+    cursor.row = order(live).index("Ogre")
+    assert ctl.unavailable("return") == (
+        f"Ogre is not delaying; select one delaying: {active.name}"
+    )
+    cursor.row = order(live).index(active.name)
+    assert ctl.unavailable("return") is None
+    assert ctl.line("return") == f"return {shlex.quote(active.name)}"

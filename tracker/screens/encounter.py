@@ -161,6 +161,21 @@ class EncounterScreen(EncounterView):
     def action_roll(self) -> None:
         self.ask("roll")
 
+    def action_attack(self) -> None:
+        self.ask("attack")
+
+    def action_delay(self) -> None:
+        """The active combatant delays (the turn passes on)."""
+        line = self.controller.line("delay")
+        if line is not None:
+            self.report(self.apply(line))
+
+    def action_return(self) -> None:
+        """The selected delaying combatant returns after the active one."""
+        line = self.controller.line("return")
+        if line is not None:
+            self.report(self.apply(line))
+
     def action_edit(self) -> None:
         """The edit form: every changed field is sent as ONE batched action
         (``set … max_hp 30; set … hp 20``), one undoable step, all or nothing."""
