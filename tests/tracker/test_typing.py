@@ -169,3 +169,19 @@ async def test_an_unwritable_history_is_one_notice_and_nothing_is_lost() -> None
         await pilot.press("d", "up")
         assert shown(app) == "5"  # kept in memory
         assert len([n for n in notices(app) if "history" in n]) == 1
+
+
+async def test_tab_right_after_fast_typing_completes_all_that_was_typed() -> None:
+    from textual import events
+
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("colon")
+        # a burst of keys (a fast typist, a terminal multiplexer), Tab last:
+        # Tab is a priority binding and must not run before the letters land
+        for key in [*"damage Og", "tab"]:
+            char = key if len(key) == 1 else None
+            app.post_message(events.Key("space" if key == " " else key, char))
+        await pilot.pause()
+        await pilot.pause()
+        assert shown(app, "#command-input") == "damage Ogre"

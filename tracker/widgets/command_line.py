@@ -73,6 +73,12 @@ class CommandInput(PlainInput):
             self.cursor_position = len(line)
 
     def action_accept_suggestion(self) -> None:
+        # Tab is a priority binding, run as it reaches the app: keys typed
+        # just before it may still wait in this input's queue, so complete
+        # once they are in the line
+        self.call_later(self._complete)
+
+    def _complete(self) -> None:
         cycle = self.cycle
         if cycle is not None and self.value == cycle[0][cycle[1]]:
             options, index = cycle[0], (cycle[1] + 1) % len(cycle[0])
