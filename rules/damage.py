@@ -268,8 +268,8 @@ def apply_damage_parts(
     return replace(new, defenses=c.defenses), result
 
 
-#: common damage tags of tabletop games, for the did-you-mean of an unknown
-#: tag only: a tag is any word, and these carry no rule.
+#: common damage tags of tabletop games, for completion and the did-you-mean of
+#: an unknown tag only: a tag is any word, and these carry no rule.
 COMMON_TAGS: tuple[str, ...] = (
     "acid",
     "bleed",
@@ -278,6 +278,7 @@ COMMON_TAGS: tuple[str, ...] = (
     "fire",
     "force",
     "lightning",
+    "magical",
     "necrotic",
     "physical",
     "piercing",

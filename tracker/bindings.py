@@ -220,6 +220,37 @@ ENCOUNTER_KEYS: tuple[Key, ...] = (
         wide=True,
     ),
     Key(
+        "combatant.attack",
+        "A",
+        "attack",
+        "Attack",
+        "combatant: attack…",
+        "attack the targets: [with +N] [adv N] [dis N] [cover half|three-quarters|total] "
+        "[roll N] [damage DICE [TAG…]] (Enter alone: a plain d20 against their AL)",
+        show=False,
+        wide=True,
+    ),
+    Key(
+        "turn.delay",
+        "w",
+        "delay",
+        "Delay",
+        "turn: the active combatant delays",
+        "the active combatant waits: out of the order until it returns (W)",
+        show=False,
+        wide=True,
+    ),
+    Key(
+        "turn.return",
+        "W",
+        "return",
+        "Return",
+        "turn: the selected combatant returns",
+        "the selected delaying combatant returns, acting right after the active one",
+        show=False,
+        wide=True,
+    ),
+    Key(
         "dice.roll",
         "r",
         "roll",
@@ -365,6 +396,29 @@ PICKER_KEYS: tuple[Key, ...] = (
 )
 
 
+#: Keys of the ``:`` line and of every one-line prompt (damage, heal, …).
+LINE_KEYS: tuple[Key, ...] = (
+    Key(
+        "line.previous",
+        "up",
+        "history_back",
+        "Previous",
+        "typing: previous entry",
+        "in the : line and the prompts: the previous line typed in that one (kept across restarts)",
+        show=False,
+    ),
+    Key(
+        "line.next",
+        "down",
+        "history_forward",
+        "Next",
+        "typing: next entry",
+        "in the : line and the prompts: the next line typed there, then what you were typing",
+        show=False,
+    ),
+)
+
+
 def bindings(keys: tuple[Key, ...]) -> list[BindingType]:
     """Textual bindings for a table of keys (for a class's ``BINDINGS``)."""
     return [k.binding() for k in keys]
@@ -377,4 +431,4 @@ def wide_ids() -> set[str]:
 
 def key_ids() -> set[str]:
     """Every rebindable id (the keymap file is checked against these)."""
-    return {k.id for k in ENCOUNTER_KEYS + PICKER_KEYS}
+    return {k.id for k in ENCOUNTER_KEYS + PICKER_KEYS + LINE_KEYS}

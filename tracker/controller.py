@@ -41,6 +41,7 @@ NEED_COMBATANT = frozenset(
         "initiative",
         "edit",
         "remove",
+        "attack",
     }
 )
 
@@ -84,6 +85,7 @@ class EncounterController:
             live.can_undo,
             live.can_redo,
             bool(self.defeated()),
+            bool(enc.delayed),
         )
 
     def defeated(self) -> list[str]:
@@ -221,6 +223,9 @@ class EncounterController:
         keys and ``uncondition``, else the selection."""
         if action in ON_TARGETS or action == "uncondition":
             return self.targets()
+        if action == "delay":
+            active = self.encounter.active if self.encounter.started else None
+            return [] if active is None else [active.name]
         current = self.selected()
         return [] if current is None else [current.name]
 
@@ -247,7 +252,7 @@ class EncounterController:
         who = ", ".join(names)
         if action in ON_TARGETS:
             _, title, usage = ON_TARGETS[action]
-            return Ask(f"{title}: {who}", usage, line, self.marks_used())
+            return Ask(f"{title}: {who}", usage, line, self.marks_used(), blank=action == "attack")
         if action == "uncondition":
             present = tuple(self.present_conditions(names))
             if not present:
@@ -387,6 +392,31 @@ class EncounterController:
                 return (
                     f"{current.name} has no endurance pool (needs CON and Athletics: e edits them)"
                 )
+        if action == "delay":
+            return self._cannot_delay()
+        if action == "return":
+            return self._cannot_return()
         if action == "uncondition" and not self.present_conditions(self.targets()):
             return f"{', '.join(self.targets())}: no conditions to remove"
+        return None
+
+    def _cannot_delay(self) -> str | None:
+        """Why the active combatant cannot delay now (None: it can)."""
+        enc = self.encounter
+        active = enc.active if enc.started else None
+        if active is None:
+            return "the fight has not started: s starts it"
+        if active.name in enc.delayed:
+            return f"{active.name} is delaying already"
+        return None
+
+    def _cannot_return(self) -> str | None:
+        """Why the selected combatant cannot return now (None: it can)."""
+        delayed = self.encounter.delayed
+        if not delayed:
+            return "nobody is delaying (w: the active combatant delays)"
+        current = self.selected()
+        if current is None or current.name not in delayed:
+            who = "nobody selected" if current is None else f"{current.name} is not delaying"
+            return f"{who}; select one delaying: {', '.join(delayed)}"
         return None

@@ -74,7 +74,15 @@ ON_TARGETS = {
     "temp": ("temp", "Temporary HP", "AMOUNT [rounds N] [at start|end] [of C]"),
     "persistent": ("persist", "Persistent damage", "DICE [TAG…] [dc N]"),
     "condition": ("cond", "Condition", "NAME [VALUE] [rounds N] [at start|end] [of C]"),
+    "attack": (
+        "attack",
+        "Attack",
+        "[with +N] [adv N] [dis N] [cover half|three-quarters|total] [roll N] [damage DICE [TAG…]]",
+    ),
 }
+
+#: Keys that send ``VERB T`` on whom they act on (``delay``: the active one).
+ON_NAMES = ("delay", "return")
 
 #: Keys that send one fixed line.
 FIXED = {
@@ -98,6 +106,8 @@ class Ask:
     uses_marks: bool = False
     #: pick one of these instead of typing (``uncondition``)
     choices: tuple[str, ...] = ()
+    #: an empty answer is an answer (``attack`` with no options)
+    blank: bool = False
 
 
 def targets(names: Sequence[str]) -> str:
@@ -143,6 +153,8 @@ def key_line(action: str, text: str, names: Sequence[str]) -> str | None:
         return f"init {targets(names)} {text}"
     if action == "remove":
         return f"remove {targets(names)}"
+    if action in ON_NAMES:
+        return f"{action} {targets(names)}"
     return None
 
 

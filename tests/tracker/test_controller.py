@@ -656,3 +656,33 @@ def test_active_row_is_the_turn_once_started_and_g_needs_a_started_fight() -> No
     live.do("start")
     live.do("next")
     assert ctl.active_row() == 1 and ctl.unavailable("select_active") is None
+
+
+def test_attack_delay_and_return_lines_and_why_not() -> None:
+    ctl, cursor, live = fight()
+    assert ctl.unavailable("delay") == "the fight has not started: s starts it"
+    assert ctl.unavailable("return") == "nobody is delaying (w: the active combatant delays)"
+    assert ctl.line("delay") is None  # nobody is active yet
+    cursor.row = order(live).index("Goblin 2")
+    ctl.toggle_mark()
+    cursor.row = order(live).index("Ogre")
+    ctl.toggle_mark()
+    ask = ctl.ask("attack")
+    assert ask is not None and ask.blank and ask.uses_marks
+    assert ctl.targets() == ["Ogre", "Goblin 2"]  # in the order of play
+    assert ask.title == "Attack: Ogre, Goblin 2"
+    assert ask.line("with +5 cover half") == "attack 'Ogre,Goblin 2' with +5 cover half"
+    assert ask.line("") == "attack 'Ogre,Goblin 2'"
+    live.do("start")
+    active = live.session.encounter.active
+    assert active is not None and ctl.unavailable("delay") is None
+    assert ctl.line("delay") == f"delay {shlex.quote(active.name)}"  # not the selection
+    live.do(f"delay {shlex.quote(active.name)}")
+    assert ctl.availability()[-1] is True  # the footer ungreys return
+    cursor.row = order(live).index("Ogre")
+    assert ctl.unavailable("return") == (
+        f"Ogre is not delaying; select one delaying: {active.name}"
+    )
+    cursor.row = order(live).index(active.name)
+    assert ctl.unavailable("return") is None
+    assert ctl.line("return") == f"return {shlex.quote(active.name)}"

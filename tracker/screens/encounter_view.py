@@ -29,6 +29,7 @@ from tracker.widgets.too_small import HORIZONTAL, VERTICAL, TooSmall, size_class
 if TYPE_CHECKING:
     from rules.encounter import Encounter
     from saves.live import LiveEncounter
+    from tracker.history import History
 
 # Dialogs are imported when first opened: the first frame does not need them.
 
@@ -65,6 +66,20 @@ class EncounterView(Screen[None]):
         self.controller = EncounterController(
             live, lambda: self._table.selected_index, config.follow_turn
         )
+        self._typed: History | None = None
+
+    @property
+    def typed(self) -> History:
+        """What the GM typed in the ``:`` line and the prompts (read when
+        first used; a problem with its file is one warning)."""
+        if self._typed is None:
+            from tracker.history import History
+
+            def notice(message: str) -> None:
+                self.notify(message, severity="warning", timeout=8, markup=False)
+
+            self._typed = History(notice=notice)
+        return self._typed
 
     @classmethod
     def width_class(cls, width: int) -> str:
@@ -247,7 +262,7 @@ class EncounterView(Screen[None]):
             if ask.choices:
                 self._choose(ask, then)
             else:
-                self.prompt(ask.title, ask.usage, ask.line, then)
+                self.prompt(ask.title, ask.usage, ask.line, then, kind=action, blank=ask.blank)
 
     def prompt(
         self,
@@ -255,17 +270,22 @@ class EncounterView(Screen[None]):
         usage: str,
         build: Callable[[str], str],
         then: Callable[[], None] | None = None,
+        *,
+        kind: str = "",
+        blank: bool = False,
     ) -> None:
         """Ask for one line; *build* turns it into an action line; *then*
-        runs once it was applied."""
+        runs once it was applied.  *kind*: the history Up/Down walk (and
+        the applied line joins); *blank*: an empty line is an answer."""
         from tracker.screens.prompt import PromptScreen
 
         def submit(text: str) -> str | None:
-            if not text:
+            if not text and not blank:
                 return f"type {usage} — or Esc to cancel"
             return self.apply(build(text), then)
 
-        self.app.push_screen(PromptScreen(title, usage, submit))
+        history = self.typed.kind(kind) if kind else None
+        self.app.push_screen(PromptScreen(title, usage, submit, history=history))
 
     def _choose(self, ask: Ask, then: Callable[[], None] | None) -> None:
         from tracker.screens.prompt import ChoiceScreen
