@@ -19,7 +19,7 @@ def register(sub: Subparsers) -> None:
     add_common(p)
 
     p = sub.add_parser("show", help="an encounter's state")
-    p.add_argument("name")
+    p.add_argument("name", help="the encounter (or a unique prefix of its name)")
     p.add_argument("--json", action="store_true", help="print JSON")
     add_common(p)
 
@@ -98,7 +98,7 @@ def _list(args: argparse.Namespace, store: Store) -> int:
 def _show(args: argparse.Namespace, store: Store) -> int:
     from tracker.commands.report import condition_text, state_json, to_json
 
-    live = open_live(args, store)
+    live = open_live(args, store, prefix=True)
     state = state_json(live)
     if args.json:
         print(to_json(state))
