@@ -183,7 +183,8 @@ ENCOUNTER_KEYS: tuple[Key, ...] = (
         "move",
         "Move",
         "combatant: movement (dash / run / sprint)…",
-        "endurance check for dash, run or sprint; shortfall shown, spend confirmed "
+        "endurance check for dash, run or sprint; shortfall shown, spend confirmed; "
+        "the roll is kept until applied (ctrl+r in the dialog re-rolls) "
         "(needs an endurance pool: CON and Athletics)",
         show=False,
         wide=True,
@@ -370,6 +371,52 @@ PICKER_KEYS: tuple[Key, ...] = (
     Key("picker.quit", "q,escape", "app.quit", "Quit", "app: quit", "quit"),
 )
 
+#: The movement dialog's keys (``m``): the check is rolled once and kept
+#: (cancel and reopen shows the same roll) until applied or re-rolled.
+MOVEMENT_KEYS: tuple[Key, ...] = (
+    Key("movement.dash", "d", "choose('dash')", "Dash", "movement: dash", "dash (DL 14)"),
+    Key("movement.run", "r", "choose('run')", "Run", "movement: run", "run (DL 18)"),
+    Key("movement.sprint", "s", "choose('sprint')", "Sprint", "movement: sprint", "sprint (DL 22)"),
+    Key(
+        "movement.spend",
+        "y",
+        "confirm(True)",
+        "Spend",
+        "movement: spend endurance",
+        "spend the endurance points the check fell short by, and move",
+        show=False,
+    ),
+    Key(
+        "movement.dont_spend",
+        "n",
+        "confirm(False)",
+        "Don't spend",
+        "movement: don't spend",
+        "keep the points: the movement fails",
+        show=False,
+    ),
+    Key(
+        "movement.apply",
+        "enter",
+        "apply",
+        "Apply",
+        "movement: apply",
+        "apply the check as shown",
+        show=False,
+    ),
+    Key(
+        "movement.reroll",
+        "ctrl+r",
+        "reroll",
+        "Re-roll",
+        "movement: re-roll the check",
+        "roll the endurance check again (the shown roll is otherwise kept until applied)",
+    ),
+    Key(
+        "movement.cancel", "escape", "cancel", "Cancel", "movement: cancel", "close, nothing spent"
+    ),
+)
+
 
 def bindings(keys: tuple[Key, ...]) -> list[BindingType]:
     """Textual bindings for a table of keys (for a class's ``BINDINGS``)."""
@@ -378,9 +425,9 @@ def bindings(keys: tuple[Key, ...]) -> list[BindingType]:
 
 def wide_ids() -> set[str]:
     """Ids of keys the footer also shows when there is room."""
-    return {k.id for k in ENCOUNTER_KEYS + PICKER_KEYS if k.wide}
+    return {k.id for k in ENCOUNTER_KEYS + PICKER_KEYS + MOVEMENT_KEYS if k.wide}
 
 
 def key_ids() -> set[str]:
     """Every rebindable id (the keymap file is checked against these)."""
-    return {k.id for k in ENCOUNTER_KEYS + PICKER_KEYS}
+    return {k.id for k in ENCOUNTER_KEYS + PICKER_KEYS + MOVEMENT_KEYS}
