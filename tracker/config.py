@@ -14,7 +14,8 @@ Format::
     [settings]
     physical_rolls = false      # true: ask for the face of every roll
                                 # (Enter on an empty face lets the program roll)
-    theme = "textual-dark"      # any built-in Textual theme, e.g. "textual-light"
+    theme = "textual-dark"      # any built-in Textual theme, e.g. "textual-light";
+                                # a theme picked in the palette is saved here
 
 A problem in the file never stops the tracker: the rest is used and each
 problem is shown once, as one line naming it.
@@ -126,3 +127,74 @@ def _read(path: Path, config: Config, known_ids: set[str] | None) -> None:
             config.theme = theme
         else:
             config.problems.append(f"{path}: theme must be a theme's name")
+
+
+def save_setting(path: Path, key: str, value: str) -> str | None:
+    """Set ``[settings] key = "value"`` in the config file at *path*,
+    keeping every other line (comments, keys, other settings) as written;
+    the file is replaced atomically (a symlink's target is updated).  None
+    when saved, else one sentence saying why not (the file is unchanged)."""
+    import json
+    import tomllib
+
+    from saves.fsutil import atomic_write
+
+    target = path.resolve() if path.is_symlink() else path
+    try:
+        with open(target, "rb") as file:
+            raw = file.read(MAX_CONFIG_BYTES + 1)
+    except FileNotFoundError:
+        raw = b""
+    except OSError as exc:
+        return f"cannot read {path} to save the {key}: {exc.strerror or exc}"
+    try:
+        if len(raw) > MAX_CONFIG_BYTES:
+            raise ValueError("too large for a config file")
+        text = raw.decode("utf-8-sig")
+        before = tomllib.loads(text)
+    except (ValueError, RecursionError):  # UnicodeDecodeError, TOMLDecodeError are ValueErrors
+        return f"{path} is not a config file the tracker can read: the {key} is not saved"
+    updated = _with_setting(text, key, json.dumps(value, ensure_ascii=False))
+    expected = dict(before)
+    expected["settings"] = {**before.get("settings", {}), key: value}
+    try:
+        fits = tomllib.loads(updated) == expected
+    except tomllib.TOMLDecodeError:
+        fits = False
+    if not fits:  # a layout this simple edit does not understand (dotted keys, inline tables)
+        return f'{path}: could not add {key} = "{value}" to [settings]; edit it by hand'
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        atomic_write(target, updated.encode("utf-8"))
+    except OSError as exc:
+        return f"cannot save the {key} to {path}: {exc.strerror or exc}"
+    return None
+
+
+def _with_setting(text: str, key: str, literal: str) -> str:
+    """*text* with ``key = literal`` in its ``[settings]`` table: the key's
+    line replaced, else added at the table's end, else a new table at the
+    file's end."""
+    import re
+
+    lines = text.splitlines(keepends=True)
+    header = re.compile(r"\s*\[\s*settings\s*\]\s*(#.*)?$")
+    table = re.compile(r"\s*\[")
+    assignment = re.compile(rf"\s*(?:{re.escape(key)}|\"{re.escape(key)}\")\s*=")
+    start = next((i for i, line in enumerate(lines) if header.match(line.rstrip("\r\n"))), None)
+    new_line = f"{key} = {literal}\n"
+    if start is None:
+        if text and not text.endswith("\n"):
+            text += "\n"
+        return text + ("\n" if text else "") + "[settings]\n" + new_line
+    end = next((i for i in range(start + 1, len(lines)) if table.match(lines[i])), len(lines))
+    for i in range(start + 1, end):
+        if assignment.match(lines[i]):
+            lines[i] = new_line
+            return "".join(lines)
+    # after the table's last line that is not blank (and that line ended)
+    last = max((i for i in range(start, end) if lines[i].strip()), default=start)
+    if not lines[last].endswith("\n"):
+        lines[last] += "\n"
+    lines.insert(last + 1, new_line)
+    return "".join(lines)
