@@ -65,7 +65,11 @@ class CombatTrackerApp(QuietWhenQuitting, App[None]):
             else:
                 self._notices.append(f"unknown theme {self.config.theme!r}; using the default")
         if self.config.keymap:
+            from tracker.bindings import key_tables
+            from tracker.config import keymap_problems
+
             self.set_keymap(self.config.keymap)
+            self._notices += keymap_problems(key_tables(), self.config.keymap)
 
     def notify(
         self,

@@ -428,6 +428,12 @@ def wide_ids() -> set[str]:
     return {k.id for k in ENCOUNTER_KEYS + PICKER_KEYS + MOVEMENT_KEYS if k.wide}
 
 
+def key_tables() -> list[list[tuple[str, str]]]:
+    """``(id, default keys)`` of each screen's keys: a key may mean one
+    thing per screen (the keymap checks are per table)."""
+    return [[(k.id, k.key) for k in t] for t in (ENCOUNTER_KEYS, PICKER_KEYS, MOVEMENT_KEYS)]
+
+
 def key_ids() -> set[str]:
     """Every rebindable id (the keymap file is checked against these)."""
     return {k.id for k in ENCOUNTER_KEYS + PICKER_KEYS + MOVEMENT_KEYS}

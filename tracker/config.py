@@ -24,6 +24,7 @@ problem is shown once, as one line naming it.
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -198,3 +199,34 @@ def _with_setting(text: str, key: str, literal: str) -> str:
         lines[last] += "\n"
     lines.insert(last + 1, new_line)
     return "".join(lines)
+
+
+def keymap_problems(
+    tables: Sequence[Sequence[tuple[str, str]]], keymap: Mapping[str, str]
+) -> list[str]:
+    """What a keymap does to each screen's keys (*tables*: ``(id, default
+    keys)`` per screen): one line per key it binds to two actions or more,
+    naming them and those it leaves with no key of their own; empty when
+    the keymap leaves every action its own key."""
+    problems: list[str] = []
+    for table in tables:
+        keys = {
+            key_id: [k.strip() for k in keymap.get(key_id, default).split(",") if k.strip()]
+            for key_id, default in table
+        }
+        owners: dict[str, list[str]] = {}
+        for key_id, bound in keys.items():
+            for key in dict.fromkeys(bound):
+                owners.setdefault(key, []).append(key_id)
+        for key, ids in owners.items():
+            # only a clash the keymap made: the defaults never clash
+            if len(ids) < 2 or not any(i in keymap for i in ids):
+                continue
+            keyless = [i for i in ids if all(len(owners[k]) > 1 for k in keys[i])]
+            verb = "has" if len(keyless) == 1 else "have"
+            left = f"; {' and '.join(keyless)} {verb} no other key" if keyless else ""
+            problems.append(
+                f"keymap: '{shorten(key)}' is bound to {' and '.join(ids)}, "
+                f"only one of them works{left} (rebind one under [keys])"
+            )
+    return problems
