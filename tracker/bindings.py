@@ -126,7 +126,8 @@ ENCOUNTER_KEYS: tuple[Key, ...] = (
         "add",
         "Add",
         "combatant: add…",
-        "add combatants (name, count, HP number or dice, AL, initiative, abilities)",
+        "add combatants (name, count, HP number or dice, AL, initiative, the eight "
+        "abilities, athletics, defenses, notes)",
     ),
     Key(
         "combatant.damage",
@@ -215,7 +216,8 @@ ENCOUNTER_KEYS: tuple[Key, ...] = (
         "edit",
         "Edit",
         "combatant: edit…",
-        "edit the selected combatant (name, HP, AL, abilities, notes…): one undoable step",
+        "edit the selected combatant (name, HP, AL, initiative, abilities, defenses, "
+        "notes…): one undoable step",
         show=False,
         wide=True,
     ),
