@@ -35,6 +35,7 @@ async def test_cancel_and_reopen_shows_the_same_roll() -> None:
         assert isinstance(app.screen, MovementScreen)
         first = message(app)
         assert "ctrl+r: re-roll" in keys(app)
+        assert "\n" in first and "\\x0a" not in first  # the check, then the question
         for _ in range(4):
             await pilot.press("escape")
             assert isinstance(app.screen, EncounterScreen)

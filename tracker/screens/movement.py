@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 
 from textual.app import ComposeResult
 from textual.containers import Vertical
+from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import Input, Label, Static
 
@@ -63,7 +64,8 @@ class MovementScreen(QuietWhenQuitting, ModalScreen[str | None]):
     def _say(self, text: str, keys: str, error: bool = False) -> None:
         message = self.query_one("#move-message", Static)
         message.set_class(error, "error")
-        message.update(plain(text))
+        # one line each: a name in the text is made visible, the breaks stay
+        message.update(Content("\n").join(plain(line) for line in text.split("\n")))
         self.query_one("#move-keys", Static).update(plain(keys))
 
     def action_choose(self, movement: str) -> None:

@@ -237,6 +237,6 @@ class PickerScreen(QuietWhenQuitting, Screen[None]):
         started = f"round {row[1]}" if row[1] != "–" else "not started"
         detail = f"{started} · {row[3]} combatants · last change {row[5]}"
         self.app.push_screen(
-            ConfirmScreen(f"Delete {name}?", f"{detail}\nThis cannot be undone.", destructive=True),
+            ConfirmScreen(f"Delete {name}?", f"{detail}. This cannot be undone.", destructive=True),
             answer,
         )
