@@ -147,7 +147,8 @@ ENCOUNTER_KEYS: tuple[Key, ...] = (
         "add",
         "Add",
         "combatant: add…",
-        "add combatants (name, count, HP number or dice, AL, initiative, abilities)",
+        "add combatants (name, count, HP number or dice, AL, initiative, the eight "
+        "abilities, athletics, defenses, notes)",
     ),
     Key(
         "combatant.damage",
@@ -204,7 +205,8 @@ ENCOUNTER_KEYS: tuple[Key, ...] = (
         "move",
         "Move",
         "combatant: movement (dash / run / sprint)…",
-        "endurance check for dash, run or sprint; shortfall shown, spend confirmed "
+        "endurance check for dash, run or sprint; shortfall shown, spend confirmed; "
+        "the roll is kept until applied (ctrl+r in the dialog re-rolls) "
         "(needs an endurance pool: CON and Athletics)",
         show=False,
         wide=True,
@@ -266,7 +268,8 @@ ENCOUNTER_KEYS: tuple[Key, ...] = (
         "edit",
         "Edit",
         "combatant: edit…",
-        "edit the selected combatant (name, HP, AL, abilities, notes…): one undoable step",
+        "edit the selected combatant (name, HP, AL, initiative, abilities, defenses, "
+        "notes…): one undoable step",
         show=False,
         wide=True,
     ),
@@ -368,6 +371,42 @@ PICKER_KEYS: tuple[Key, ...] = (
         "resume the highlighted encounter",
     ),
     Key(
+        "picker.down",
+        "j",
+        "cursor_down",
+        "Down",
+        "picker: move down",
+        "highlight the next encounter (also the down arrow)",
+        show=False,
+    ),
+    Key(
+        "picker.up",
+        "k",
+        "cursor_up",
+        "Up",
+        "picker: move up",
+        "highlight the previous encounter (also the up arrow)",
+        show=False,
+    ),
+    Key(
+        "picker.top",
+        "g",
+        "cursor_top",
+        "Top",
+        "picker: newest",
+        "highlight the newest encounter (the first row; also Home)",
+        show=False,
+    ),
+    Key(
+        "picker.bottom",
+        "G",
+        "cursor_bottom",
+        "Bottom",
+        "picker: oldest",
+        "highlight the oldest encounter (the last row; also End)",
+        show=False,
+    ),
+    Key(
         "picker.new",
         "n",
         "new",
@@ -392,7 +431,54 @@ PICKER_KEYS: tuple[Key, ...] = (
         "picker: delete…",
         "delete the highlighted encounter (asks first)",
     ),
+    Key("picker.help", "question_mark,f1", "help", "Help", "help: keys", "this list of keys"),
     Key("picker.quit", "q,escape", "app.quit", "Quit", "app: quit", "quit"),
+)
+
+#: The movement dialog's keys (``m``): the check is rolled once and kept
+#: (cancel and reopen shows the same roll) until applied or re-rolled.
+MOVEMENT_KEYS: tuple[Key, ...] = (
+    Key("movement.dash", "d", "choose('dash')", "Dash", "movement: dash", "dash (DL 14)"),
+    Key("movement.run", "r", "choose('run')", "Run", "movement: run", "run (DL 18)"),
+    Key("movement.sprint", "s", "choose('sprint')", "Sprint", "movement: sprint", "sprint (DL 22)"),
+    Key(
+        "movement.spend",
+        "y",
+        "confirm(True)",
+        "Spend",
+        "movement: spend endurance",
+        "spend the endurance points the check fell short by, and move",
+        show=False,
+    ),
+    Key(
+        "movement.dont_spend",
+        "n",
+        "confirm(False)",
+        "Don't spend",
+        "movement: don't spend",
+        "keep the points: the movement fails",
+        show=False,
+    ),
+    Key(
+        "movement.apply",
+        "enter",
+        "apply",
+        "Apply",
+        "movement: apply",
+        "apply the check as shown",
+        show=False,
+    ),
+    Key(
+        "movement.reroll",
+        "ctrl+r",
+        "reroll",
+        "Re-roll",
+        "movement: re-roll the check",
+        "roll the endurance check again (the shown roll is otherwise kept until applied)",
+    ),
+    Key(
+        "movement.cancel", "escape", "cancel", "Cancel", "movement: cancel", "close, nothing spent"
+    ),
 )
 
 
@@ -426,9 +512,15 @@ def bindings(keys: tuple[Key, ...]) -> list[BindingType]:
 
 def wide_ids() -> set[str]:
     """Ids of keys the footer also shows when there is room."""
-    return {k.id for k in ENCOUNTER_KEYS + PICKER_KEYS if k.wide}
+    return {k.id for k in ENCOUNTER_KEYS + PICKER_KEYS + MOVEMENT_KEYS if k.wide}
+
+
+def key_tables() -> list[list[tuple[str, str]]]:
+    """``(id, default keys)`` of each screen's keys: a key may mean one
+    thing per screen (the keymap checks are per table)."""
+    return [[(k.id, k.key) for k in t] for t in (ENCOUNTER_KEYS, PICKER_KEYS, MOVEMENT_KEYS)]
 
 
 def key_ids() -> set[str]:
     """Every rebindable id (the keymap file is checked against these)."""
-    return {k.id for k in ENCOUNTER_KEYS + PICKER_KEYS + LINE_KEYS}
+    return {k.id for k in ENCOUNTER_KEYS + PICKER_KEYS + LINE_KEYS + MOVEMENT_KEYS}

@@ -66,6 +66,10 @@ class EncounterController:
         self.selected_name: str | None = selected if isinstance(selected, str) else None
         #: the marked combatants' names, in the order they were marked
         self.marked: list[str] = [str(n) for n in marked] if isinstance(marked, list) else []
+        #: program-rolled movement previews by (name, movement), valid while
+        #: the encounter is the one they were rolled on (every step replaces it)
+        self._previews: dict[tuple[str, str], EnduranceCheck] = {}
+        self._previews_of: Encounter | None = None
 
     @property
     def encounter(self) -> Encounter:
@@ -280,14 +284,27 @@ class EncounterController:
         """``move`` for the movement dialog, carrying the previewed face."""
         return lines.move_line(name, movement, face, spend)
 
-    def preview_move(self, name: str, movement: str, face: int | None) -> EnduranceCheck | str:
-        """The endurance check a move would make, or why it cannot."""
+    def preview_move(
+        self, name: str, movement: str, face: int | None, reroll: bool = False
+    ) -> EnduranceCheck | str:
+        """The endurance check a move would make, or why it cannot.  A check
+        the program rolls (*face* None) is rolled once per combatant and
+        movement and kept until an action changes the fight, so cancelling
+        and reopening the dialog shows the same roll; *reroll* rolls anew."""
         from rules.errors import ActionError
 
+        if self._previews_of is not self.encounter:
+            self._previews = {}
+            self._previews_of = self.encounter
+        key = (name, movement)
+        if face is None and not reroll and key in self._previews:
+            return self._previews[key]
         try:
             check: EnduranceCheck = self.live.preview_move(name, movement, face)
         except ActionError as exc:
             return str(exc)
+        if face is None:
+            self._previews[key] = check
         return check
 
     def dice_needed(self, line: str) -> tuple[Action, Dice] | str:

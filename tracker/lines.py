@@ -22,10 +22,23 @@ ADD_FIELDS = (
     ("bonus", "Init bonus", "flat modifier"),
     ("dex", "DEX", "score"),
     ("per", "PER", "score"),
-    ("wis", "WIS", "score"),
+    ("str", "STR", "score"),
     ("con", "CON", "score (endurance)"),
+    ("int", "INT", "score"),
+    ("wis", "WIS", "score"),
+    ("cha", "CHA", "score"),
+    ("luck", "LUCK", "score"),
     ("athletics", "Athletics", "bonus (endurance)"),
+    ("immune", "Immune", "e.g. poison,fire"),
+    ("resist", "Resist", "e.g. fire=5,cold=3"),
+    ("weak", "Weak ×2", "tags"),
+    ("susceptible", "Susc ×1.5", "susceptible to: tags"),
+    ("notes", "Notes", "free text"),
 )
+
+#: Add-form fields whose value is one word: spaces typed in them are dropped
+#: (``fire, cold`` is ``fire,cold``); the others (a name, notes) keep theirs.
+_ONE_WORD = frozenset(key for key, _, _ in ADD_FIELDS) - {"name", "notes"}
 
 #: Edit form: (set FIELD, label), in the form's order (name first).
 EDIT_FIELDS = (
@@ -34,17 +47,31 @@ EDIT_FIELDS = (
     ("hp", "HP"),
     ("max_hp", "Max HP"),
     ("temp", "Temp HP"),
+    ("initiative", "Initiative"),
     ("init_bonus", "Init bonus"),
     ("dex", "DEX"),
     ("per", "PER"),
-    ("wis", "WIS"),
+    ("str", "STR"),
     ("con", "CON"),
+    ("int", "INT"),
+    ("wis", "WIS"),
+    ("cha", "CHA"),
+    ("luck", "LUCK"),
     ("athletics", "Athletics"),
+    ("immunities", "Immune"),
+    ("resistances", "Resist"),
+    ("weaknesses", "Weak ×2"),
+    ("susceptibilities", "Susc ×1.5"),
     ("notes", "Notes"),
 )
 
+#: The eight ability scores, in the forms' order.
+ABILITY_FIELDS = ("dex", "per", "str", "con", "int", "wis", "cha", "luck")
+#: The defenses, as ``set`` names them.
+DEFENSE_FIELDS = ("immunities", "resistances", "weaknesses", "susceptibilities")
+
 #: Fields an empty entry clears (``set T dex none``); the others keep their value.
-CLEARABLE = {"dex", "per", "wis", "con", "athletics", "notes"}
+CLEARABLE = {*ABILITY_FIELDS, *DEFENSE_FIELDS, "initiative", "athletics", "notes"}
 
 #: The order the ``set`` parts are sent in: max_hp before hp (reads
 #: naturally, and hp is checked against the new maximum), the rename last so
@@ -54,12 +81,11 @@ SEND_ORDER = (
     "hp",
     "temp",
     "al",
+    "initiative",
     "init_bonus",
-    "dex",
-    "per",
-    "wis",
-    "con",
+    *ABILITY_FIELDS,
     "athletics",
+    *DEFENSE_FIELDS,
     "notes",
     "player",
     "name",
@@ -167,7 +193,7 @@ def add_line(values: Mapping[str, str], checks: Mapping[str, bool]) -> str:
     for key, _, _ in ADD_FIELDS[1:]:
         value = values.get(key, "").strip()
         if value:
-            words += [key, shlex.quote(value.replace(" ", ""))]
+            words += [key, shlex.quote(value.replace(" ", "") if key in _ONE_WORD else value)]
     if checks.get("avg"):
         words.append("avg")
     if checks.get("player"):
@@ -182,18 +208,21 @@ def edit_values(c: Combatant) -> dict[str, str]:
         value = c.abilities.get(name)
         return "" if value is None else str(value)
 
+    d = c.defenses
     return {
         "name": c.name,
         "al": str(c.al),
         "hp": str(c.hp),
         "max_hp": str(c.max_hp),
         "temp": str(c.temp_hp),
+        "initiative": "" if c.initiative is None else str(c.initiative),
         "init_bonus": str(c.init_bonus),
-        "dex": score("dex"),
-        "per": score("per"),
-        "wis": score("wis"),
-        "con": score("con"),
+        **{name: score(name) for name in ABILITY_FIELDS},
         "athletics": "" if c.athletics is None else str(c.athletics),
+        "immunities": ",".join(sorted(d.immunities)),
+        "resistances": ",".join(f"{k}={v}" for k, v in sorted(d.resistances.items())),
+        "weaknesses": ",".join(sorted(d.weaknesses)),
+        "susceptibilities": ",".join(sorted(d.susceptibilities)),
         "notes": c.notes,
     }
 
@@ -205,7 +234,9 @@ def edit_lines(c: Combatant, values: Mapping[str, str], player: bool | None = No
     name = shlex.quote(c.name)
     changed: dict[str, str] = {}
     for key, _ in EDIT_FIELDS:
-        value = values.get(key, "").strip()
+        if key not in values:  # not in the form: left as it is
+            continue
+        value = values[key].strip()
         # a name or note holding control characters is shown in the form
         # made visible (tracker.widgets.plain): left as shown, it is unchanged
         if value in (before[key], visible(before[key])) or (not value and key not in CLEARABLE):

@@ -19,6 +19,7 @@ from rules.combatant import Combatant
 from rules.durations import Duration
 from rules.rulesets import Ruleset
 from rules.text import visible
+from tracker.defenses import defense_parts
 from tracker.widgets.plain import plain
 from tracker.widgets.steady import SteadyScrollView, safe_strip, text_segments
 
@@ -122,18 +123,9 @@ def describe(
         grid.add_row("Abil", Text("\n".join(pack(scores, room))))
     if c.athletics is not None:
         grid.add_row("Athl", f"{c.athletics:+d}")
-    d = c.defenses
-    defenses = []
-    if d.immunities:
-        defenses.append("immune " + ", ".join(sorted(d.immunities)))
-    if d.resistances:
-        defenses.append("resist " + ", ".join(f"{k} {v}" for k, v in sorted(d.resistances.items())))
-    if d.weaknesses:
-        defenses.append("weak " + ", ".join(sorted(d.weaknesses)))
-    if d.susceptibilities:
-        defenses.append("susceptible " + ", ".join(sorted(d.susceptibilities)))
+    defenses = defense_parts(c.defenses, ruleset)
     if defenses:
-        grid.add_row("Def", "; ".join(defenses))
+        grid.add_row("Def", Text("\n".join(defenses)))
     for cond in c.conditions:
         label = cond.name if cond.value is None else f"{cond.name} {cond.value}"
         until = _duration(cond.duration, c.name)
