@@ -213,7 +213,7 @@ class CombatantPane(SteadyScrollView):
             title, self._body = c.name, Details(c, ruleset, delayed)
         if title != self._title:
             self._title = title
-            self.border_title = plain(title)
+            self.set_titles(plain(title), plain(""))  # repaints its border row alone
         if self._width:
             self._render_body()
         return True
@@ -235,10 +235,22 @@ class CombatantPane(SteadyScrollView):
     def _render_body(self) -> None:
         console = self.app.console
         options = console.options.update_width(self._width)
+        old = self._lines
         self._lines = [
             safe_strip(Strip(line), self._width)
             for line in console.render_lines(self._body, options, pad=True)
         ]
+        if old and self.scroll_offset.y == 0:
+            # another combatant (the turn moved on): most rows (labels,
+            # blank lines) read the same, so only the changed ones repaint
+            if len(old) != len(self._lines):
+                self._set_line_count(len(self._lines))
+            for y in range(max(len(old), len(self._lines))):
+                before = old[y] if y < len(old) else None
+                after = self._lines[y] if y < len(self._lines) else None
+                if before is None or after is None or list(before) != list(after):
+                    self.refresh_line(y)
+            return
         self._set_line_count(len(self._lines))
         self.scroll_to(y=0, animate=False, immediate=True)
         self.refresh()
