@@ -83,3 +83,30 @@ def remove_condition(c: Combatant, name: str) -> tuple[Combatant, str]:
         raise ValueError(f"{c.name} is not {name.strip()} (conditions: {have})")
     gone = next(x for x in c.conditions if x.name.lower() == key)
     return replace(c, conditions=kept), f"{c.name} is no longer {gone.name}"
+
+
+#: Condition names a GM commonly gives, offered by completion; any other
+#: name is as good (a condition is only a name, RULES.md §10).
+KNOWN_CONDITIONS: tuple[str, ...] = (
+    "blinded",
+    "charmed",
+    "concentrating",
+    "confused",
+    "dazed",
+    "deafened",
+    "exhausted",
+    "frightened",
+    "grabbed",
+    "hidden",
+    "incapacitated",
+    "invisible",
+    "paralyzed",
+    "petrified",
+    "poisoned",
+    "prone",
+    "restrained",
+    "sickened",
+    "slowed",
+    "stunned",
+    "unconscious",
+)

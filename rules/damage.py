@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -91,6 +91,34 @@ class DamageResult(NamedTuple):
     text: str
 
 
+def defend(
+    d: Defenses, amount: int, tags: tuple[str, ...], ruleset: Ruleset
+) -> tuple[list[DamageStep], int]:
+    """RULES.md §5 steps 2–4 for one amount of *tags*: immunity, then the
+    strongest of weakness / susceptibility, then resistance per option
+    ``resistance``; the steps taken and the amount after them."""
+    steps: list[DamageStep] = []
+    value = amount
+    if _matches(d.immunities, tags):
+        return [DamageStep("immune", 0)], 0
+    if _matches(d.weaknesses, tags):
+        value *= 2
+        steps.append(DamageStep("weak ×2", value))
+    elif _matches(d.susceptibilities, tags):
+        value = value * 3 // 2
+        steps.append(DamageStep("susceptible ×1.5", value))
+    resist = [v for k, v in d.resistances.items() if _matches((k,), tags)]
+    if resist:
+        if ruleset["resistance"] == "subtract":
+            best = max(resist)
+            value = max(0, value - best)
+            steps.append(DamageStep(f"resist {best}", value))
+        else:
+            value //= 2
+            steps.append(DamageStep("resist ½", value))
+    return steps, value
+
+
 def apply_damage(
     c: Combatant, amount: int, tags: str | Iterable[str], ruleset: Ruleset
 ) -> tuple[Combatant, DamageResult]:
@@ -100,29 +128,7 @@ def apply_damage(
     doubling happens before this (``rules.dice.roll_damage``)."""
     amount = _amount(amount, "damage")
     tags = normalize_tags(tags)
-    d = c.defenses
-    steps: list[DamageStep] = []
-    value = amount
-
-    if _matches(d.immunities, tags):
-        value = 0
-        steps.append(DamageStep("immune", 0))
-    else:
-        if _matches(d.weaknesses, tags):
-            value *= 2
-            steps.append(DamageStep("weak ×2", value))
-        elif _matches(d.susceptibilities, tags):
-            value = value * 3 // 2
-            steps.append(DamageStep("susceptible ×1.5", value))
-        resist = [v for k, v in d.resistances.items() if _matches((k,), tags)]
-        if resist:
-            if ruleset["resistance"] == "subtract":
-                best = max(resist)
-                value = max(0, value - best)
-                steps.append(DamageStep(f"resist {best}", value))
-            else:
-                value //= 2
-                steps.append(DamageStep("resist ½", value))
+    steps, value = defend(c.defenses, amount, tags, ruleset)
 
     absorbed = min(c.temp_hp, value)
     hp_lost = min(c.hp, value - absorbed)
@@ -137,7 +143,7 @@ def apply_damage(
     kind = f" {'/'.join(tags)}" if tags else ""
     parts = [f"{c.name} takes {amount}{kind}"]
     parts += [f"{s.label} = {s.value}" for s in steps]
-    where = f"{absorbed} temp, {hp_lost} HP" if absorbed else f"{hp_lost} HP"
+    where = absorbed_text(absorbed, hp_lost)
     text = " → ".join(parts) + f" ({where})"
     if new.down and not c.down:
         text += f"; {c.name} is down"
@@ -145,6 +151,14 @@ def apply_damage(
         c.name, amount, tags, tuple(steps), value, absorbed, hp_lost, new.down, text
     )
     return new, result
+
+
+def absorbed_text(absorbed: int, hp_lost: int) -> str:
+    """Where a hit went (RULES.md §5 step 5, §6): ``3 absorbed by temp HP, 2
+    from HP``, or ``2 HP`` when no temp HP took any."""
+    if absorbed:
+        return f"{absorbed} absorbed by temp HP, {hp_lost} from HP"
+    return f"{hp_lost} HP"
 
 
 class HealResult(NamedTuple):
@@ -208,3 +222,99 @@ def set_temp_hp(
     if amount == 0:
         return new, f"{c.name} has no temp HP"
     return new, f"{c.name} has {amount} temp HP{describe_duration(new.temp_hp_duration)}"
+
+
+def apply_damage_parts(
+    c: Combatant, parts: Sequence[tuple[int, Iterable[str]]], ruleset: Ruleset
+) -> tuple[Combatant, DamageResult]:
+    """Apply one hit of several typed parts to *c*: each part through *c*'s
+    defenses by its own tags (RULES.md §5 steps 2–4), the sum then through
+    temp HP and HP (step 5, §6) as one instance; the text shows every
+    part's steps (``Ogre takes [9 slashing → resist ½ = 4] + 6 fire = 10
+    (10 HP)``).  One part is :func:`apply_damage`."""
+    if len(parts) == 1:
+        return apply_damage(c, parts[0][0], parts[0][1], ruleset)
+    shown: list[str] = []
+    all_steps: list[DamageStep] = []
+    all_tags: list[str] = []
+    total = rolled = 0
+    for amount, part_tags in parts:
+        amount = _amount(amount, "damage")
+        tags = normalize_tags(part_tags)
+        steps, value = defend(c.defenses, amount, tags, ruleset)
+        kind = f" {'/'.join(tags)}" if tags else ""
+        text = " → ".join([f"{amount}{kind}", *(f"{s.label} = {s.value}" for s in steps)])
+        shown.append(f"[{text}]" if steps else text)
+        all_steps += steps
+        all_tags += [t for t in tags if t not in all_tags]
+        total += value
+        rolled += amount
+    bare = replace(c, defenses=Defenses())
+    new, res = apply_damage(bare, total, (), ruleset)
+    head = f"{c.name} takes {total}"
+    tail = res.text[len(head) :] if res.text.startswith(head) else f": {res.text}"
+    text = f"{c.name} takes {' + '.join(shown)} = {total}{tail}"
+    result = DamageResult(
+        c.name,
+        rolled,
+        tuple(all_tags),
+        tuple(all_steps),
+        total,
+        res.temp_absorbed,
+        res.hp_lost,
+        res.down,
+        text,
+    )
+    return replace(new, defenses=c.defenses), result
+
+
+#: common damage tags of tabletop games, for completion and the did-you-mean of
+#: an unknown tag only: a tag is any word, and these carry no rule.
+COMMON_TAGS: tuple[str, ...] = (
+    "acid",
+    "bleed",
+    "bludgeoning",
+    "cold",
+    "fire",
+    "force",
+    "lightning",
+    "magical",
+    "necrotic",
+    "physical",
+    "piercing",
+    "poison",
+    "psychic",
+    "radiant",
+    "slashing",
+    "supernatural",
+    "thunder",
+)
+
+
+def defense_tags(combatants: Iterable[Combatant]) -> set[str]:
+    """Every tag any of *combatants* is immune, resistant, weak or
+    susceptible to."""
+    tags: set[str] = set()
+    for c in combatants:
+        d = c.defenses
+        tags |= set(d.immunities) | set(d.resistances) | set(d.weaknesses)
+        tags |= set(d.susceptibilities)
+    return tags
+
+
+def unknown_tag_warnings(tags: Iterable[str], combatants: Iterable[Combatant]) -> list[str]:
+    """A warning per tag that no combatant here defends against and that is
+    not a common tag (RULES.md §5: a tag only matters through defenses, so
+    a typo such as ``fier`` would silently bypass a fire resistance), with
+    a did-you-mean from the fight's and the common tags."""
+    import difflib
+
+    known = defense_tags(combatants) - {"all"}
+    out = []
+    for tag in normalize_tags(tags):
+        if tag in known or tag in COMMON_TAGS:
+            continue
+        close = difflib.get_close_matches(tag, sorted(known | set(COMMON_TAGS)), n=1)
+        hint = f"; did you mean {close[0]}?" if close else ""
+        out.append(f"no combatant here resists or is weak to {tag!r}{hint}")
+    return out

@@ -14,7 +14,7 @@ from typing import Any
 from rules.abilities import ABILITIES
 from rules.engine.grammar import BOUNDS, MAX_COUNT, MAX_MODIFIER, MAX_NUMBER
 from rules.engine.parse import normalize_action
-from rules.engine.verbs_roster import new_names
+from rules.engine.verbs_roster import name_taken, new_names
 from rules.errors import ActionError
 from rules.limits import MAX_COMBATANTS
 from rules.rulesets import RULESETS, RulesetError, ruleset
@@ -361,8 +361,12 @@ def add_actions(prepared: Prepared) -> list[dict[str, Any]]:
     """One ``add`` action per entry: a prepared encounter is built by the
     same logged, undoable actions as a hand-typed one."""
     actions = []
+    names: list[str] = []
     for entry in prepared.combatants:
         action: dict[str, Any] = {"verb": "add"}
         action.update(entry)
+        if action.get("count") is None and name_taken(names, entry["name"]):
+            action["count"] = 1  # two entries named alike: numbered, as the file says
+        names += new_names(names, entry["name"], action.get("count"))
         actions.append(action)
     return actions

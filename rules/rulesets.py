@@ -24,11 +24,15 @@ OPTIONS: dict[str, tuple[tuple[str, ...] | type, str]] = {
         ("skip-monsters", "keep"),
         "whether a down non-player combatant's turns are skipped (§4, §7)",
     ),
+    "down_persistent": (
+        ("stop", "tick"),
+        "whether persistent damage ticks on a combatant taking a turn while down (§7)",
+    ),
 }
 
 #: what an option missing from an encounter saved before it existed means:
 #: the way that encounter was played, not the new default.
-SAVED_BEFORE: dict[str, Any] = {"down_turns": "keep"}
+SAVED_BEFORE: dict[str, Any] = {"down_turns": "keep", "down_persistent": "tick"}
 
 _COMMON: dict[str, Any] = {
     "persistent_dc": 20,
@@ -37,6 +41,7 @@ _COMMON: dict[str, Any] = {
     "cover_half": 2,
     "cover_three_quarters": 5,
     "down_turns": "skip-monsters",
+    "down_persistent": "stop",
 }
 
 #: The shipped rulesets, as data (RULES.md preamble table).

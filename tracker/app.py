@@ -2,7 +2,8 @@
 and the screens, which do the work.  An encounter given opens at once, else
 the resume picker, else a new encounter.  What the store repaired and
 config problems are shown in one dialog the GM closes, never as toasts that
-scroll away."""
+scroll away.  A theme picked in the command palette is saved to the
+config file."""
 
 from __future__ import annotations
 
@@ -23,6 +24,7 @@ from tracker.screens.quitting import QuietWhenQuitting, quitting
 if TYPE_CHECKING:
     from rich.console import RenderableType
     from textual.notifications import SeverityLevel
+    from textual.theme import Theme
 
     from saves.live import LiveEncounter
     from saves.store import Store
@@ -63,7 +65,11 @@ class CombatTrackerApp(QuietWhenQuitting, App[None]):
             else:
                 self._notices.append(f"unknown theme {self.config.theme!r}; using the default")
         if self.config.keymap:
+            from tracker.bindings import key_tables
+            from tracker.config import keymap_problems
+
             self.set_keymap(self.config.keymap)
+            self._notices += keymap_problems(key_tables(), self.config.keymap)
 
     def notify(
         self,
@@ -136,6 +142,11 @@ class CombatTrackerApp(QuietWhenQuitting, App[None]):
         return super().get_default_screen()
 
     def on_mount(self) -> None:
+        #: the theme the config file holds (or the default in effect):
+        #: a change from the palette is saved, a re-publish of it is not
+        self._saved_theme = self.theme
+        self._theme_problem_told = False
+        self.theme_changed_signal.subscribe(self, self._theme_changed)
         notices = self._notices + self.config.problems
         if self.store is not None:
             notices += self.store.take_notices()
@@ -150,6 +161,21 @@ class CombatTrackerApp(QuietWhenQuitting, App[None]):
         self.show_notices(notices)
         if self._resume_gc:
             self.call_after_refresh(self._release_gc)
+
+    def _theme_changed(self, theme: Theme) -> None:
+        """A theme picked (command palette) is saved to the config file, so
+        the next start uses it; a file that cannot be written is one notice
+        per run and the theme still applies now."""
+        from tracker.config import save_setting
+
+        if theme.name == self._saved_theme or self.config.path is None:
+            return
+        problem = save_setting(self.config.path, "theme", theme.name)
+        if problem is None:
+            self._saved_theme = self.config.theme = theme.name
+        elif not self._theme_problem_told:
+            self._theme_problem_told = True
+            self.notify(problem, severity="warning", markup=False)
 
     def _release_gc(self) -> None:
         """Start-up is over: what it built lives on, so it is frozen out of

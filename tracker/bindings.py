@@ -64,6 +64,16 @@ ENCOUNTER_KEYS: tuple[Key, ...] = (
         "step back to the previous turn (undoes the last next)",
     ),
     Key(
+        "encounter.end",
+        "E",
+        "end_combat",
+        "End",
+        "encounter: end combat…",
+        "end combat (asks first): the turn order stops, initiative is cleared so s starts "
+        "a new combat; the fight stays saved and exportable",
+        show=False,
+    ),
+    Key(
         "select.down",
         "j",
         "select_down",
@@ -80,6 +90,17 @@ ENCOUNTER_KEYS: tuple[Key, ...] = (
         "selection: move up",
         "move the selection up (also the up arrow)",
         show=False,
+    ),
+    Key(
+        "select.active",
+        "g",
+        "select_active",
+        "Turn",
+        "selection: go to the active combatant",
+        "move the selection to whoever's turn it is (it follows the turn by itself "
+        "unless follow_turn = false)",
+        show=False,
+        wide=True,
     ),
     Key(
         "order.down",
@@ -126,7 +147,8 @@ ENCOUNTER_KEYS: tuple[Key, ...] = (
         "add",
         "Add",
         "combatant: add…",
-        "add combatants (name, count, HP number or dice, AL, initiative, abilities)",
+        "add combatants (name, count, HP number or dice, AL, initiative, the eight "
+        "abilities, athletics, defenses, notes)",
     ),
     Key(
         "combatant.damage",
@@ -183,7 +205,8 @@ ENCOUNTER_KEYS: tuple[Key, ...] = (
         "move",
         "Move",
         "combatant: movement (dash / run / sprint)…",
-        "endurance check for dash, run or sprint; shortfall shown, spend confirmed "
+        "endurance check for dash, run or sprint; shortfall shown, spend confirmed; "
+        "the roll is kept until applied (ctrl+r in the dialog re-rolls) "
         "(needs an endurance pool: CON and Athletics)",
         show=False,
         wide=True,
@@ -195,6 +218,37 @@ ENCOUNTER_KEYS: tuple[Key, ...] = (
         "Init",
         "combatant: set initiative…",
         "set the selected combatant's initiative",
+        show=False,
+        wide=True,
+    ),
+    Key(
+        "combatant.attack",
+        "A",
+        "attack",
+        "Attack",
+        "combatant: attack…",
+        "attack the targets: [with +N] [adv N] [dis N] [cover half|three-quarters|total] "
+        "[roll N] [damage DICE [TAG…]] (Enter alone: a plain d20 against their AL)",
+        show=False,
+        wide=True,
+    ),
+    Key(
+        "turn.delay",
+        "w",
+        "delay",
+        "Delay",
+        "turn: the active combatant delays",
+        "the active combatant waits: out of the order until it returns (W)",
+        show=False,
+        wide=True,
+    ),
+    Key(
+        "turn.return",
+        "W",
+        "return",
+        "Return",
+        "turn: the selected combatant returns",
+        "the selected delaying combatant returns, acting right after the active one",
         show=False,
         wide=True,
     ),
@@ -214,7 +268,8 @@ ENCOUNTER_KEYS: tuple[Key, ...] = (
         "edit",
         "Edit",
         "combatant: edit…",
-        "edit the selected combatant (name, HP, AL, abilities, notes…): one undoable step",
+        "edit the selected combatant (name, HP, AL, initiative, abilities, defenses, "
+        "notes…): one undoable step",
         show=False,
         wide=True,
     ),
@@ -227,6 +282,16 @@ ENCOUNTER_KEYS: tuple[Key, ...] = (
         "remove the selected combatant (asks first)",
         show=False,
         wide=True,
+    ),
+    Key(
+        "combatant.remove_defeated",
+        "ctrl+d",
+        "remove_defeated",
+        "Clear down",
+        "combatant: remove every defeated monster…",
+        "remove every monster at 0 HP in one step (asks first; players stay; ctrl+z brings "
+        "them back)",
+        show=False,
     ),
     Key(
         "details.down",
@@ -306,6 +371,42 @@ PICKER_KEYS: tuple[Key, ...] = (
         "resume the highlighted encounter",
     ),
     Key(
+        "picker.down",
+        "j",
+        "cursor_down",
+        "Down",
+        "picker: move down",
+        "highlight the next encounter (also the down arrow)",
+        show=False,
+    ),
+    Key(
+        "picker.up",
+        "k",
+        "cursor_up",
+        "Up",
+        "picker: move up",
+        "highlight the previous encounter (also the up arrow)",
+        show=False,
+    ),
+    Key(
+        "picker.top",
+        "g",
+        "cursor_top",
+        "Top",
+        "picker: newest",
+        "highlight the newest encounter (the first row; also Home)",
+        show=False,
+    ),
+    Key(
+        "picker.bottom",
+        "G",
+        "cursor_bottom",
+        "Bottom",
+        "picker: oldest",
+        "highlight the oldest encounter (the last row; also End)",
+        show=False,
+    ),
+    Key(
         "picker.new",
         "n",
         "new",
@@ -330,7 +431,77 @@ PICKER_KEYS: tuple[Key, ...] = (
         "picker: delete…",
         "delete the highlighted encounter (asks first)",
     ),
+    Key("picker.help", "question_mark,f1", "help", "Help", "help: keys", "this list of keys"),
     Key("picker.quit", "q,escape", "app.quit", "Quit", "app: quit", "quit"),
+)
+
+#: The movement dialog's keys (``m``): the check is rolled once and kept
+#: (cancel and reopen shows the same roll) until applied or re-rolled.
+MOVEMENT_KEYS: tuple[Key, ...] = (
+    Key("movement.dash", "d", "choose('dash')", "Dash", "movement: dash", "dash (DL 14)"),
+    Key("movement.run", "r", "choose('run')", "Run", "movement: run", "run (DL 18)"),
+    Key("movement.sprint", "s", "choose('sprint')", "Sprint", "movement: sprint", "sprint (DL 22)"),
+    Key(
+        "movement.spend",
+        "y",
+        "confirm(True)",
+        "Spend",
+        "movement: spend endurance",
+        "spend the endurance points the check fell short by, and move",
+        show=False,
+    ),
+    Key(
+        "movement.dont_spend",
+        "n",
+        "confirm(False)",
+        "Don't spend",
+        "movement: don't spend",
+        "keep the points: the movement fails",
+        show=False,
+    ),
+    Key(
+        "movement.apply",
+        "enter",
+        "apply",
+        "Apply",
+        "movement: apply",
+        "apply the check as shown",
+        show=False,
+    ),
+    Key(
+        "movement.reroll",
+        "ctrl+r",
+        "reroll",
+        "Re-roll",
+        "movement: re-roll the check",
+        "roll the endurance check again (the shown roll is otherwise kept until applied)",
+    ),
+    Key(
+        "movement.cancel", "escape", "cancel", "Cancel", "movement: cancel", "close, nothing spent"
+    ),
+)
+
+
+#: Keys of the ``:`` line and of every one-line prompt (damage, heal, …).
+LINE_KEYS: tuple[Key, ...] = (
+    Key(
+        "line.previous",
+        "up",
+        "history_back",
+        "Previous",
+        "typing: previous entry",
+        "in the : line and the prompts: the previous line typed in that one (kept across restarts)",
+        show=False,
+    ),
+    Key(
+        "line.next",
+        "down",
+        "history_forward",
+        "Next",
+        "typing: next entry",
+        "in the : line and the prompts: the next line typed there, then what you were typing",
+        show=False,
+    ),
 )
 
 
@@ -341,9 +512,15 @@ def bindings(keys: tuple[Key, ...]) -> list[BindingType]:
 
 def wide_ids() -> set[str]:
     """Ids of keys the footer also shows when there is room."""
-    return {k.id for k in ENCOUNTER_KEYS + PICKER_KEYS if k.wide}
+    return {k.id for k in ENCOUNTER_KEYS + PICKER_KEYS + MOVEMENT_KEYS if k.wide}
+
+
+def key_tables() -> list[list[tuple[str, str]]]:
+    """``(id, default keys)`` of each screen's keys: a key may mean one
+    thing per screen (the keymap checks are per table)."""
+    return [[(k.id, k.key) for k in t] for t in (ENCOUNTER_KEYS, PICKER_KEYS, MOVEMENT_KEYS)]
 
 
 def key_ids() -> set[str]:
     """Every rebindable id (the keymap file is checked against these)."""
-    return {k.id for k in ENCOUNTER_KEYS + PICKER_KEYS}
+    return {k.id for k in ENCOUNTER_KEYS + PICKER_KEYS + LINE_KEYS + MOVEMENT_KEYS}

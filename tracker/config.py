@@ -14,7 +14,10 @@ Format::
     [settings]
     physical_rolls = false      # true: ask for the face of every roll
                                 # (Enter on an empty face lets the program roll)
-    theme = "textual-dark"      # any built-in Textual theme, e.g. "textual-light"
+    theme = "textual-dark"      # any built-in Textual theme, e.g. "textual-light";
+                                # a theme picked in the palette is saved here
+    follow_turn = true          # false: the selection stays where the GM put
+                                # it when the turn passes (g jumps to the turn)
 
 A problem in the file never stops the tracker: the rest is used and each
 problem is shown once, as one line naming it.
@@ -23,6 +26,7 @@ problem is shown once, as one line naming it.
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -40,6 +44,8 @@ class Config:
     keymap: dict[str, str] = field(default_factory=dict)
     physical_rolls: bool = False
     theme: str | None = None
+    #: the selection moves to each new active combatant (marks stay)
+    follow_turn: bool = True
     problems: list[str] = field(default_factory=list)
     path: Path | None = None
 
@@ -120,9 +126,116 @@ def _read(path: Path, config: Config, known_ids: set[str] | None) -> None:
         config.physical_rolls = physical
     else:
         config.problems.append(f"{path}: physical_rolls must be true or false")
+    follow = settings.get("follow_turn", True)
+    if isinstance(follow, bool):
+        config.follow_turn = follow
+    else:
+        config.problems.append(f"{path}: follow_turn must be true or false")
     theme = settings.get("theme")
     if theme is not None:
         if isinstance(theme, str) and first_unsafe(theme) < 0:
             config.theme = theme
         else:
             config.problems.append(f"{path}: theme must be a theme's name")
+
+
+def save_setting(path: Path, key: str, value: str) -> str | None:
+    """Set ``[settings] key = "value"`` in the config file at *path*,
+    keeping every other line (comments, keys, other settings) as written;
+    the file is replaced atomically (a symlink's target is updated).  None
+    when saved, else one sentence saying why not (the file is unchanged)."""
+    import json
+    import tomllib
+
+    from saves.fsutil import atomic_write
+
+    target = path.resolve() if path.is_symlink() else path
+    try:
+        with open(target, "rb") as file:
+            raw = file.read(MAX_CONFIG_BYTES + 1)
+    except FileNotFoundError:
+        raw = b""
+    except OSError as exc:
+        return f"cannot read {path} to save the {key}: {exc.strerror or exc}"
+    try:
+        if len(raw) > MAX_CONFIG_BYTES:
+            raise ValueError("too large for a config file")
+        text = raw.decode("utf-8-sig")
+        before = tomllib.loads(text)
+    except (ValueError, RecursionError):  # UnicodeDecodeError, TOMLDecodeError are ValueErrors
+        return f"{path} is not a config file the tracker can read: the {key} is not saved"
+    updated = _with_setting(text, key, json.dumps(value, ensure_ascii=False))
+    expected = dict(before)
+    expected["settings"] = {**before.get("settings", {}), key: value}
+    try:
+        fits = tomllib.loads(updated) == expected
+    except tomllib.TOMLDecodeError:
+        fits = False
+    if not fits:  # a layout this simple edit does not understand (dotted keys, inline tables)
+        return f'{path}: could not add {key} = "{value}" to [settings]; edit it by hand'
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        atomic_write(target, updated.encode("utf-8"))
+    except OSError as exc:
+        return f"cannot save the {key} to {path}: {exc.strerror or exc}"
+    return None
+
+
+def _with_setting(text: str, key: str, literal: str) -> str:
+    """*text* with ``key = literal`` in its ``[settings]`` table: the key's
+    line replaced, else added at the table's end, else a new table at the
+    file's end."""
+    import re
+
+    lines = text.splitlines(keepends=True)
+    header = re.compile(r"\s*\[\s*settings\s*\]\s*(#.*)?$")
+    table = re.compile(r"\s*\[")
+    assignment = re.compile(rf"\s*(?:{re.escape(key)}|\"{re.escape(key)}\")\s*=")
+    start = next((i for i, line in enumerate(lines) if header.match(line.rstrip("\r\n"))), None)
+    new_line = f"{key} = {literal}\n"
+    if start is None:
+        if text and not text.endswith("\n"):
+            text += "\n"
+        return text + ("\n" if text else "") + "[settings]\n" + new_line
+    end = next((i for i in range(start + 1, len(lines)) if table.match(lines[i])), len(lines))
+    for i in range(start + 1, end):
+        if assignment.match(lines[i]):
+            lines[i] = new_line
+            return "".join(lines)
+    # after the table's last line that is not blank (and that line ended)
+    last = max((i for i in range(start, end) if lines[i].strip()), default=start)
+    if not lines[last].endswith("\n"):
+        lines[last] += "\n"
+    lines.insert(last + 1, new_line)
+    return "".join(lines)
+
+
+def keymap_problems(
+    tables: Sequence[Sequence[tuple[str, str]]], keymap: Mapping[str, str]
+) -> list[str]:
+    """What a keymap does to each screen's keys (*tables*: ``(id, default
+    keys)`` per screen): one line per key it binds to two actions or more,
+    naming them and those it leaves with no key of their own; empty when
+    the keymap leaves every action its own key."""
+    problems: list[str] = []
+    for table in tables:
+        keys = {
+            key_id: [k.strip() for k in keymap.get(key_id, default).split(",") if k.strip()]
+            for key_id, default in table
+        }
+        owners: dict[str, list[str]] = {}
+        for key_id, bound in keys.items():
+            for key in dict.fromkeys(bound):
+                owners.setdefault(key, []).append(key_id)
+        for key, ids in owners.items():
+            # only a clash the keymap made: the defaults never clash
+            if len(ids) < 2 or not any(i in keymap for i in ids):
+                continue
+            keyless = [i for i in ids if all(len(owners[k]) > 1 for k in keys[i])]
+            verb = "has" if len(keyless) == 1 else "have"
+            left = f"; {' and '.join(keyless)} {verb} no other key" if keyless else ""
+            problems.append(
+                f"keymap: '{shorten(key)}' is bound to {' and '.join(ids)}, "
+                f"only one of them works{left} (rebind one under [keys])"
+            )
+    return problems

@@ -41,6 +41,7 @@ NEED_COMBATANT = frozenset(
         "initiative",
         "edit",
         "remove",
+        "attack",
     }
 )
 
@@ -48,10 +49,16 @@ NEED_COMBATANT = frozenset(
 class EncounterController:
     """The selection and the marks of one live encounter, and what keys do with them."""
 
-    def __init__(self, live: LiveEncounter, cursor: Callable[[], int | None]) -> None:
-        """*cursor*: the row the selection cursor is on now (None: no rows)."""
+    def __init__(
+        self, live: LiveEncounter, cursor: Callable[[], int | None], follow_turn: bool = True
+    ) -> None:
+        """*cursor*: the row the selection cursor is on now (None: no rows);
+        *follow_turn*: the selection moves to each new active combatant."""
         self.live = live
         self._cursor = cursor
+        self.follow_turn = follow_turn
+        #: whose turn it was when last asked (:meth:`turn_moved`)
+        self._turn = self._turn_key()
         ui: Mapping[str, object] = live.ui_state
         selected = ui.get("selected")
         marked = ui.get("marked")
@@ -59,6 +66,10 @@ class EncounterController:
         self.selected_name: str | None = selected if isinstance(selected, str) else None
         #: the marked combatants' names, in the order they were marked
         self.marked: list[str] = [str(n) for n in marked] if isinstance(marked, list) else []
+        #: program-rolled movement previews by (name, movement), valid while
+        #: the encounter is the one they were rolled on (every step replaces it)
+        self._previews: dict[tuple[str, str], EnduranceCheck] = {}
+        self._previews_of: Encounter | None = None
 
     @property
     def encounter(self) -> Encounter:
@@ -72,7 +83,18 @@ class EncounterController:
         this changes."""
         live = self.live
         enc = live.encounter
-        return (enc.started, bool(enc.combatants), live.can_undo, live.can_redo)
+        return (
+            enc.started,
+            bool(enc.combatants),
+            live.can_undo,
+            live.can_redo,
+            bool(self.defeated()),
+            bool(enc.delayed),
+        )
+
+    def defeated(self) -> list[str]:
+        """The down monsters ``remove defeated`` would take out (RULES.md §4)."""
+        return [c.name for c in self.encounter.combatants if c.down and not c.player]
 
     def selected(self) -> Combatant | None:
         """The combatant under the row cursor (None: nobody)."""
@@ -111,6 +133,35 @@ class EncounterController:
         self.selected_name = None if current is None else current.name
         self.live.set_ui_state(selected=self.selected_name)
         return None
+
+    def _turn_key(self) -> tuple[bool, int, str | None]:
+        enc = self.encounter
+        active = enc.active if enc.started else None
+        return (enc.started, enc.round, None if active is None else active.name)
+
+    def turn_moved(self) -> int | None:
+        """After any change (``next``, ``prev``, ``start``, their undo and
+        redo, removing the active combatant): the active row when the turn
+        passed to someone else (or the round changed) since last asked, else
+        None.  With :attr:`follow_turn` the selection becomes the active
+        combatant then; the marks never change here."""
+        key = self._turn_key()
+        if key == self._turn:
+            return None
+        self._turn = key
+        enc = self.encounter
+        active = enc.active if enc.started else None
+        if active is None or enc.turn is None:
+            return None
+        if self.follow_turn:
+            self.remember(active.name)
+        return enc.turn
+
+    def active_row(self) -> int | None:
+        """The active combatant's row (the jump-to-active key), None before
+        the fight starts."""
+        enc = self.encounter
+        return enc.turn if enc.started and enc.active is not None else None
 
     def prune_marks(self) -> None:
         """Forget marks on combatants no longer in the encounter."""
@@ -176,6 +227,9 @@ class EncounterController:
         keys and ``uncondition``, else the selection."""
         if action in ON_TARGETS or action == "uncondition":
             return self.targets()
+        if action == "delay":
+            active = self.encounter.active if self.encounter.started else None
+            return [] if active is None else [active.name]
         current = self.selected()
         return [] if current is None else [current.name]
 
@@ -202,7 +256,7 @@ class EncounterController:
         who = ", ".join(names)
         if action in ON_TARGETS:
             _, title, usage = ON_TARGETS[action]
-            return Ask(f"{title}: {who}", usage, line, self.marks_used())
+            return Ask(f"{title}: {who}", usage, line, self.marks_used(), blank=action == "attack")
         if action == "uncondition":
             present = tuple(self.present_conditions(names))
             if not present:
@@ -230,14 +284,27 @@ class EncounterController:
         """``move`` for the movement dialog, carrying the previewed face."""
         return lines.move_line(name, movement, face, spend)
 
-    def preview_move(self, name: str, movement: str, face: int | None) -> EnduranceCheck | str:
-        """The endurance check a move would make, or why it cannot."""
+    def preview_move(
+        self, name: str, movement: str, face: int | None, reroll: bool = False
+    ) -> EnduranceCheck | str:
+        """The endurance check a move would make, or why it cannot.  A check
+        the program rolls (*face* None) is rolled once per combatant and
+        movement and kept until an action changes the fight, so cancelling
+        and reopening the dialog shows the same roll; *reroll* rolls anew."""
         from rules.errors import ActionError
 
+        if self._previews_of is not self.encounter:
+            self._previews = {}
+            self._previews_of = self.encounter
+        key = (name, movement)
+        if face is None and not reroll and key in self._previews:
+            return self._previews[key]
         try:
             check: EnduranceCheck = self.live.preview_move(name, movement, face)
         except ActionError as exc:
             return str(exc)
+        if face is None:
+            self._previews[key] = check
         return check
 
     def dice_needed(self, line: str) -> tuple[Action, Dice] | str:
@@ -246,7 +313,7 @@ class EncounterController:
         from rules.errors import ActionError
 
         try:
-            action = parse_action(line)
+            action = parse_action(line, self.names())
             return action, self.live.dice_needed(action)
         except ActionError as exc:
             return str(exc)
@@ -318,12 +385,16 @@ class EncounterController:
         """Why *action* does not apply now (None: it does), for the footer
         and the key pressed anyway."""
         enc = self.encounter
-        if action in ("next_turn", "previous_turn"):
+        if action in ("next_turn", "previous_turn", "select_active"):
             return None if enc.started else "the fight has not started: s starts it"
         if action == "start":
             if enc.started:
                 return "the fight has started already"
             return None if enc.combatants else "add combatants first (a)"
+        if action == "end_combat":
+            return None if enc.started else "the fight has not started: nothing to end"
+        if action == "remove_defeated" and not self.defeated():
+            return "no monster is down (players at 0 HP stay)"
         if action == "undo":
             return None if self.live.can_undo else "nothing to undo"
         if action == "redo":
@@ -338,6 +409,31 @@ class EncounterController:
                 return (
                     f"{current.name} has no endurance pool (needs CON and Athletics: e edits them)"
                 )
+        if action == "delay":
+            return self._cannot_delay()
+        if action == "return":
+            return self._cannot_return()
         if action == "uncondition" and not self.present_conditions(self.targets()):
             return f"{', '.join(self.targets())}: no conditions to remove"
+        return None
+
+    def _cannot_delay(self) -> str | None:
+        """Why the active combatant cannot delay now (None: it can)."""
+        enc = self.encounter
+        active = enc.active if enc.started else None
+        if active is None:
+            return "the fight has not started: s starts it"
+        if active.name in enc.delayed:
+            return f"{active.name} is delaying already"
+        return None
+
+    def _cannot_return(self) -> str | None:
+        """Why the selected combatant cannot return now (None: it can)."""
+        delayed = self.encounter.delayed
+        if not delayed:
+            return "nobody is delaying (w: the active combatant delays)"
+        current = self.selected()
+        if current is None or current.name not in delayed:
+            who = "nobody selected" if current is None else f"{current.name} is not delaying"
+            return f"{who}; select one delaying: {', '.join(delayed)}"
         return None

@@ -22,10 +22,23 @@ ADD_FIELDS = (
     ("bonus", "Init bonus", "flat modifier"),
     ("dex", "DEX", "score"),
     ("per", "PER", "score"),
-    ("wis", "WIS", "score"),
+    ("str", "STR", "score"),
     ("con", "CON", "score (endurance)"),
+    ("int", "INT", "score"),
+    ("wis", "WIS", "score"),
+    ("cha", "CHA", "score"),
+    ("luck", "LUCK", "score"),
     ("athletics", "Athletics", "bonus (endurance)"),
+    ("immune", "Immune", "e.g. poison,fire"),
+    ("resist", "Resist", "e.g. fire=5,cold=3"),
+    ("weak", "Weak ×2", "tags"),
+    ("susceptible", "Susc ×1.5", "susceptible to: tags"),
+    ("notes", "Notes", "free text"),
 )
+
+#: Add-form fields whose value is one word: spaces typed in them are dropped
+#: (``fire, cold`` is ``fire,cold``); the others (a name, notes) keep theirs.
+_ONE_WORD = frozenset(key for key, _, _ in ADD_FIELDS) - {"name", "notes"}
 
 #: Edit form: (set FIELD, label), in the form's order (name first).
 EDIT_FIELDS = (
@@ -34,17 +47,31 @@ EDIT_FIELDS = (
     ("hp", "HP"),
     ("max_hp", "Max HP"),
     ("temp", "Temp HP"),
+    ("initiative", "Initiative"),
     ("init_bonus", "Init bonus"),
     ("dex", "DEX"),
     ("per", "PER"),
-    ("wis", "WIS"),
+    ("str", "STR"),
     ("con", "CON"),
+    ("int", "INT"),
+    ("wis", "WIS"),
+    ("cha", "CHA"),
+    ("luck", "LUCK"),
     ("athletics", "Athletics"),
+    ("immunities", "Immune"),
+    ("resistances", "Resist"),
+    ("weaknesses", "Weak ×2"),
+    ("susceptibilities", "Susc ×1.5"),
     ("notes", "Notes"),
 )
 
+#: The eight ability scores, in the forms' order.
+ABILITY_FIELDS = ("dex", "per", "str", "con", "int", "wis", "cha", "luck")
+#: The defenses, as ``set`` names them.
+DEFENSE_FIELDS = ("immunities", "resistances", "weaknesses", "susceptibilities")
+
 #: Fields an empty entry clears (``set T dex none``); the others keep their value.
-CLEARABLE = {"dex", "per", "wis", "con", "athletics", "notes"}
+CLEARABLE = {*ABILITY_FIELDS, *DEFENSE_FIELDS, "initiative", "athletics", "notes"}
 
 #: The order the ``set`` parts are sent in: max_hp before hp (reads
 #: naturally, and hp is checked against the new maximum), the rename last so
@@ -54,12 +81,11 @@ SEND_ORDER = (
     "hp",
     "temp",
     "al",
+    "initiative",
     "init_bonus",
-    "dex",
-    "per",
-    "wis",
-    "con",
+    *ABILITY_FIELDS,
     "athletics",
+    *DEFENSE_FIELDS,
     "notes",
     "player",
     "name",
@@ -74,10 +100,24 @@ ON_TARGETS = {
     "temp": ("temp", "Temporary HP", "AMOUNT [rounds N] [at start|end] [of C]"),
     "persistent": ("persist", "Persistent damage", "DICE [TAG…] [dc N]"),
     "condition": ("cond", "Condition", "NAME [VALUE] [rounds N] [at start|end] [of C]"),
+    "attack": (
+        "attack",
+        "Attack",
+        "[with +N] [adv N] [dis N] [cover half|three-quarters|total] [roll N] [damage DICE [TAG…]]",
+    ),
 }
 
+#: Keys that send ``VERB T`` on whom they act on (``delay``: the active one).
+ON_NAMES = ("delay", "return")
+
 #: Keys that send one fixed line.
-FIXED = {"start": "start", "next_turn": "next", "previous_turn": "prev"}
+FIXED = {
+    "start": "start",
+    "next_turn": "next",
+    "previous_turn": "prev",
+    "end_combat": "end",
+    "remove_defeated": "remove defeated",
+}
 
 
 @dataclass(frozen=True)
@@ -92,6 +132,8 @@ class Ask:
     uses_marks: bool = False
     #: pick one of these instead of typing (``uncondition``)
     choices: tuple[str, ...] = ()
+    #: an empty answer is an answer (``attack`` with no options)
+    blank: bool = False
 
 
 def targets(names: Sequence[str]) -> str:
@@ -137,6 +179,8 @@ def key_line(action: str, text: str, names: Sequence[str]) -> str | None:
         return f"init {targets(names)} {text}"
     if action == "remove":
         return f"remove {targets(names)}"
+    if action in ON_NAMES:
+        return f"{action} {targets(names)}"
     return None
 
 
@@ -149,7 +193,7 @@ def add_line(values: Mapping[str, str], checks: Mapping[str, bool]) -> str:
     for key, _, _ in ADD_FIELDS[1:]:
         value = values.get(key, "").strip()
         if value:
-            words += [key, shlex.quote(value.replace(" ", ""))]
+            words += [key, shlex.quote(value.replace(" ", "") if key in _ONE_WORD else value)]
     if checks.get("avg"):
         words.append("avg")
     if checks.get("player"):
@@ -164,18 +208,21 @@ def edit_values(c: Combatant) -> dict[str, str]:
         value = c.abilities.get(name)
         return "" if value is None else str(value)
 
+    d = c.defenses
     return {
         "name": c.name,
         "al": str(c.al),
         "hp": str(c.hp),
         "max_hp": str(c.max_hp),
         "temp": str(c.temp_hp),
+        "initiative": "" if c.initiative is None else str(c.initiative),
         "init_bonus": str(c.init_bonus),
-        "dex": score("dex"),
-        "per": score("per"),
-        "wis": score("wis"),
-        "con": score("con"),
+        **{name: score(name) for name in ABILITY_FIELDS},
         "athletics": "" if c.athletics is None else str(c.athletics),
+        "immunities": ",".join(sorted(d.immunities)),
+        "resistances": ",".join(f"{k}={v}" for k, v in sorted(d.resistances.items())),
+        "weaknesses": ",".join(sorted(d.weaknesses)),
+        "susceptibilities": ",".join(sorted(d.susceptibilities)),
         "notes": c.notes,
     }
 
@@ -187,7 +234,9 @@ def edit_lines(c: Combatant, values: Mapping[str, str], player: bool | None = No
     name = shlex.quote(c.name)
     changed: dict[str, str] = {}
     for key, _ in EDIT_FIELDS:
-        value = values.get(key, "").strip()
+        if key not in values:  # not in the form: left as it is
+            continue
+        value = values[key].strip()
         # a name or note holding control characters is shown in the form
         # made visible (tracker.widgets.plain): left as shown, it is unchanged
         if value in (before[key], visible(before[key])) or (not value and key not in CLEARABLE):

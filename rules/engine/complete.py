@@ -1,7 +1,11 @@
 """Completing a line of the action language as it is typed: the first word
-to a verb, later words (also after a comma inside quotes, for several
-targets) to a combatant's name, quoted so that a completed name is always
-one word (``Imp;next`` is a name, never a second action).  The command line
+of each action to a verb, a target (also after a comma, for several) to a
+combatant's name, and every later word to what the verb accepts there
+(:data:`rules.engine.grammar.SPECS`): its keywords (``crit``, ``rounds``,
+``cover``…), the choices of a keyword (``dash|run|sprint``, ``half``…),
+condition names after ``cond``/``uncond T``, damage tags after an amount.
+Case-insensitive; a completion is quoted as a name is, so it is always one
+word (``Imp;next`` is a name, never a second action).  The command line
 (``tracker.widgets.command_line``) shows these."""
 
 from __future__ import annotations
@@ -9,8 +13,19 @@ from __future__ import annotations
 import re
 import shlex
 from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from rules.engine.grammar import VERBS
+from rules.bonuses import STACKING
+from rules.checks import DIFFICULTY_LEVELS
+from rules.conditions import KNOWN_CONDITIONS
+from rules.damage import COMMON_TAGS
+from rules.engine.grammar import SET_ALIASES, SET_FIELDS, SPECS, VERBS
+from rules.engine.parse import split_batch
+
+if TYPE_CHECKING:
+    from rules.encounter import Encounter
+    from rules.engine.grammar import _Spec
 
 
 def current_word(value: str) -> tuple[str, str]:
@@ -38,39 +53,194 @@ def quoted(name: str) -> str:
     return shlex.quote(name) if ('"' in name or "\\" in name) else f'"{name}"'
 
 
-def completions(value: str, names: Sequence[str] = (), verbs: Sequence[str] = VERBS) -> list[str]:
+@dataclass(frozen=True)
+class Known:
+    """What the fight offers completion besides the verbs and keywords: its
+    combatants' names, the damage tags it already uses and the conditions
+    its combatants have (the common ones of each are always offered too)."""
+
+    names: Sequence[str] = ()
+    tags: Sequence[str] = ()
+    conditions: Sequence[str] = ()
+
+
+def known_in(enc: Encounter) -> Known:
+    """What *enc* offers completion: its names in the order of play, every
+    tag its defenses and persistent damage name, every condition present."""
+    tags: dict[str, None] = {}
+    conditions: dict[str, None] = {}
+    for c in enc.combatants:
+        d = c.defenses
+        for tag in [*d.immunities, *d.resistances, *d.weaknesses, *d.susceptibilities]:
+            tags.setdefault(tag, None)
+        for p in c.persistent:
+            for tag in p.tags:
+                tags.setdefault(tag, None)
+        for cond in c.conditions:
+            conditions.setdefault(cond.name, None)
+    names = [c.name for c in enc.combatants]
+    return Known(names, sorted(tags), sorted(conditions))
+
+
+#: words a ``word`` or ``text`` slot takes, by (verb, record key), beyond names
+_WORD_SLOTS = {
+    ("set", "field"): "fields",
+    ("unpersist", "tag"): "tags",
+    ("bonus", "type"): "bonus types",
+    ("unbonus", "type"): "bonus types",
+    ("cond", "name"): "conditions",
+    ("uncond", "name"): "conditions",
+    ("roll", "dl"): "difficulty levels",
+    ("temp", "of"): "names",
+    ("cond", "of"): "names",
+    ("bonus", "of"): "names",
+}
+
+
+def _words(slot: str, known: Known) -> list[str]:
+    """The candidates of a slot named by :data:`_WORD_SLOTS` (or ``names``)."""
+    if slot == "names":
+        return list(known.names)
+    if slot == "tags":
+        return list(dict.fromkeys([*known.tags, *COMMON_TAGS]))
+    if slot == "conditions":
+        return list(dict.fromkeys([*known.conditions, *KNOWN_CONDITIONS]))
+    if slot == "fields":
+        return [*SET_FIELDS, *SET_ALIASES]
+    if slot == "bonus types":
+        return list(STACKING)
+    if slot == "difficulty levels":
+        return [n.lower() for n in DIFFICULTY_LEVELS]
+    return []
+
+
+def _dice_end(rest: Sequence[str], i: int) -> int:
+    """Where the dice expression starting at ``rest[i]`` ends (the parser's
+    joining of ``2d6 + 3``); ``len(rest) + 1`` when it goes on into the word
+    being typed."""
+    expr = rest[i]
+    i += 1
+    while i < len(rest) and (expr.endswith(("+", "-")) or rest[i][:1] in "+-"):
+        expr += rest[i]
+        i += 1
+    return len(rest) + 1 if i == len(rest) and expr.endswith(("+", "-")) else i
+
+
+def _slot(verb: str, spec: _Spec, rest: Sequence[str]) -> tuple[str, list[str]] | None:
+    """What the word after *rest* (the earlier words after *verb*) is: (its
+    kind, the keywords that may stand there), or None when nothing is
+    completed there (a number, a dice expression, free text)."""
+    i = 0
+    for key, kind in spec.positional:
+        if i == len(rest):
+            if isinstance(kind, tuple):
+                return "choice", list(kind)
+            if kind in ("targets", "target"):
+                return "names", []
+            return _WORD_SLOTS.get((verb, key), ""), []
+        if kind == "rest":
+            return None
+        i = _dice_end(rest, i) if kind == "dice" else i + 1
+        if i > len(rest):
+            return None
+    seen: set[str] = set()
+    while i < len(rest):
+        word = rest[i].lower()
+        option = spec.options.get(word)
+        if option is None:
+            i += 1
+            continue
+        seen.add(word)
+        key, kind = option
+        if kind == "flag":
+            i += 1
+            continue
+        if i + 1 == len(rest):  # the word typed is this keyword's value
+            if isinstance(kind, tuple):
+                return "choice", list(kind)
+            return _WORD_SLOTS.get((verb, word), ""), []
+        i = _dice_end(rest, i + 1) if kind in ("dice", "hp") else i + 2
+        if i > len(rest):
+            return None
+    keywords = [k for k in spec.options if k not in seen]
+    tags = spec.free is not None and (verb != "attack" or "damage" in seen)
+    return ("tags" if tags else ""), keywords
+
+
+def _matching(typed: str, candidates: Sequence[str]) -> list[str]:
+    """The candidates *typed* begins, case-insensitively, each once; what is
+    typed in full is not a completion."""
+    typed = typed.lower()
+    out: dict[str, None] = {}
+    for word in candidates:
+        low = word.lower()
+        if low.startswith(typed) and low != typed:
+            out.setdefault(word, None)
+    return list(out)
+
+
+def completions(
+    value: str,
+    names: Sequence[str] = (),
+    verbs: Sequence[str] = VERBS,
+    known: Known | None = None,
+) -> list[str]:
     """Every completed line for *value*, in order (empty when nothing fits).
 
-    The first word completes to a verb; later words (also after a comma
-    inside quotes, for several targets) complete to combatant names,
-    case-insensitively; a name with spaces comes back quoted.  What is
-    already typed in full is not a completion.
+    The first word of each action (after ``;`` too) completes to a verb; a
+    target (also after a comma, inside quotes or not) to a combatant name;
+    a later word to what the verb takes there: its keywords, a keyword's
+    choices, conditions, damage tags (*known* adds the fight's own; *names*
+    are used when *known* has none).  Everything before the word being
+    typed is kept as it is, and the completed word is one word.
     """
+    known = known or Known(names)
+    if not known.names:
+        known = Known(names, known.tags, known.conditions)
     head, word = current_word(value)
     if not word:
         return []
-    if not head.strip():
-        typed = word.lower()
-        return [
-            head + verb
-            for verb in verbs
-            if verb.lower().startswith(typed) and verb.lower() != typed
-        ]
+    segment = split_batch(head)[-1]
+    if not segment.strip():
+        return [head + verb for verb in _matching(word, verbs)]
+    try:
+        tokens = shlex.split(segment)
+    except ValueError:  # an open single quote: nothing is sure
+        return []
+    spec = SPECS.get(tokens[0].lower())
+    if spec is None or not (segment[-1].isspace() or segment.endswith(",")):
+        return []
+    rest = tokens[1:]
+    joined = segment.endswith(",")  # the word continues the last one: a list
+    found = _slot(tokens[0].lower(), spec, rest[:-1] if joined else rest)
+    if found is None:
+        return []
+    kind, keywords = found
     in_quotes = word.startswith('"')
-    before, _, typed = word[1:].rpartition(",") if in_quotes else ("", "", word)
-    typed = typed.lower()
-    out = []
-    for name in names:
-        if name.lower().startswith(typed) and name.lower() != typed:
-            if in_quotes:
-                out.append(head + quoted((before + "," if before else "") + name))
-            else:
-                out.append(head + quoted(name))
-    return out
+    if kind == "names":
+        if not in_quotes:
+            return [head + quoted(n) for n in _matching(word, known.names)]
+        before, _, typed = word[1:].rpartition(",")
+        lead = before + "," if before else ""
+        return [head + quoted(lead + n) for n in _matching(typed, known.names)]
+    if joined:  # only targets are lists
+        return []
+    typed = word[1:] if in_quotes else word
+    candidates = list(keywords)
+    if kind == "choice":
+        candidates = keywords
+    elif kind:
+        candidates += _words(kind, known)
+    return [head + quoted(w) for w in _matching(typed, candidates)]
 
 
-def complete(value: str, names: Sequence[str] = (), verbs: Sequence[str] = VERBS) -> str | None:
+def complete(
+    value: str,
+    names: Sequence[str] = (),
+    verbs: Sequence[str] = VERBS,
+    known: Known | None = None,
+) -> str | None:
     """The first completed line for *value*, or None when nothing fits
     (see :func:`completions`)."""
-    found = completions(value, names, verbs)
+    found = completions(value, names, verbs, known)
     return found[0] if found else None

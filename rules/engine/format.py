@@ -9,6 +9,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from rules.abilities import ABILITIES
+from rules.engine.damage_parts import format_free
 from rules.engine.grammar import BATCH, SPECS, VERBS, _Kind, batch_parts, fail
 from rules.errors import ActionError
 
@@ -33,6 +34,10 @@ def _fmt_value(kind: _Kind, value: Any, key: str) -> str:
     if kind == "tags":
         if not isinstance(value, list | tuple) or not all(isinstance(t, str) for t in value):
             raise ActionError(f"{key} must be a list of tags, not {value!r}")
+        return _quote(",".join(value))
+    if kind == "targets":
+        if not isinstance(value, list | tuple) or not all(isinstance(n, str) for n in value):
+            raise ActionError(f"{key} must be a list of names, not {value!r}")
         return _quote(",".join(value))
     if kind == "resist":
         if not isinstance(value, Mapping):
@@ -72,12 +77,16 @@ def format_action(action: Mapping[str, Any]) -> str:
             parts.append(_quote(_fmt_dice(value, key)))
         else:
             parts.append(_fmt_value("text", value, key))
+    free = format_free(verb, action, spec.free, _quote) if spec.free else []
+    if verb == "damage":  # the parts right after the amount: damage T 1d8 cold + 2d6 fire
+        parts += free
+        free = []
     by_key = {key: (word, kind) for word, (key, kind) in spec.options.items()}
     for key, (word, kind) in by_key.items():
         if kind == "ability":
             continue
         value = action.get(key)
-        if value is None or (kind in ("tags", "resist") and not value):
+        if value is None or (kind in ("tags", "resist", "targets") and not value):
             continue  # absent, or an empty list / table: nothing to say
         if kind == "flag":
             if value:
@@ -95,11 +104,7 @@ def format_action(action: Mapping[str, Any]) -> str:
             if name not in ABILITIES:
                 raise fail(verb, f"unknown ability {name!r} (known: {', '.join(ABILITIES)})")
             parts += [name, _fmt_value("int", score, name)]
-    if spec.free and action.get(spec.free):
-        tags = action[spec.free]
-        if not isinstance(tags, list | tuple) or not all(isinstance(t, str) for t in tags):
-            raise fail(verb, f"tags must be a list of words, not {tags!r}")
-        parts += [_quote(t) for t in tags]
+    parts += free
     faces = action.get("faces")
     if faces:
         if not isinstance(faces, list | tuple) or not all(

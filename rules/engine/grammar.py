@@ -20,14 +20,15 @@ HELP: dict[str, str] = {
         "[dex|per|str|con|int|wis|cha|luck N] [athletics N] [immune TAG,…] "
         "[resist TAG=N,…] [weak TAG,…] [susceptible TAG,…] [notes TEXT]"
     ),
-    "remove": "remove T",
+    "remove": "remove T|defeated",
     "init": "init T N",
     "order": "order T up|down",
     "set": "set T FIELD VALUE",
     "start": "start",
     "next": "next",
     "prev": "prev",
-    "damage": "damage T AMOUNT|DICE [TAG…] [crit]",
+    "end": "end",
+    "damage": "damage T AMOUNT|DICE [TAG…] [+ DICE TAG…] [crit] [half T] [none T]",
     "heal": "heal T AMOUNT|DICE",
     "temp": "temp T N|DICE [rounds N] [at start|end] [of C]",
     "persist": "persist T DICE TAG… [dc N]",
@@ -39,7 +40,7 @@ HELP: dict[str, str] = {
     "unbonus": "unbonus T TYPE",
     "attack": (
         "attack T [with +N] [adv N] [dis N] [cover half|three-quarters|total] [roll N] "
-        "[damage DICE [TAG…]]"
+        "[damage DICE [TAG…] [+ DICE TAG…]]"
     ),
     "delay": "delay T",
     "return": "return T",
@@ -210,8 +211,11 @@ SPECS: dict[str, _Spec] = {
     "start": _Spec(),
     "next": _Spec(),
     "prev": _Spec(),
+    "end": _Spec(),
     "damage": _Spec(
-        [("targets", "targets"), ("amount", "dice")], {"crit": ("crit", "flag")}, free="tags"
+        [("targets", "targets"), ("amount", "dice")],
+        {"crit": ("crit", "flag"), "half": ("half", "targets"), "none": ("none", "targets")},
+        free="tags",
     ),
     "heal": _Spec([("targets", "targets"), ("amount", "dice")]),
     "temp": _Spec([("targets", "targets"), ("amount", "dice")], _DURATION_OPTS),
@@ -376,6 +380,8 @@ def check_set_value(field: str, value: str) -> None:
     """Check what can be checked of ``set T FIELD VALUE`` without the
     combatant: a number's size and syntax, a resistance table's amounts."""
     field = SET_ALIASES.get(field, field)
+    if field not in SET_FIELDS:
+        raise ActionError(f"set: unknown field {field!r} (fields: {', '.join(SET_FIELDS)})")
     if field in SET_NUMERIC:
         set_value(field, value)
     elif field == "resistances" and not clears(value):

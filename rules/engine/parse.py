@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import shlex
 import unicodedata
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
+from rules.engine.damage_parts import FreeWords
 from rules.engine.format import format_action
 from rules.engine.grammar import (
     BATCH,
@@ -29,6 +30,7 @@ from rules.engine.grammar import (
     fail,
     parse_resistances,
 )
+from rules.engine.targets import fuse_all
 from rules.errors import ActionError
 from rules.text import MAX_NAME, MAX_NOTES, check_text, describe, first_unsafe
 
@@ -155,23 +157,25 @@ def _batch_part(record: dict[str, Any], n: int, total: int, shown: str) -> dict[
     return record
 
 
-def _parse_batch(parts: list[str]) -> dict[str, Any]:
+def _parse_batch(parts: list[str], names: Sequence[str] = ()) -> dict[str, Any]:
     if len(parts) > MAX_BATCH:
         raise ActionError(f"too many actions on one line ({len(parts)}; at most {MAX_BATCH})")
     actions = []
     for n, part in enumerate(parts, 1):
         shown = part.strip()
         try:
-            record = _parse_one(part)
+            record = _parse_one(part, names)
         except ActionError as exc:
             raise ActionError(f"part {n} of {len(parts)} ({shown}): {exc}") from None
         actions.append(_batch_part(record, n, len(parts), shown))
     return {"verb": BATCH, "actions": actions}
 
 
-def parse_action(line: str) -> dict[str, Any]:
+def parse_action(line: str, names: Sequence[str] = ()) -> dict[str, Any]:
     """Parse one line into its canonical record (a batch record for several
-    actions); raises :class:`ActionError`, and nothing else, for any text."""
+    actions); raises :class:`ActionError`, and nothing else, for any text.
+    With the encounter's *names*, an unquoted full name with spaces is one
+    target (``rules.engine.targets.fuse_names``)."""
     if not isinstance(line, str):
         raise ActionError(f"an action line is text, not {type(line).__name__}")
     if len(line) > 2000:
@@ -180,7 +184,7 @@ def parse_action(line: str) -> dict[str, Any]:
     try:
         parts = [p for p in split_batch(line) if p.strip()]
         one = parts[0] if parts else ""
-        record = _parse_batch(parts) if len(parts) > 1 else _parse_one(one)
+        record = _parse_batch(parts, names) if len(parts) > 1 else _parse_one(one, names)
     except ActionError:
         bad = first_unsafe(line.strip())
         if bad >= 0:  # say so, rather than echo the character in a message
@@ -199,7 +203,7 @@ _LONG_TEXT = frozenset({"notes"})
 
 #: keys that name something that already exists rather than new text: an
 #: encounter saved with a name refused now must still be reachable.
-_REFERENCES = frozenset({"targets", "of"})
+_REFERENCES = frozenset({"targets", "of", "half", "none"})
 
 
 _REFERENCE_VERBS = frozenset({"uncond", "unpersist", "unbonus"})
@@ -226,12 +230,15 @@ def _check_texts(record: Mapping[str, Any], where: str = "") -> None:
             for item in value:
                 if isinstance(item, str):
                     check_text(field, item, limit)
+                elif key == "extra" and isinstance(item, Mapping):  # more damage parts
+                    for tag in item.get("tags", ()):
+                        check_text(f"{where}{verb} tags", str(tag), limit)
         elif isinstance(value, dict):
             for item in value:
                 check_text(field, str(item), limit)
 
 
-def _parse_one(line: str) -> dict[str, Any]:
+def _parse_one(line: str, names: Sequence[str] = ()) -> dict[str, Any]:
     tokens = _split(line)
     if not tokens:
         raise ActionError("empty line: type a verb (" + ", ".join(VERBS) + ")")
@@ -242,6 +249,14 @@ def _parse_one(line: str) -> dict[str, Any]:
         hint = f" (did you mean {', '.join(close)}?)" if close else ""
         raise ActionError(f"unknown verb {tokens[0]!r}{hint}; verbs: {', '.join(VERBS)}")
     rest = tokens[1:]
+    if names and rest:
+        after_verb = line.lstrip()[len(tokens[0]) :].lstrip()
+        quoted = after_verb[:1] in ("'", '"')
+        rest = fuse_all(spec, rest, names, lambda words: _parse_words(verb, spec, words), quoted)
+    return _parse_words(verb, spec, rest)
+
+
+def _parse_words(verb: str, spec: _Spec, rest: list[str]) -> dict[str, Any]:
     action: dict[str, Any] = {"verb": verb}
     if len(rest) >= 2 + len(spec.positional) and rest[-2].lower() == "faces":
         action["faces"] = _faces(rest[-1])
@@ -286,7 +301,7 @@ def _parse_positional(verb: str, spec: _Spec, rest: list[str], action: dict[str,
 
 
 def _parse_options(verb: str, spec: _Spec, rest: list[str], i: int, action: dict[str, Any]) -> None:
-    free: list[str] = []
+    free = FreeWords(verb)
     seen: set[str] = set()
     while i < len(rest):
         word = rest[i].lower()
@@ -294,12 +309,7 @@ def _parse_options(verb: str, spec: _Spec, rest: list[str], i: int, action: dict
         if opt is None:
             if spec.free is None or (verb == "attack" and "damage" not in action):
                 raise fail(verb, f"unexpected {rest[i]!r}")
-            tag = rest[i].strip().lower()
-            if not tag or "," in tag:
-                raise fail(verb, f"bad damage tag {rest[i]!r}")
-            if tag not in free:
-                free.append(tag)
-            i += 1
+            i = free.take(rest, i)
             continue
         key, kind = opt
         if word in seen:
@@ -341,22 +351,23 @@ def _parse_options(verb: str, spec: _Spec, rest: list[str], i: int, action: dict
             action[key] = _tags(verb, word, token)
         elif kind == "resist":
             action[key] = _resist(verb, token)
+        elif kind == "targets":
+            action[key] = _targets(verb, token, False)
         elif isinstance(kind, tuple):
             action[key] = _choice(verb, word, token, kind)
-    if free:
-        action[spec.free or "tags"] = free
+    free.store(action, spec.free or "tags")
     if verb == "roll" and "dc" in action and "dl" in action:
         raise fail(verb, "give dc N or dl NAME, not both")
     if verb in ("persist",) and not action.get("tags"):
         raise fail(verb, "needs at least one damage tag (e.g. bleed, fire)")
 
 
-def normalize_action(action: Mapping[str, Any] | str) -> dict[str, Any]:
-    """A canonical record from a line or a dict built by code; a dict is
-    formatted and parsed again, so code cannot slip past a check the GM
-    would hit."""
+def normalize_action(action: Mapping[str, Any] | str, names: Sequence[str] = ()) -> dict[str, Any]:
+    """A canonical record from a line (read with the encounter's *names*, as
+    :func:`parse_action`) or a dict built by code; a dict is formatted and
+    parsed again, so code cannot slip past a check the GM would hit."""
     if isinstance(action, str):
-        return parse_action(action)
+        return parse_action(action, names)
     if isinstance(action, Mapping) and action.get("verb") == BATCH:
         parts = batch_parts(action)
         out = []
@@ -389,6 +400,8 @@ def _known_keys(verb: str) -> set[str]:
     keys |= {key for key, _ in spec.options.values()}
     if spec.free:
         keys.add(spec.free)
+    if verb in ("damage", "attack"):
+        keys.add("extra")
     if verb == "add":
         keys.add("abilities")
     return keys

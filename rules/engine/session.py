@@ -171,7 +171,7 @@ class Session:
         """
         from rules.engine.parse import normalize_action
 
-        action = normalize_action(line_or_action)
+        action = normalize_action(line_or_action, self._names())
         verb = action["verb"]
         if verb == "undo":
             return self.undo()
@@ -188,6 +188,10 @@ class Session:
             self.rng.setstate(state)
             raise
         return self._commit(resolved, work)
+
+    def _names(self) -> list[str]:
+        """The combatants' names, for reading an unquoted full name."""
+        return [c.name for c in self.encounter.combatants]
 
     def _commit(self, resolved: dict[str, Any], work: Work) -> Step:
         from rules.engine.patch import diff
@@ -410,7 +414,7 @@ class Session:
         from rules.engine.parse import normalize_action
         from rules.engine.verbs import run
 
-        record = normalize_action(action)
+        record = normalize_action(action, self._names())
         verb = record["verb"]
         if verb in ("undo", "redo") or (verb == "prev" and self._last_is_next()):
             return []

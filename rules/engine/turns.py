@@ -99,6 +99,39 @@ def ending_round(enc: Encounter, duration: Duration | None) -> int | None:
     return None  # pragma: no cover - the loop always reaches the combatant
 
 
+def turn_shift_notes(before: Encounter, after: Encounter) -> list[str]:
+    """Warnings for a change of order mid-round (``init``, ``order``): who
+    now sits before the active combatant although its turn had not come (it
+    is skipped this round), or after it although it had acted (it acts again
+    this round).  Allowed — the GM may mean it — but never silent (§4)."""
+    if not before.started or before.active is None or after.active is None:
+        return []
+    active = before.active.name
+
+    def pending(enc: Encounter) -> set[str]:
+        assert enc.turn is not None
+        skip = passed_over(enc)
+        return {c.name for c in enc.combatants[enc.turn + 1 :] if c.name not in skip}
+
+    was, now = pending(before), pending(after)
+    acting = {c.name for c in before.combatants} - passed_over(before) - {active}
+    notes = []
+    for c in after.combatants:
+        if c.name not in acting:
+            continue
+        if c.name in was and c.name not in now:
+            notes.append(
+                f"{c.name} now acts before {active}, whose turn it is: "
+                f"{c.name}'s turn this round is skipped"
+            )
+        elif c.name not in was and c.name in now:
+            notes.append(
+                f"{c.name} now acts after {active}, whose turn it is: "
+                f"{c.name} will act again this round"
+            )
+    return notes
+
+
 def dash_check(work: Work, c: Combatant, when: str) -> Combatant | None:
     """The Dash check a combatant makes on entering combat (RULES.md §8);
     None when it has no CON and Athletics (it is skipped)."""
@@ -149,6 +182,21 @@ def start_combat(work: Work) -> None:
     begin_turn(work)
 
 
+def end_combat(work: Work) -> None:
+    """``end``: combat is over.  Nothing of the active turn is processed
+    (no persistent damage, no durations); the turn order stops, delaying
+    ends and every initiative is cleared, so a later ``start`` begins a new
+    combat with new rolls (§4).  The round count stays, for the record;
+    hit points, conditions and the log are untouched."""
+    enc = work.enc
+    if not enc.started:
+        raise ActionError("end: combat has not started (nothing to end)")
+    rounds = f"{enc.round} round{'s' if enc.round != 1 else ''}"
+    work.log("", f"Combat ends after {rounds} (initiative cleared: start begins a new combat)")
+    cleared = tuple(replace(c, initiative=None) for c in enc.combatants)
+    work.enc = replace(enc, combatants=cleared, started=False, turn=None, delayed=(), rewound=0)
+
+
 def begin_turn(work: Work) -> None:
     """Start-of-turn processing for the active combatant: start-of-turn
     durations tick (§6/§9/§10), then its endurance (§8).  Only counts off
@@ -176,8 +224,10 @@ def begin_turn(work: Work) -> None:
 
 def end_turn(work: Work) -> None:
     """End-of-turn processing for the active combatant: persistent damage
-    and its flat checks (§7), then end-of-turn durations (§6/§9/§10).
-    Nothing while catching up after ``prev`` (:func:`step_back`)."""
+    and its flat checks (§7) — not while it is down unless the ruleset's
+    ``down_persistent`` is ``tick`` (the entries stay) — then end-of-turn
+    durations (§6/§9/§10).  Nothing while catching up after ``prev``
+    (:func:`step_back`)."""
     active = work.enc.active
     if active is None:
         return
@@ -185,7 +235,10 @@ def end_turn(work: Work) -> None:
     if work.enc.rewound > 0:
         work.log(name, f"End of {name}'s turn (already processed)")
         return
-    if active.persistent:
+    if active.persistent and active.down and work.ruleset["down_persistent"] == "stop":
+        tags = ", ".join(" ".join(e.tags) for e in active.persistent)
+        work.log(name, f"{name} is down: persistent {tags} does not tick (it stays)")
+    elif active.persistent:
         for entry in active.persistent:
             c = work.get(name)
             tags = " ".join(entry.tags)
@@ -269,3 +322,19 @@ def step_back(work: Work) -> None:
     work.enc = replace(enc, turn=prev, round=new_round, rewound=enc.rewound + 1)
     name = work.enc.combatants[prev].name
     work.log(name, f"Turn moved back to {name} (round {new_round}); nothing was undone")
+
+
+def on_deck(enc: Encounter) -> int | None:
+    """Who ``next`` would give the turn to if nothing changes first ("on
+    deck"): the same search as ``next`` (:func:`following`), so combatants
+    delaying and down monsters passed over are passed over here too.  None
+    before the fight starts, with no active turn, or when the active
+    combatant is the only one who acts."""
+    if not enc.started or enc.turn is None or not 0 <= enc.turn < len(enc.combatants):
+        return None
+    import random
+
+    from rules.engine.work import Roller
+
+    nxt, _ = following(Work(enc, Roller(random.Random(0))), enc.turn)
+    return None if nxt == enc.turn else nxt

@@ -32,6 +32,7 @@ HANDLERS: dict[str, Handler] = {
     "start": combat.start,
     "next": combat.next_,
     "prev": combat.prev,
+    "end": combat.end,
     "damage": effects.damage,
     "heal": effects.heal,
     "temp": effects.temp,

@@ -1,6 +1,6 @@
-"""The verbs of the fight itself: ``start``, ``next``, ``prev`` (the work is
-``rules.engine.turns``), ``attack``, ``move``, ``luck``, ``roll``,
-``cinematic``."""
+"""The verbs of the fight itself: ``start``, ``next``, ``prev``, ``end``
+(the work is ``rules.engine.turns``), ``attack``, ``move``, ``luck``,
+``roll``, ``cinematic``."""
 
 from __future__ import annotations
 
@@ -16,8 +16,8 @@ from rules.combatant import Combatant
 from rules.encounter import Encounter
 from rules.endurance import endurance_check, endurance_of
 from rules.engine.grammar import MOVEMENTS
-from rules.engine.turns import next_turn, start_combat, step_back
-from rules.engine.verbs_effects import hurt, roll_hit
+from rules.engine.turns import end_combat, next_turn, start_combat, step_back
+from rules.engine.verbs_effects import hurt_parts, roll_parts
 from rules.engine.work import Roller, Work, call
 from rules.errors import ActionError
 from rules.luck import spend_luck
@@ -33,6 +33,10 @@ def next_(work: Work, a: Mapping[str, Any]) -> None:
 
 def prev(work: Work, a: Mapping[str, Any]) -> None:
     step_back(work)
+
+
+def end(work: Work, a: Mapping[str, Any]) -> None:
+    end_combat(work)
 
 
 def cinematic(work: Work, a: Mapping[str, Any]) -> None:
@@ -150,9 +154,9 @@ def attack(work: Work, a: Mapping[str, Any]) -> None:
         work.log(who, f"{who} attacks {name}: {text} ({al_text}){extra}")
         if a.get("damage") and result.degree.succeeded:
             crit = result.degree.name == "CRITICAL_SUCCESS"
-            dmg = roll_hit(work, f"{who} damage {a['damage']}", a["damage"], crit)
-            work.log(who, f"{'Critical hit' if crit else 'Hit'}: {dmg.render()}")
-            hurt(work, name, dmg.total, list(a.get("tags", ())))
+            lead = "Critical hit" if crit else "Hit"
+            parts = roll_parts(work, f"{who} damage", a, "damage", crit, lead, who)
+            hurt_parts(work, name, parts)
 
 
 def roll(work: Work, a: Mapping[str, Any]) -> None:

@@ -34,7 +34,7 @@ def _int_value(field: str, value: str, low: int | None = None, high: int | None 
 
 def set_field(work: Work, a: Mapping[str, Any]) -> None:
     """``set T FIELD VALUE``: the GM edits a combatant directly."""
-    (name,) = work.resolve_all(a["targets"])
+    name = work.resolve_one(a["targets"], a["verb"])
     field = SET_ALIASES.get(a["field"], a["field"])
     if field not in SET_FIELDS:
         raise ActionError(f"set: unknown field {a['field']!r} (fields: {', '.join(SET_FIELDS)})")

@@ -11,10 +11,11 @@ from typing import Any
 
 from rules.bonuses import DICE_TYPES, STACKING, Bonus
 from rules.conditions import Condition, add_condition, remove_condition
-from rules.damage import apply_damage, grant_temp_hp
+from rules.damage import apply_damage_parts, grant_temp_hp, unknown_tag_warnings
 from rules.damage import heal as heal_hp
 from rules.dice import RollResult, roll, roll_damage
 from rules.durations import Duration, describe_duration
+from rules.engine.damage_parts import check_subsets, parts_of
 from rules.engine.turns import ending_round
 from rules.engine.work import Work, call
 from rules.errors import ActionError
@@ -30,7 +31,7 @@ def _duration(
         return None
     of_name = target
     if of is not None:
-        of_name = work.resolve(of)
+        of_name = work.resolve(of, "of")
         work.resolved["of"] = of_name
     tick = at or default_tick
     return Duration(int(rounds or 1), "start" if tick == "start" else "end", of_name)
@@ -45,17 +46,57 @@ def _roll(work: Work, label: str, expr: str) -> Any:
 
 
 def damage(work: Work, a: Mapping[str, Any]) -> None:
-    """``damage``: roll once (§5 step 1, crit per the ruleset), apply to each
-    target (§5 steps 2–5)."""
+    """``damage``: roll each typed part once for all targets (§5 step 1,
+    crit per the ruleset), then for each target the full result, half of
+    each part (rounded down) for a ``half`` target or nothing for a
+    ``none`` one (a save), each part through the target's own defenses by
+    its tags (§5 steps 2–5); one log entry per target."""
     names = work.resolve_all(a["targets"])
-    crit = bool(a.get("crit"))
-    result = roll_hit(work, f"damage {a['amount']}", a["amount"], crit)
-    tags = list(a.get("tags", ()))
-    label = f" {' '.join(tags)}" if tags else ""
-    if result.dice or crit:  # a plain constant: the damage line says it all
-        work.log("GM", f"Damage{label}: {result.render()}")
+    half = work.resolve_all(a.get("half", ()), "half") if a.get("half") else []
+    none = work.resolve_all(a.get("none", ()), "none") if a.get("none") else []
+    check_subsets("damage", names, half, none)
+    rolled = roll_parts(work, "damage", a, "amount", bool(a.get("crit")))
     for name in names:
-        hurt(work, name, result.total, tags)
+        if name in none:
+            work.log(name, f"{name} takes no damage (none: saved)")
+        elif name in half:
+            hurt_parts(work, name, [(v // 2, tags) for v, tags in rolled], " (half: saved)")
+        else:
+            hurt_parts(work, name, rolled)
+
+
+def roll_parts(
+    work: Work,
+    label: str,
+    a: Mapping[str, Any],
+    amount_key: str,
+    crit: bool,
+    lead: str = "",
+    actor: str = "GM",
+) -> list[tuple[int, list[str]]]:
+    """Roll every typed part of *a*'s damage once (crit per the ruleset)
+    and log the rolls (led by *lead*, default ``Damage`` and only when
+    dice were rolled); warn of any tag no combatant here defends against
+    (``rules.damage.unknown_tag_warnings``).  ``(total, tags)`` per part."""
+    out: list[tuple[int, list[str]]] = []
+    shown: list[tuple[list[str], str]] = []
+    dice = False
+    for expr, tags in parts_of(a, amount_key):
+        result = roll_hit(work, f"{label} {expr}", expr, crit)
+        out.append((result.total, tags))
+        shown.append((tags, result.render()))
+        dice = dice or bool(result.dice)
+    if lead or dice or crit or len(shown) > 1:  # a plain constant: the damage line says it all
+        if len(shown) == 1:
+            tags = shown[0][0]
+            kind = f" {' '.join(tags)}" if tags and not lead else ""
+            work.log(actor, f"{lead or 'Damage'}{kind}: {shown[0][1]}")
+        else:
+            each = "; ".join(f"{' '.join(tags)} {text}" for tags, text in shown)
+            work.log(actor, f"{lead or 'Damage'}: {each}")
+    for warning in unknown_tag_warnings([t for _, tags in out for t in tags], work.enc.combatants):
+        work.log("GM", warning)
+    return out
 
 
 def roll_hit(work: Work, label: str, expression: str, crit: bool) -> RollResult:
@@ -69,9 +110,17 @@ def roll_hit(work: Work, label: str, expression: str, crit: bool) -> RollResult:
 def hurt(work: Work, name: str, total: int, tags: list[str]) -> None:
     """Apply *total* damage of *tags* to one combatant through immunities,
     weaknesses, resistances and temp HP (RULES.md §5 steps 2–5), and log it."""
-    c, res = work.roll("", apply_damage, work.get(name), total, tags, work.ruleset)
+    hurt_parts(work, name, [(total, tags)])
+
+
+def hurt_parts(work: Work, name: str, parts: list[tuple[int, list[str]]], note: str = "") -> None:
+    """Apply one hit of typed *parts* to a combatant, each part through its
+    defenses by its own tags, then temp HP and HP (RULES.md §5, §6); log
+    one line (with *note* after it)."""
+    c, res = work.roll("", apply_damage_parts, work.get(name), parts, work.ruleset)
     work.put(c)
-    work.log(name, res.text)
+    text, down, rest = res.text.partition(f"; {name} is down")
+    work.log(name, f"{text}{note}{down}{rest}")
 
 
 def _amount(work: Work, a: Mapping[str, Any], what: str, label: str) -> int:
@@ -84,8 +133,16 @@ def _amount(work: Work, a: Mapping[str, Any], what: str, label: str) -> int:
 
 
 def heal(work: Work, a: Mapping[str, Any]) -> None:
-    """``heal``: roll once, heal each target up to its maximum (§5)."""
+    """``heal``: roll once, heal each target up to its maximum (§5).  When
+    every target is at full HP it is refused before anything is rolled: a
+    heal that restores nothing is no action."""
     names = work.resolve_all(a["targets"])
+    full = [work.get(n) for n in names if work.get(n).hp >= work.get(n).max_hp]
+    if len(full) == len(names):
+        shown = ", ".join(f"{c.name} ({c.hp}/{c.max_hp})" for c in full[:6])
+        more = f" and {len(full) - 6} more" if len(full) > 6 else ""
+        who = "is" if len(full) == 1 else "are all"
+        raise ActionError(f"heal: {shown}{more} {who} at full HP; nothing to heal")
     amount = _amount(work, a, "Healing", "healing")
     for name in names:
         c, res = work.roll("", heal_hp, work.get(name), amount)

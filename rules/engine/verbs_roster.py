@@ -13,7 +13,9 @@ from rules.abilities import hit_points, initiative_order, roll_initiative
 from rules.combatant import Combatant
 from rules.damage import Defenses
 from rules.durations import Duration
+from rules.encounter import Encounter
 from rules.endurance import endurance_of
+from rules.engine.complete import quoted
 from rules.engine.turns import (
     advance,
     begin_turn,
@@ -21,12 +23,13 @@ from rules.engine.turns import (
     end_turn,
     end_turn_leaving,
     following,
+    turn_shift_notes,
 )
 from rules.engine.work import Work, call
 from rules.errors import ActionError
 from rules.limits import check_roster
 from rules.luck import luck_points
-from rules.text import MAX_NAME, name_key
+from rules.text import MAX_NAME, name_key, shorten
 
 
 def _check_name(name: str) -> str:
@@ -45,6 +48,27 @@ def _number_suffix(name: str, base: str) -> int | None:
     if sep and name_key(head) == name_key(base) and tail.isascii() and tail.isdigit():
         return int(tail)
     return None
+
+
+def name_taken(existing: Sequence[str], base: str) -> list[str]:
+    """The names among *existing* that ``add base`` without ``count`` would
+    collide with: *base* itself and its numbered members (``base 2``)."""
+    key = name_key(base)
+    return [n for n in existing if name_key(n) == key or _number_suffix(n, base) is not None]
+
+
+def _refuse_taken(existing: Sequence[str], base: str) -> None:
+    """``add base`` without ``count`` when *base* is in the fight already:
+    refused, saying how to add another (``count 1`` continues the numbering)."""
+    taken = name_taken(existing, base)
+    if not taken:
+        return
+    shown = ", ".join(taken[:4]) + (f", … ({len(taken)} in all)" if len(taken) > 4 else "")
+    (after,) = new_names(existing, base, 1)
+    raise ActionError(
+        f"add: {shorten(base)} is already in the fight ({shown}): add {quoted(base)} count 1 … "
+        f"adds {after}, or choose another name"
+    )
 
 
 def new_names(existing: Sequence[str], base: str, count: int | None) -> list[str]:
@@ -109,8 +133,11 @@ def _reposition(work: Work, c: Combatant) -> None:
 def add(work: Work, a: Mapping[str, Any]) -> None:
     """``add``: new combatants (RULES.md §4 HP and initiative, §8 endurance,
     §11 luck); added mid-combat, one rolls initiative if it has none and
-    makes the entering-combat Dash check (§8)."""
+    makes the entering-combat Dash check (§8).  A name already in the fight
+    is refused unless ``count`` is given (which continues the numbering)."""
     base = _check_name(a["name"])
+    if a.get("count") is None:
+        _refuse_taken(work.names, base)
     names = new_names(work.names, base, a.get("count"))
     check_roster(len(work.enc.combatants), len(names))
     if "hp" not in a:
@@ -164,12 +191,33 @@ def add(work: Work, a: Mapping[str, Any]) -> None:
     work.resolved["name"] = base
 
 
+#: ``remove defeated``: every down non-player combatant (RULES.md §4).
+DEFEATED = "defeated"
+
+
+def _removed(work: Work, targets: Sequence[str]) -> list[str]:
+    """The names ``remove`` takes out: the word ``defeated`` alone means
+    every down non-player combatant (unless a combatant is named exactly
+    that), else the targets as named."""
+    names = work.names
+    if [name_key(t) for t in targets] != [DEFEATED] or DEFEATED in map(name_key, names):
+        return work.resolve_all(targets)
+    down = [c.name for c in work.enc.combatants if c.down and not c.player]
+    if not down:
+        players = [c.name for c in work.enc.combatants if c.down and c.player]
+        why = f" ({', '.join(players)} down, but players stay)" if players else ""
+        raise ActionError(f"remove defeated: no monster is down (at 0 HP){why}")
+    work.resolved["targets"] = down
+    return down
+
+
 def remove(work: Work, a: Mapping[str, Any]) -> None:
-    """``remove``: take combatants out, logged first.  If the active one goes
-    its turn ends (end-of-turn durations tick, its persistent damage is not
-    rolled) and the next starts; durations counted on a removed combatant
-    move to the bearer's own turns."""
-    names = work.resolve_all(a["targets"])
+    """``remove``: take combatants out, logged first (``remove defeated``:
+    every down monster, RULES.md §4).  If the active one goes its turn ends
+    (end-of-turn durations tick, its persistent damage is not rolled) and
+    the next starts; durations counted on a removed combatant move to the
+    bearer's own turns."""
+    names = _removed(work, a["targets"])
     gone = frozenset(names)
     active = work.active_name
     passing = work.enc.started and active in gone
@@ -234,17 +282,27 @@ def _drop_delayed(work: Work, names: frozenset[str]) -> None:
 
 def init(work: Work, a: Mapping[str, Any]) -> None:
     """``init T N``: set the initiative and move T to its place (§4); the
-    active combatant stays active."""
-    (name,) = work.resolve_all(a["targets"])
+    active combatant stays active, and a turn this skips or repeats this
+    round is warned of in the log."""
+    name = work.resolve_one(a["targets"], a["verb"])
+    before = work.enc
     c = replace(work.get(name), initiative=int(a["value"]))
     _reposition(work, c)
     work.log(name, f"{name}'s initiative is now {a['value']}")
+    _warn_shift(work, before)
+
+
+def _warn_shift(work: Work, before: Encounter) -> None:
+    """Log who an order change mid-round skips or repeats (§4)."""
+    for note in turn_shift_notes(before, work.enc):
+        work.log("GM", note)
 
 
 def order(work: Work, a: Mapping[str, Any]) -> None:
     """``order T up|down``: the GM's manual order (§4 last tie-break): swap
     with the neighbour, adjusting ``order_key``."""
-    (name,) = work.resolve_all(a["targets"])
+    name = work.resolve_one(a["targets"], a["verb"])
+    before = work.enc
     cs = list(work.enc.combatants)
     i = work.index(name)
     j = i - 1 if a["direction"] == "up" else i + 1
@@ -264,6 +322,7 @@ def order(work: Work, a: Mapping[str, Any]) -> None:
     work.set_combatants(cs, work.active_name or None)
     rel = "before" if j < i else "after"
     work.log(name, f"{name} moves {a['direction']}, {rel} {other.name}")
+    _warn_shift(work, before)
 
 
 def delay(work: Work, a: Mapping[str, Any]) -> None:

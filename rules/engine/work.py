@@ -174,15 +174,31 @@ class Work:
             turn = next((i for i, c in enumerate(combatants) if c.name == active), None)
         self.enc = replace(self.enc, combatants=combatants, turn=turn)
 
-    def resolve(self, target: str) -> str:
-        return resolve_name(self.names, target)
+    def resolve(self, target: str, key: str = "") -> str:
+        """The one combatant *target* means (a name, a prefix, or a selector
+        matching exactly one; ``rules.engine.targets``)."""
+        from rules.engine.targets import resolve_targets
 
-    def resolve_all(self, targets: Sequence[str]) -> list[str]:
-        out: list[str] = []
-        names = self.names
-        for t in targets:
-            name = resolve_name(names, t)
-            if name not in out:
-                out.append(name)
-        self.resolved["targets"] = out
+        names = resolve_targets(self.enc.combatants, [target])
+        if len(names) != 1:
+            what = f"{key}: takes" if key else "takes"
+            raise ActionError(
+                f'{what} one combatant; "{shorten(target)}" matches {len(names)}: {_listing(names)}'
+            )
+        return names[0]
+
+    def resolve_all(self, targets: Sequence[str], key: str = "targets") -> list[str]:
+        """The full names *targets* mean (names, prefixes, selectors), each
+        once, recorded under *key* in the resolved action."""
+        from rules.engine.targets import resolve_targets
+
+        out = resolve_targets(self.enc.combatants, targets)
+        self.resolved[key] = out
         return out
+
+    def resolve_one(self, targets: Sequence[str], verb: str) -> str:
+        """The one combatant a single-target *verb*'s *targets* mean."""
+        (target,) = targets
+        name = self.resolve(target, verb)
+        self.resolved["targets"] = [name]
+        return name

@@ -82,11 +82,15 @@ NAME = st.from_regex(r"[A-Za-z][A-Za-z0-9' ]{0,12}[A-Za-z0-9]", fullmatch=True).
 TAG = st.from_regex(r"[a-z]{1,8}", fullmatch=True).filter(lambda t: t not in KEYWORDS)
 #: text a name or note may hold (rules.text: no control, format, surrogate
 #: or separator characters), NFC as the parser keeps it.
-TEXT = st.text(
-    st.characters(codec="utf-8", exclude_categories=["Cs", "Cc", "Cf", "Zl", "Zp"]),
-    min_size=1,
-    max_size=60,
-).map(lambda t: unicodedata.normalize("NFC", t))
+TEXT = (
+    st.text(
+        st.characters(codec="utf-8", exclude_categories=["Cs", "Cc", "Cf", "Zl", "Zp"]),
+        min_size=1,
+        max_size=60,
+    )
+    .map(lambda t: unicodedata.normalize("NFC", t))
+    .filter(lambda t: t.strip())
+)  # blank: refused
 DICE = st.sampled_from(["1d6", "2d6+3", "d20", "4d6kh3", "1d8+1d6!+2", "12", "2d20kl1-1", "d%"])
 HP = st.one_of(st.integers(1, 500), st.sampled_from(["2d6", "7d10+21", "1d8+2"]))
 SMALL = st.integers(-50, 50)
@@ -160,7 +164,11 @@ ACTIONS = st.one_of(
     record("start", {}),
     record("next", {}),
     record("prev", {}),
-    record("damage", {"targets": targets(), "amount": DICE}, {"tags": TAGS, "crit": st.just(True)}),
+    record(
+        "damage",
+        {"targets": targets(), "amount": DICE},
+        {"tags": TAGS, "crit": st.just(True), "half": targets(), "none": targets()},
+    ),
     record("heal", {"targets": targets(), "amount": DICE}),
     record("temp", {"targets": targets(), "amount": DICE}, DURATION),
     record("persist", {"targets": targets(), "dice": DICE, "tags": TAGS}, {"dc": POS}),
@@ -258,3 +266,69 @@ def test_built_dicts_give_a_record_or_action_error(verb: str, fields: dict[str, 
         assert str(exc)
     else:
         assert action["verb"] == verb
+
+
+# ---------------------------------------------------------------------------
+# targeting (issue 11): saves, typed parts, unquoted names, selectors
+
+PART = st.fixed_dictionaries({"amount": DICE, "tags": TAGS})
+SELECTOR = st.sampled_from(["all", "monsters", "players", "Zombie*", "og*"])
+TARGET_WORDS = st.lists(st.one_of(NAME, SELECTOR), min_size=1, max_size=3, unique_by=str.lower)
+
+DAMAGE = st.fixed_dictionaries(
+    {"verb": st.just("damage"), "targets": TARGET_WORDS, "amount": DICE, "tags": TAGS},
+    optional={
+        "crit": st.just(True),
+        "half": TARGET_WORDS,
+        "none": TARGET_WORDS,
+        "extra": st.lists(PART, min_size=1, max_size=3),
+        "faces": FACES,
+    },
+)
+
+
+@given(DAMAGE)
+@settings(max_examples=600)
+def test_damage_with_saves_and_parts_round_trips(action: dict[str, Any]) -> None:
+    line = format_action(action)
+    assert parse_action(line) == action
+    assert normalize_action(action) == action
+
+
+@given(st.lists(PART, min_size=1, max_size=3), TAGS)
+def test_attack_damage_parts_round_trip(extra: list[dict[str, Any]], tags: list[str]) -> None:
+    action = {"verb": "attack", "targets": ["Ogre"], "damage": "1d8+3", "tags": tags}
+    action["extra"] = extra
+    assert parse_action(format_action(action)) == action
+
+
+SPACED = st.from_regex(r"[A-Z][a-z]{1,6} [A-Za-z0-9]{1,4}", fullmatch=True)
+
+
+@given(st.lists(SPACED, min_size=1, max_size=5, unique_by=str.lower), st.data())
+def test_an_unquoted_full_name_is_read_as_one_target(names: list[str], data: Any) -> None:
+    """Typed without quotes, a name with a space is the target when it is
+    one of the fight's names; the rest of the line reads as before."""
+    name = data.draw(st.sampled_from(names))
+    amount = data.draw(st.sampled_from(["7", "2d6+3", "1d8"]))
+    try:
+        action = parse_action(f"damage {name} {amount} fire", names)
+    except ActionError as exc:  # only when a shorter name reads the line too
+        assert "quote the name" in str(exc)
+        return
+    assert action["targets"] == [name]
+    assert action["amount"] == amount and action["tags"] == ["fire"]
+
+
+@given(st.lists(SPACED, min_size=1, max_size=5, unique_by=str.lower), st.lists(WORD, max_size=8))
+@settings(max_examples=400)
+def test_lines_read_with_names_give_a_record_or_action_error(
+    names: list[str], words: list[str]
+) -> None:
+    line = " ".join(["damage", *names[:2], *words])
+    try:
+        action = parse_action(line, names)
+    except ActionError as exc:
+        assert str(exc)
+    else:
+        assert parse_action(format_action(action)) == action

@@ -472,7 +472,7 @@ def test_before_start_and_after_prev_the_end_is_still_foreseen() -> None:
     assert step.log[0].text.endswith("(until the end of B's turn, round 2)")
     s.apply("start")
     s.apply("next")  # B's turn
-    s.apply("heal A 1")
+    s.apply("roll 1d20")
     s.apply("prev")  # back at A; A's end of turn will not be processed again
     step = s.apply("cond A dazed rounds 1")
     assert step.log[0].text.endswith("(until the end of A's turn, round 2)")

@@ -45,6 +45,7 @@ CASES: dict[str, tuple[list[str], str, bool]] = {
     "add-count": ([], "add Goblin count 2 hp 2d6", True),
     "remove": ([], "remove 'Goblin 3'", True),
     "remove-active": ([], "remove Mira", True),
+    "remove-defeated": (["damage 'Goblin 1,Goblin 3' 20"], "remove defeated", True),
     "init": ([], "init Ogre 25", True),
     "order": ([], "order Ogre up", True),
     "set": ([], "set Ogre hp 30", True),
@@ -53,6 +54,7 @@ CASES: dict[str, tuple[list[str], str, bool]] = {
     "next": ([], "next", True),
     "prev": (["next", "damage Ogre 3"], "prev", True),
     "prev-undoes-next": (["next"], "prev", True),
+    "end": (["next", "damage Ogre 3"], "end", True),
     "damage": ([], "damage 'Goblin 1,Goblin 2' 2d6 fire", True),
     "heal": (["damage Zalek 10"], "heal Zalek 1d4+1", True),
     "temp": ([], "temp Mira 6 rounds 1", True),
@@ -115,12 +117,12 @@ def test_add_count_numbers_and_continues_numbering() -> None:
         "Goblin 2",
         "Goblin 3",
     ]
-    s.apply("add Goblin hp 5")
+    s.apply("add Goblin count 1 hp 5")
     s.apply("add goblin count 2 hp 5")
     names = {x.name for x in s.encounter.combatants}
     assert {"Goblin 4", "goblin 5", "goblin 6"} <= names
     s.apply("add Orc hp 5")
-    s.apply("add Orc hp 5")
+    s.apply("add Orc count 1 hp 5")
     assert {"Orc", "Orc 2"} <= {x.name for x in s.encounter.combatants}
 
 

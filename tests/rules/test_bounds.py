@@ -63,7 +63,7 @@ def test_an_expression_at_the_bound_is_accepted() -> None:
     s.apply("damage Ogre 1000d1000")
     assert next(c for c in s.encounter.combatants if c.name == "Ogre").hp == 0
     s.apply("temp Zalek 1000000")
-    s.apply("heal Zalek 999999+1")
+    s.apply("heal Ogre 999999+1")
     s.apply("add Giant hp 1000d1000 avg")
     assert check_amount("damage", "1000d1000") is None
 

@@ -22,10 +22,13 @@ def ogre(**kw: object) -> Combatant:
 
 
 def test_spec_example_text() -> None:
-    # §5: "Ogre takes 14 fire → weak ×2 = 28 → resist 5 = 23 (8 temp, 15 HP)"
+    # §5: "Ogre takes 14 fire → weak ×2 = 28 → resist 5 = 23 (8 absorbed by temp HP, 15 from HP)"
     c = ogre(temp_hp=8, defenses=Defenses(weaknesses=frozenset({"fire"}), resistances={"fire": 5}))
     new, r = apply_damage(c, 14, ["fire"], FORGE)
-    assert r.text == "Ogre takes 14 fire → weak ×2 = 28 → resist 5 = 23 (8 temp, 15 HP)"
+    assert (
+        r.text
+        == "Ogre takes 14 fire → weak ×2 = 28 → resist 5 = 23 (8 absorbed by temp HP, 15 from HP)"
+    )
     assert [s.value for s in r.steps] == [28, 23]
     assert (r.final, r.temp_absorbed, r.hp_lost) == (23, 8, 15)
     assert (new.temp_hp, new.hp) == (0, 25)

@@ -246,6 +246,8 @@ def test_adding_and_renaming_compare_names_as_targets_do() -> None:
     session.apply("add Bob hp 5")
     with pytest.raises(ActionError, match="already a combatant called"):
         session.apply("set Bob name STRASSE")  # one name to a reader and to damage
-    session.apply("add STRASSE hp 5")  # numbered on, never a second "Straße"
+    with pytest.raises(ActionError, match="already in the fight"):
+        session.apply("add STRASSE hp 5")  # one name to a reader: asks first
+    session.apply("add STRASSE count 1 hp 5")  # numbered on, never a second "Straße"
     names = [c.name for c in session.encounter.combatants]
     assert len({name_key(n) for n in names}) == len(names) == 3

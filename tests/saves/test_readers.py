@@ -24,6 +24,7 @@ from typing import Any
 import pytest
 
 from rules.engine import Session
+from rules.errors import ActionError
 from saves import DatabaseLocked, DatabaseReadOnly, EncounterNotFound, SaveError, Store
 from saves.live import LiveEncounter, close_live, summary_of
 from tracker.restore import restore_save_point
@@ -101,8 +102,11 @@ def make_fight(db: Path, steps: int = 0, seed: int = 1) -> tuple[LiveEncounter, 
     rng = random.Random(seed)
     live = LiveEncounter.create(store, "Fight", rng=rng, actions=SETUP)
     digests = {live.session.seq: digest(live.encounter)}
-    for _ in range(steps):
-        step = live.do(rng.choice(ACTIONS))
+    while len(digests) <= steps:
+        try:
+            step = live.do(rng.choice(ACTIONS))
+        except ActionError:  # a heal at full HP is refused: nothing saved
+            continue
         digests[step.seq] = digest(live.encounter)
     return live, digests
 

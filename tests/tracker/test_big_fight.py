@@ -39,8 +39,8 @@ def big_fight(entries: int = 10_000, started: bool = True) -> LiveEncounter:
     return LiveEncounter.in_memory(session)
 
 
-def app_for(live: LiveEncounter) -> CombatTrackerApp:
-    return CombatTrackerApp(live=live, config=Config())
+def app_for(live: LiveEncounter, follow_turn: bool = True) -> CombatTrackerApp:
+    return CombatTrackerApp(live=live, config=Config(follow_turn=follow_turn))
 
 
 def title(widget: Widget, bottom: bool = False) -> str:
@@ -127,8 +127,9 @@ async def test_footer_greys_what_does_not_apply_and_updates_after_start() -> Non
 async def test_keys_typed_faster_than_the_screen_updates_keep_the_selection() -> None:
     """``down down n`` arriving in one burst: next turn must not put the
     selection back where it was before the arrows (the arrows' Selected
-    messages are still queued when ``n`` runs)."""
-    app = app_for(big_fight(entries=10))
+    messages are still queued when ``n`` runs), when the selection does not
+    follow the turn (tests/tracker/test_turn_in_view.py: when it does)."""
+    app = app_for(big_fight(entries=10), follow_turn=False)
     async with app.run_test(size=(80, 24)) as pilot:
         screen = app.screen
         names = [c.name for c in app.live.session.encounter.combatants]
@@ -176,8 +177,9 @@ async def test_new_log_lines_move_the_scrollbars_without_a_layout_pass() -> None
         assert geometry() != moved
 
 
+@pytest.mark.parametrize("follow_turn", [False, True])
 async def test_next_turn_repaints_what_changed_not_the_screen_or_whole_panes(
-    monkeypatch: pytest.MonkeyPatch,
+    monkeypatch: pytest.MonkeyPatch, follow_turn: bool
 ) -> None:
     # issue 10: n writes only what changed to the terminal (bench/bench_repaint.py
     # measures the bytes).  A refresh without regions repaints a widget whole
@@ -194,7 +196,9 @@ async def test_next_turn_repaints_what_changed_not_the_screen_or_whole_panes(
         return refresh(self, *regions, **kw)
 
     monkeypatch.setattr(Widget, "refresh", counting)
-    app = app_for(big_fight(entries=300))
+    # (following the turn, the combatant pane shows the new active
+    # combatant: only its rows that read differently are repainted)
+    app = app_for(big_fight(entries=300), follow_turn=follow_turn)
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.pause()
         screen = app.screen
@@ -206,14 +210,20 @@ async def test_next_turn_repaints_what_changed_not_the_screen_or_whole_panes(
             await pilot.press("n")
             await pilot.pause()
             now = app.live.session.encounter.active
-            assert now is not active
-            whole = [name for name, regions in calls if not regions]
-            assert whole == []  # the screen, or a pane with its border
+            now_index = app.live.session.encounter.turn
+            assert now is not active and now is not None and now_index is not None
+            whole = {name for name, regions in calls if not regions}
+            assert whole == set()  # the screen, or a pane with its border
+            pane_rows = [r for name, rs in calls if name == "CombatantPane" for r in rs]
+            assert all(r.height == 1 for r in pane_rows)
+            assert bool(pane_rows) is follow_turn
             table_rows = [r for name, rs in calls if name == "InitiativePane" for r in rs]
             assert table_rows and all(r.height == 1 for r in table_rows)
             log_regions = [r for name, rs in calls if name == "LogPane" for r in rs]
             assert log_regions and all(log.size.region.contains_region(r) for r in log_regions)
             # what the narrowed repaints draw is the new state
-            assert title(table) == f"Round 1 · {now.name}'s turn"
+            deck = app.live.session.encounter.combatants[now_index + 1].name
+            assert title(table) == f"Round 1 · {now.name}'s turn · next {deck}"
             assert title(table, bottom=True) == "Big fight"
             assert screen.sub_title == f"Big fight · Round 1 · {now.name}'s turn"
+            assert (table.cursor_row == now_index) is follow_turn

@@ -216,7 +216,7 @@ def test_unavailable_with_no_combatants() -> None:
     for action in ("damage", "select_down", "toggle_mark", "remove", "move"):
         assert ctl.unavailable(action) == "no combatants yet: a adds some", action
     assert ctl.unavailable("roll") is None
-    assert ctl.availability() == (False, False, False, False)
+    assert ctl.availability() == (False, False, False, False, False, False)
 
 
 def test_unavailable_clear_marks_and_uncondition_follow_the_marks() -> None:
@@ -299,7 +299,9 @@ def test_fixed_keys_send_their_line_with_or_without_combatants() -> None:
 def test_target_keys_go_to_the_selection_without_marks(
     action: str, verb: str, typed: str, fields: dict[str, object]
 ) -> None:
-    ctl, cursor, _ = fight()
+    ctl, cursor, live = fight()
+    if action == "heal":
+        live.do("damage 'Goblin 2' 3")  # a heal at full HP is refused
     at(ctl, cursor, "Goblin 2")
     line = ctl.line(action, typed)
     assert line is not None
@@ -311,7 +313,9 @@ def test_target_keys_go_to_the_selection_without_marks(
 
 @pytest.mark.parametrize("action", ["damage", "heal", "temp", "persistent", "condition"])
 def test_target_keys_go_to_every_mark_in_the_order_of_play(action: str) -> None:
-    ctl, cursor, _ = fight()
+    ctl, cursor, live = fight()
+    if action == "heal":
+        live.do("damage 'Ogre,Goblin 1' 3")  # a heal at full HP is refused
     for name in ("Ogre", "Goblin 1"):  # marked out of order
         at(ctl, cursor, name)
         assert ctl.toggle_mark()
@@ -529,6 +533,16 @@ def test_dice_needed_parses_and_lists_the_dice_or_refuses() -> None:
     assert isinstance(ctl.dice_needed("damage"), str)
 
 
+def test_dice_needed_reads_an_unquoted_full_name_and_a_selector() -> None:
+    ctl, _, _ = fight(setup=("add Hobgoblin count 2 hp 20", "add Ogre hp 30"))
+    parsed = ctl.dice_needed("damage Hobgoblin 2 1d6 fire")
+    assert not isinstance(parsed, str)
+    action, dice = parsed
+    assert action["targets"] == ["Hobgoblin 2"] and [s for _, s in dice] == [6]
+    assert ctl.do("damage Hobgoblin* 4") is None
+    assert [c.hp for c in ctl.encounter.combatants] == [16, 16, 30]
+
+
 def test_save_points_ask_once_before_replacing_a_kept_label(tmp_path: Path) -> None:
     store = open_store(tmp_path / "encounters.json")
     try:
@@ -546,3 +560,129 @@ def test_save_points_ask_once_before_replacing_a_kept_label(tmp_path: Path) -> N
         assert ctl.compact_if_due() is None
     finally:
         store.close()
+
+
+# -- the selection follows the turn --------------------------------------------
+
+
+def turn_fight(follow: bool) -> tuple[EncounterController, Cursor, LiveEncounter]:
+    session = Session(Encounter("Goblin ambush"), rng=random.Random(7))
+    for line in SETUP:
+        session.apply(line)
+    live = LiveEncounter.in_memory(session)
+    cursor = Cursor(live)
+    return EncounterController(live, cursor, follow_turn=follow), cursor, live
+
+
+def moved(ctl: EncounterController, cursor: Cursor) -> int | None:
+    """What the view does after each change: ask, then put the cursor on
+    the remembered selection (``follow``)."""
+    row = ctl.turn_moved()
+    index = ctl.follow()
+    if index is not None:
+        cursor.row = index
+    return row
+
+
+def test_each_turn_change_selects_the_active_combatant_and_keeps_the_marks() -> None:
+    ctl, cursor, live = turn_fight(follow=True)
+    cursor.row = order(live).index("Goblin 3")
+    ctl.cursor_moved()
+    ctl.toggle_mark()
+    assert moved(ctl, cursor) is None  # nothing changed: the selection stays
+    assert selected_name(ctl) == "Goblin 3"
+    live.do("start")
+    enc = live.session.encounter
+    assert moved(ctl, cursor) == enc.turn
+    assert selected_name(ctl) == enc.active.name == "Zalek"
+    assert live.ui_state["selected"] == "Zalek"
+    live.do("next")
+    assert moved(ctl, cursor) == 1 and selected_name(ctl) == order(live)[1]
+    assert ctl.marked == ["Goblin 3"]  # untouched
+    # the GM moves the selection: it stays until the turn passes again
+    cursor.row = order(live).index("Ogre")
+    ctl.cursor_moved()
+    live.do("damage Ogre 3")
+    assert moved(ctl, cursor) is None and selected_name(ctl) == "Ogre"
+
+
+def test_undo_redo_prev_and_removing_the_active_one_are_turn_changes() -> None:
+    ctl, cursor, live = turn_fight(follow=True)
+    live.do("start")
+    live.do("next")
+    moved(ctl, cursor)
+    live.undo()  # back to Zalek's turn
+    assert moved(ctl, cursor) == 0 and selected_name(ctl) == "Zalek"
+    live.redo()
+    assert moved(ctl, cursor) == 1
+    live.do("prev")
+    assert moved(ctl, cursor) == 0 and selected_name(ctl) == "Zalek"
+    live.do("next")
+    moved(ctl, cursor)
+    gone = selected_name(ctl)
+    live.do(f"remove '{gone}'")
+    row = moved(ctl, cursor)
+    active = live.session.encounter.active
+    assert active is not None and active.name != gone
+    assert row == live.session.encounter.turn and selected_name(ctl) == active.name
+
+
+def test_the_same_active_combatant_in_a_new_round_is_a_turn_change() -> None:
+    ctl, cursor, live = turn_fight(follow=True)
+    live.do("start")
+    moved(ctl, cursor)
+    for name in order(live)[1:]:
+        live.do(f"damage '{name}' 100")  # every monster down: Zalek alone acts
+    live.do("next")
+    assert live.session.encounter.round == 2
+    assert moved(ctl, cursor) == 0
+
+
+def test_with_follow_turn_off_the_selection_stays_where_the_gm_put_it() -> None:
+    ctl, cursor, live = turn_fight(follow=False)
+    cursor.row = order(live).index("Ogre")
+    ctl.cursor_moved()
+    live.do("start")
+    assert moved(ctl, cursor) == 0  # the active row, to bring into view
+    live.do("next")
+    assert moved(ctl, cursor) == 1
+    assert selected_name(ctl) == "Ogre" and live.ui_state["selected"] == "Ogre"
+
+
+def test_active_row_is_the_turn_once_started_and_g_needs_a_started_fight() -> None:
+    ctl, _, live = turn_fight(follow=False)
+    assert ctl.active_row() is None
+    assert ctl.unavailable("select_active") == "the fight has not started: s starts it"
+    live.do("start")
+    live.do("next")
+    assert ctl.active_row() == 1 and ctl.unavailable("select_active") is None
+
+
+def test_attack_delay_and_return_lines_and_why_not() -> None:
+    ctl, cursor, live = fight()
+    assert ctl.unavailable("delay") == "the fight has not started: s starts it"
+    assert ctl.unavailable("return") == "nobody is delaying (w: the active combatant delays)"
+    assert ctl.line("delay") is None  # nobody is active yet
+    cursor.row = order(live).index("Goblin 2")
+    ctl.toggle_mark()
+    cursor.row = order(live).index("Ogre")
+    ctl.toggle_mark()
+    ask = ctl.ask("attack")
+    assert ask is not None and ask.blank and ask.uses_marks
+    assert ctl.targets() == ["Ogre", "Goblin 2"]  # in the order of play
+    assert ask.title == "Attack: Ogre, Goblin 2"
+    assert ask.line("with +5 cover half") == "attack 'Ogre,Goblin 2' with +5 cover half"
+    assert ask.line("") == "attack 'Ogre,Goblin 2'"
+    live.do("start")
+    active = live.session.encounter.active
+    assert active is not None and ctl.unavailable("delay") is None
+    assert ctl.line("delay") == f"delay {shlex.quote(active.name)}"  # not the selection
+    live.do(f"delay {shlex.quote(active.name)}")
+    assert ctl.availability()[-1] is True  # the footer ungreys return
+    cursor.row = order(live).index("Ogre")
+    assert ctl.unavailable("return") == (
+        f"Ogre is not delaying; select one delaying: {active.name}"
+    )
+    cursor.row = order(live).index(active.name)
+    assert ctl.unavailable("return") is None
+    assert ctl.line("return") == f"return {shlex.quote(active.name)}"

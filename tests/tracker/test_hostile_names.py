@@ -133,7 +133,7 @@ async def test_markup_and_control_names_show_exactly_as_written() -> None:
             assert title(details) == shown
             assert details.text.splitlines()[0].startswith(shown)
             assert squeeze(f"Note {shown}") in squeeze(details.text)  # wrapped
-            assert title(pane) == f"Round 1 · {shown}'s turn"
+            assert title(pane) == f"Round 1 · {shown}'s turn · next Goblin 1"
             assert title(pane, bottom=True) == shown
             assert screen.sub_title == f"{shown} · Round 1 · {shown}'s turn"
             log = "\n".join(strip.text for strip in screen.query_one(LogPane).lines)

@@ -20,17 +20,22 @@ from rich.text import Text
 from rules.combatant import Combatant
 from rules.engine import Session
 from tracker.widgets.initiative_rows import (
+    ACTIVE_MARKER,
     BADGES_FEW,
     BADGES_MIN,
+    BLOODIED_MARKER,
     NAME_SQUEEZED,
+    ON_DECK_MARKER,
     Content,
     Layout,
     RowState,
     badge_items,
     badges,
+    bloodied,
     content_of,
     fit_cells,
     fit_name,
+    head_cells,
     header_labels,
     hp_cell,
     layout,
@@ -207,9 +212,12 @@ def test_delayed_shortens_before_the_name_is_cut() -> None:
 def test_hp_numbers_and_temp_hp() -> None:
     from rich.style import Style
 
-    hurt = Combatant("Zalek", 38, 19, temp_hp=5)
-    assert hp_cell(hurt, Style(), 4).plain == " ██░░ 19/38 +5"
-    assert hp_cell(hurt, Style(), 0).plain == " 19/38 +5"
+    hurt = Combatant("Zalek", 38, 20, temp_hp=5)
+    assert hp_cell(hurt, Style(), 4).plain == " ██░░ 20/38 +5"
+    assert hp_cell(hurt, Style(), 0).plain == " 20/38 +5"
+    # at half or below: bloodied, in words (½) besides the bar's colour
+    bloodied = Combatant("Zalek", 38, 19, temp_hp=5)
+    assert hp_cell(bloodied, Style(), 0).plain == " 19/38 ½ +5"
     assert hp_cell(Combatant("Ogre", 59, 0), Style(), 4).plain == " ░░░░ down"
 
 
@@ -239,3 +247,93 @@ def test_the_header_says_cond_when_narrow_and_counts_marks(
         " ● 3 marked · Esc clears"
     )
     assert cell_len(header_labels(narrow, marks=3)[BADGES].plain) <= narrow.badges
+
+
+# -- issue 11: bloodied and down in words, on deck, wide names ------------------
+
+
+def test_bloodied_is_half_hp_or_less_and_not_down() -> None:
+    assert not bloodied(Combatant("Ogre", 59, 30))
+    assert bloodied(Combatant("Ogre", 59, 29)) and bloodied(Combatant("Ogre", 60, 30))
+    assert bloodied(Combatant("Ogre", 59, 1))
+    assert not bloodied(Combatant("Ogre", 59, 0))  # down says so instead
+    assert not bloodied(Combatant("Odd", 0, 0))
+
+
+@pytest.mark.parametrize("width", [120, 80, 60, 45, 40, 30, 20])
+def test_bloodied_and_down_read_in_words_at_every_width(
+    width: int, crypt_fight: Callable[[], Session]
+) -> None:
+    # a GM who cannot tell the bar's colours apart reads ½ and down
+    session = crypt_fight()
+    session.apply("damage 'Goblin Archer 5' 20")  # 18/38: bloodied
+    session.apply("damage 'Goblin Archer 6' 5")  # 33/38: not
+    rows = crypt(session)
+    lay = layout(width, content_of(rows), compact=True)
+    bloody, hurt, down = (named(rows, f"Goblin Archer {n}") for n in (5, 6, 3))
+    assert cell_of(bloody, lay, HP).rstrip().endswith(" 18/38 ½")
+    assert BLOODIED_MARKER in line(bloody, lay)
+    assert cell_of(hurt, lay, HP).rstrip().endswith(" 33/38")
+    assert cell_of(down, lay, HP).rstrip().endswith(" down")
+    for row in rows:
+        assert cell_len(line(row, lay)) == width
+
+
+def test_the_gutter_shows_the_turn_then_who_is_on_deck() -> None:
+    c = Combatant("Goblin 2", 7, 7)
+    gutter = row_cells(RowState(c, False, False, False, on_deck=True), True)[MARK]
+    assert gutter.plain == ON_DECK_MARKER + " "
+    marked = row_cells(RowState(c, False, True, False, on_deck=True), True)[MARK]
+    assert marked.plain == ON_DECK_MARKER + "●"
+    active = row_cells(RowState(c, True, False, False), True)[MARK]
+    assert active.plain == ACTIVE_MARKER + " " and ON_DECK_MARKER != ACTIVE_MARKER
+    assert row_cells(RowState(c, False, False, False), True)[MARK].plain == "  "
+
+
+WIDE = ("ゴブリン弓兵 12", "🐉🐉 Wyrm 3", "火龍 Ancient Red Dragon", "Zoë Ω 2")
+
+
+@pytest.mark.parametrize("name", WIDE)
+@pytest.mark.parametrize("width", range(1, 22))
+def test_wide_names_are_cut_by_screen_cells(name: str, width: int) -> None:
+    cut = fit_name(name, width)
+    assert cell_len(cut) <= width
+    if cell_len(name) <= width:
+        assert cut == name
+    else:
+        assert cut.endswith("…") or "… " in cut
+        assert cell_len(cut) >= width - 1  # at most the half of a wide character lost
+    if width >= 8 and name.rsplit(" ", 1)[-1].isdigit():
+        assert cut.endswith(" " + name.rsplit(" ", 1)[-1])  # the number stays
+
+
+def test_head_cells_never_splits_a_wide_character() -> None:
+    assert head_cells("ゴブリン", 5) == "ゴブ"
+    assert head_cells("ゴブリン", 4) == "ゴブ"
+    assert head_cells("ゴブリン", 1) == ""
+    assert head_cells("🐉x", 2) == "🐉" and head_cells("ab", 9) == "ab"
+
+
+@pytest.mark.parametrize("width", [80, 60, 45, 30])
+def test_rows_of_wide_names_fill_the_pane_exactly(width: int) -> None:
+    rows = [
+        RowState(Combatant(name, 20, 20 - i * 6, initiative=10 - i), i == 0, False, i == 2)
+        for i, name in enumerate(WIDE)
+    ]
+    lay = layout(width, content_of(rows), compact=True)
+    for row in rows:
+        text = line(row, lay)
+        assert cell_len(text) == width, (width, text)
+        name = cell_of(row, lay, NAME)
+        assert cell_len(name) == lay.widths[NAME]
+    assert content_of(rows).name == max(
+        cell_len(n) + (10 if i == 2 else 0) for i, n in enumerate(WIDE)
+    )
+
+
+def test_wide_condition_names_are_shortened_by_cells() -> None:
+    from rules.conditions import Condition
+
+    c = Combatant("Imp", 7, 7, conditions=(Condition("毒状態"),))
+    (item,) = badge_items(c, compact=True)
+    assert item.plain == "毒状" and cell_len(item.plain) <= 4

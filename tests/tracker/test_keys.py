@@ -18,7 +18,7 @@ from rules.encounter import Encounter
 from rules.engine import Session
 from saves.live import LiveEncounter
 from tracker.app import CombatTrackerApp
-from tracker.bindings import ENCOUNTER_KEYS
+from tracker.bindings import ENCOUNTER_KEYS, LINE_KEYS
 from tracker.config import Config
 from tracker.screens.encounter import EncounterScreen
 from tracker.screens.help import HelpScreen
@@ -207,7 +207,8 @@ async def test_the_active_turn_and_the_marks_look_different() -> None:
         await pilot.press("space")  # and the next one
         gutter_active = table.get_row_at(active)[0]
         gutter_marked = table.get_row_at(active + 1)[0]
-        assert str(gutter_active) == "▶●" and str(gutter_marked) == " ●"
+        # the one after the active row is next to act: ▷ beside its mark
+        assert str(gutter_active) == "▶●" and str(gutter_marked) == "▷●"
         name_active = table.get_row_at(active)[2]
         name_marked = table.get_row_at(active + 1)[2]
         assert name_active.style != name_marked.style
@@ -502,9 +503,10 @@ async def test_question_mark_and_f1_list_every_key() -> None:
         await pilot.press("question_mark")
         assert isinstance(app.screen, HelpScreen)
         table = app.screen.table
-        assert table.row_count == len(ENCOUNTER_KEYS)
+        assert table.row_count == len(ENCOUNTER_KEYS + LINE_KEYS)
         keys = [cell for cell in table.columns[0].cells]
-        assert "?" in str(keys[-2]) and "ctrl+z" in keys
+        assert "?" in str(keys[len(ENCOUNTER_KEYS) - 2]) and "ctrl+z" in keys
+        assert keys[-2:] == ["up", "down"]  # the prompts' history keys
         await pilot.press("escape", "f1")
         assert isinstance(app.screen, HelpScreen)
         await pilot.press("escape")

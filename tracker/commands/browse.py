@@ -19,7 +19,7 @@ def register(sub: Subparsers) -> None:
     add_common(p)
 
     p = sub.add_parser("show", help="an encounter's state")
-    p.add_argument("name")
+    p.add_argument("name", help="the encounter (or a unique prefix of its name)")
     p.add_argument("--json", action="store_true", help="print JSON")
     add_common(p)
 
@@ -100,7 +100,7 @@ def _list(args: argparse.Namespace, store: Store) -> int:
 def _show(args: argparse.Namespace, store: Store) -> int:
     from tracker.commands.report import condition_text, state_json, to_json
 
-    live = open_live(args, store)
+    live = open_live(args, store, prefix=True)
     state = state_json(live)
     if args.json:
         print(to_json(state))
@@ -109,25 +109,34 @@ def _show(args: argparse.Namespace, store: Store) -> int:
     from rich.text import Text
 
     from tracker.breakdown import styled
+    from tracker.defenses import defenses_text
 
     console = _console()
     title = shorten(state["name"], CELL) + " — "
     if state["started"]:
         title += f"round {state['round']}, {shorten(state['active'] or '—', CELL)}'s turn"
+    elif state["round"]:  # ``end`` keeps the round count
+        title += f"combat over after round {state['round']}"
     else:
         title += "not started"
     console.print(Text(title), highlight=False)  # not a table title: that wraps to the table
+    enc = live.encounter
+    # the defenses as the ruleset applies them (core halves: "fire (halved)")
+    defenses = [defenses_text(c.defenses, enc.ruleset) for c in enc.combatants]
     table = Table(box=None)
-    for header in ("", "init", "name", "HP", "temp", "AL", "conditions"):
+    headers = ["", "init", "name", "HP", "temp", "AL", "conditions"]
+    if any(defenses):
+        headers.insert(6, "defenses")
+    for header in headers:
         table.add_column(header, overflow="fold")  # a long name wraps, never loses a letter
-    for c in state["combatants"]:
+    for c, defense in zip(state["combatants"], defenses, strict=True):
         marker = "▶" if c["name"] == state["active"] else ""
         conds = ", ".join(condition_text(k) for k in c["conditions"])
         persistent = ", ".join(
             f"{p['dice']} {' '.join(p['tags'])}".strip() for p in c["persistent"]
         )
         style = "dim" if c["down"] else None
-        table.add_row(
+        cells = [
             marker,
             "—" if c["initiative"] is None else str(c["initiative"]),
             _text(shorten(c["name"], CELL) + (" (down)" if c["down"] else "")),
@@ -138,8 +147,10 @@ def _show(args: argparse.Namespace, store: Store) -> int:
                 "; ".join(x for x in (conds, persistent and f"persistent {persistent}") if x),
                 10 * CELL,
             ),
-            style=style,
-        )
+        ]
+        if any(defenses):
+            cells.insert(6, _text(defense, 10 * CELL))
+        table.add_row(*cells, style=style)
     console.print(table)
     for entry in state["log"][-10:]:
         line = Text(f"R{entry['round']} ", style="dim")

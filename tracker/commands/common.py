@@ -11,7 +11,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, TypeAlias
 
 from rules.errors import ActionError
-from rules.text import MAX_TITLE, check_text, describe, shorten, visible
+from rules.text import MAX_TITLE, check_text, describe, name_key, shorten, visible
 
 if TYPE_CHECKING:
     from saves.live import LiveEncounter
@@ -108,12 +108,43 @@ def open_store(args: argparse.Namespace, read_only: bool = False) -> Store:
     return store
 
 
-def open_live(args: argparse.Namespace, store: Store) -> LiveEncounter:
-    """The encounter ``args.name``, or a CommandError saying why not."""
+def resolve_name(typed: str, names: list[str]) -> str:
+    """The saved encounter *typed* means: its name, else the one name it
+    starts (ignoring case); ValueError lists the candidates (an ambiguous
+    prefix) or the saved names (no match)."""
+    wanted = name_key(typed.strip())
+    for name in names:
+        if name_key(name) == wanted:
+            return name
+    matches = [name for name in names if name_key(name).startswith(wanted)] if wanted else []
+    if len(matches) == 1:
+        return matches[0]
+    listed = ", ".join(repr(n) for n in (matches or names))
+    if len(matches) > 1:
+        raise ValueError(f"{typed!r} could be any of {listed}: type more of the name")
+    if not names:
+        raise ValueError(f"no encounter named {typed!r}: the database has none yet")
+    raise ValueError(f"no encounter named {typed!r}; saved: {listed}")
+
+
+def resolve(args: argparse.Namespace, store: Store) -> str:
+    """The full name of the encounter ``args.name`` names (the name or a
+    unique prefix, as ``open`` takes it), or a CommandError: an ambiguous
+    prefix lists the candidates, no match lists the saved encounters."""
+    typed = check_arg("encounter name", args.name)
+    try:
+        return resolve_name(typed, [s.name for s in store.list()])
+    except ValueError as exc:
+        raise CommandError(str(exc)) from None
+
+
+def open_live(args: argparse.Namespace, store: Store, prefix: bool = False) -> LiveEncounter:
+    """The encounter ``args.name`` (*prefix*: or the one it is a unique
+    prefix of), or a CommandError saying why not."""
     from saves.live import LiveEncounter
     from saves.store import EncounterNotFound, SaveError
 
-    name = check_arg("encounter name", args.name)
+    name = resolve(args, store) if prefix else check_arg("encounter name", args.name)
     try:
         live = LiveEncounter.open(store, name, rng=rng_from(args))
     except EncounterNotFound:
@@ -170,6 +201,8 @@ __all__ = [
     "open_live",
     "open_store",
     "quoted",
+    "resolve",
+    "resolve_name",
     "rng_from",
     "run_with_store",
     "visible",

@@ -15,6 +15,7 @@ from tracker.commands.common import (
     one_line,
     open_live,
     quoted,
+    resolve,
     rng_from,
     run_with_store,
 )
@@ -25,7 +26,7 @@ if TYPE_CHECKING:
 
 def register(sub: Subparsers) -> None:
     p = sub.add_parser("delete", help="delete an encounter")
-    p.add_argument("name")
+    p.add_argument("name", help="the encounter (or a unique prefix of its name)")
     add_common(p)
 
     p = sub.add_parser("save", help="a named save point of an encounter (beside the autosave)")
@@ -55,7 +56,7 @@ def run(args: argparse.Namespace) -> int:
 def _delete(args: argparse.Namespace, store: Store) -> int:
     from saves.store import EncounterNotFound
 
-    name = check_arg("encounter name", args.name)
+    name = resolve(args, store)
     try:
         store.delete(name)
     except EncounterNotFound:

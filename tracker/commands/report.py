@@ -187,7 +187,9 @@ def markdown_report(live: LiveEncounter) -> str:
     lines = [f"# {md_cell(state['name'])}", ""]
     rules = _escape(state["ruleset"]["name"])
     rounds = state["round"]
-    played = f"{rounds} round{'s' if rounds != 1 else ''}" if state["started"] else "not started"
+    played = f"{rounds} round{'s' if rounds != 1 else ''}"
+    if not state["started"]:  # ``end`` keeps the round count
+        played = f"ended after {played}" if rounds else "not started"
     count = len(state["combatants"])
     lines.append(f"*{rules} rules · {played} · {count} combatant{'s' if count != 1 else ''}*")
     current: int | None = None
@@ -223,7 +225,7 @@ def markdown_report(live: LiveEncounter) -> str:
 
 def register(sub: Subparsers) -> None:
     p = sub.add_parser("export", help="the fight's log as Markdown or JSON")
-    p.add_argument("name")
+    p.add_argument("name", help="the encounter (or a unique prefix of its name)")
     p.add_argument("--format", choices=["md", "json"], default="md")
     p.add_argument("-o", "--output", metavar="FILE", help="write to FILE instead of stdout")
     add_common(p)
@@ -235,7 +237,7 @@ def run(args: argparse.Namespace) -> int:
 
 def export(args: argparse.Namespace, store: Store) -> int:
     """``export NAME [--format md|json] [-o FILE]``."""
-    live = open_live(args, store)
+    live = open_live(args, store, prefix=True)
     if args.format == "json":
         text = to_json(state_json(live), indent=2) + "\n"
     else:

@@ -14,8 +14,8 @@ import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from rules.text import name_key, visible
-from tracker.commands.common import Subparsers, add_common, fail
+from rules.text import visible
+from tracker.commands.common import Subparsers, add_common, fail, resolve_name
 
 if TYPE_CHECKING:
     from tracker.app import CombatTrackerApp
@@ -33,24 +33,6 @@ def register(subparsers: Subparsers) -> None:
 def _fail(message: str) -> int:
     fail(message)
     return 1
-
-
-def resolve_name(typed: str, names: list[str]) -> str:
-    """The saved encounter *typed* means: its name, else the one name it
-    starts (ignoring case); ValueError lists the saved names."""
-    wanted = name_key(typed.strip())
-    for name in names:
-        if name_key(name) == wanted:
-            return name
-    matches = [name for name in names if name_key(name).startswith(wanted)] if wanted else []
-    if len(matches) == 1:
-        return matches[0]
-    listed = ", ".join(repr(n) for n in (matches or names))
-    if len(matches) > 1:
-        raise ValueError(f"{typed!r} could be any of {listed}: type more of the name")
-    if not names:
-        raise ValueError(f"no encounter named {typed!r}: the database has none yet")
-    raise ValueError(f"no encounter named {typed!r}; saved: {listed}")
 
 
 class StartError(Exception):

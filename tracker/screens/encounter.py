@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 from textual import events
 
-from tracker.bindings import ENCOUNTER_KEYS, bindings
+from tracker.bindings import ENCOUNTER_KEYS, LINE_KEYS, bindings
 from tracker.lines import ADD_FIELDS, EDIT_FIELDS, edit_values
 from tracker.screens.encounter_view import EncounterView
 from tracker.screens.palette import EncounterCommands
@@ -66,6 +66,33 @@ class EncounterScreen(EncounterView):
 
     def action_previous_turn(self) -> None:
         self.report(self.apply("prev"))
+
+    def action_end_combat(self) -> None:
+        """``end``, once the GM confirms (Enter says no)."""
+        self._confirmed(
+            f"End combat after round {self.encounter.round}?",
+            "The turn order stops and initiative is cleared (s starts a new combat); "
+            "ctrl+z resumes this one.",
+            "end_combat",
+        )
+
+    def action_remove_defeated(self) -> None:
+        """``remove defeated``, once the GM confirms (Enter says no)."""
+        down = self.controller.defeated()
+        shown = ", ".join(down[:5]) + (f" and {len(down) - 5} more" if len(down) > 5 else "")
+        self._confirmed(
+            f"Remove {len(down)} defeated: {shown}?", "ctrl+z brings them back.", "remove_defeated"
+        )
+
+    def _confirmed(self, question: str, detail: str, action: str) -> None:
+        from tracker.screens.prompt import ConfirmScreen
+
+        line = self.controller.line(action)
+        assert line is not None  # a fixed line
+        self.app.push_screen(
+            ConfirmScreen(question, detail, destructive=True),
+            lambda yes: self.report(self.apply(line)) if yes else None,
+        )
 
     def action_select_down(self) -> None:
         self._select(1)
@@ -161,6 +188,21 @@ class EncounterScreen(EncounterView):
     def action_roll(self) -> None:
         self.ask("roll")
 
+    def action_attack(self) -> None:
+        self.ask("attack")
+
+    def action_delay(self) -> None:
+        """The active combatant delays (the turn passes on)."""
+        line = self.controller.line("delay")
+        if line is not None:
+            self.report(self.apply(line))
+
+    def action_return(self) -> None:
+        """The selected delaying combatant returns after the active one."""
+        line = self.controller.line("return")
+        if line is not None:
+            self.report(self.apply(line))
+
     def action_edit(self) -> None:
         """The edit form: every changed field is sent as ONE batched action
         (``set … max_hp 30; set … hp 20``), one undoable step, all or nothing."""
@@ -201,6 +243,7 @@ class EncounterScreen(EncounterView):
 
     async def action_command_line(self) -> None:
         """Open the ``:`` line (mounted the first time it is used)."""
+        from rules.engine.complete import known_in
         from rules.engine.grammar import HELP, VERBS
         from tracker.widgets.command_line import CommandLine
 
@@ -208,7 +251,14 @@ class EncounterScreen(EncounterView):
         if found:
             command = found.first()
         else:
-            command = CommandLine(VERBS, HELP, self.controller.names, id="command-line")
+            command = CommandLine(
+                VERBS,
+                HELP,
+                self.controller.names,
+                known=lambda: known_in(self.encounter),
+                history=self.typed.kind("command"),
+                id="command-line",
+            )
             await self.mount(command)
         command.open()
 
@@ -222,6 +272,7 @@ class EncounterScreen(EncounterView):
         if error:
             command.show_error(error)
         else:
+            self.typed.add("command", event.line)
             self._close_command_line()
 
     def on_command_line_cancelled(self, _: CommandLine.Cancelled) -> None:
@@ -256,7 +307,9 @@ class EncounterScreen(EncounterView):
                 self.notify(f"Save point {label!r} stored.", markup=False)
             return error
 
-        self.app.push_screen(PromptScreen("Named save point", "LABEL", submit))
+        self.app.push_screen(
+            PromptScreen("Named save point", "LABEL", submit, history=self.typed.kind("save_point"))
+        )
 
     def action_toggle_physical(self) -> None:
         self.config.physical_rolls = not self.config.physical_rolls
@@ -267,7 +320,8 @@ class EncounterScreen(EncounterView):
         from tracker.screens.help import HelpScreen
 
         path = str(self.config.path or "config.toml")
-        self.app.push_screen(HelpScreen(ENCOUNTER_KEYS, self.config.keymap, path))
+        keys = ENCOUNTER_KEYS + LINE_KEYS
+        self.app.push_screen(HelpScreen(keys, self.config.keymap, path))
 
     def action_quit(self) -> None:
         self.app.exit()

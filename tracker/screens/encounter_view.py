@@ -14,6 +14,7 @@ from textual.reactive import Reactive
 from textual.screen import Screen
 
 from rules.combatant import Combatant
+from rules.engine.turns import on_deck
 from tracker.config import Config
 from tracker.controller import Action, EncounterController
 from tracker.lines import Ask
@@ -28,6 +29,7 @@ from tracker.widgets.too_small import HORIZONTAL, VERTICAL, TooSmall, size_class
 if TYPE_CHECKING:
     from rules.encounter import Encounter
     from saves.live import LiveEncounter
+    from tracker.history import History
 
 # Dialogs are imported when first opened: the first frame does not need them.
 
@@ -61,7 +63,23 @@ class EncounterView(Screen[None]):
         self._details = CombatantPane(id="combatant")
         self._log = LogPane(id="log")
         #: the selection, the marks and what the keys do with them
-        self.controller = EncounterController(live, lambda: self._table.selected_index)
+        self.controller = EncounterController(
+            live, lambda: self._table.selected_index, config.follow_turn
+        )
+        self._typed: History | None = None
+
+    @property
+    def typed(self) -> History:
+        """What the GM typed in the ``:`` line and the prompts (read when
+        first used; a problem with its file is one warning)."""
+        if self._typed is None:
+            from tracker.history import History
+
+            def notice(message: str) -> None:
+                self.notify(message, severity="warning", timeout=8, markup=False)
+
+            self._typed = History(notice=notice)
+        return self._typed
 
     @classmethod
     def width_class(cls, width: int) -> str:
@@ -138,17 +156,25 @@ class EncounterView(Screen[None]):
         if drawn is not None:
             ctl.remember(drawn)
         table.show(enc, ctl.marked)
+        turn = ctl.turn_moved()  # the turn passed: in view (and selected)
+        if turn is not None:
+            table.reveal_turn(turn)
         index = ctl.follow()  # None: the selection is whoever the cursor is on
         if index is not None and table.cursor_row != index:
             table.move_cursor(row=index, animate=False)
         self._log.show(self.live.log, self.live.log_earlier)
         self._show_selected()
         active = enc.active
+        deck = on_deck(enc)
         if enc.started and active is not None:
             title = f"Round {enc.round} · {active.name}'s turn"
+        elif enc.round:  # ``end`` keeps the round count
+            title = f"Combat over after round {enc.round} · s: new fight"
         else:
             title = "Not started · s starts the fight"
-        table.set_titles(plain(title), plain(enc.name))  # a changed one: its border row
+        # who is next too, for when the ▷ row is out of view (a new round)
+        after = "" if deck is None else f" · next {enc.combatants[deck].name}"
+        table.set_titles(plain(title + after), plain(enc.name))  # a changed one: its border row
         self._show_marks()
         self.sub_title = str(plain(f"{enc.name} · {title}"))
         # the footer rebuilds itself on refresh_bindings: only when availability changed
@@ -163,6 +189,13 @@ class EncounterView(Screen[None]):
         current = self.selected()
         delayed = current is not None and current.name in self.encounter.delayed
         self._details.show(current, self.encounter.ruleset, delayed)
+
+    def action_select_active(self) -> None:
+        """The selection jumps to whoever's turn it is."""
+        row = self.controller.active_row()
+        if row is not None:
+            self.table.move_cursor(row=row)
+            self._selection_moved()
 
     def on_initiative_pane_selected(self, event: InitiativePane.Selected) -> None:
         self._selection_moved()
@@ -229,7 +262,7 @@ class EncounterView(Screen[None]):
             if ask.choices:
                 self._choose(ask, then)
             else:
-                self.prompt(ask.title, ask.usage, ask.line, then)
+                self.prompt(ask.title, ask.usage, ask.line, then, kind=action, blank=ask.blank)
 
     def prompt(
         self,
@@ -237,17 +270,22 @@ class EncounterView(Screen[None]):
         usage: str,
         build: Callable[[str], str],
         then: Callable[[], None] | None = None,
+        *,
+        kind: str = "",
+        blank: bool = False,
     ) -> None:
         """Ask for one line; *build* turns it into an action line; *then*
-        runs once it was applied."""
+        runs once it was applied.  *kind*: the history Up/Down walk (and
+        the applied line joins); *blank*: an empty line is an answer."""
         from tracker.screens.prompt import PromptScreen
 
         def submit(text: str) -> str | None:
-            if not text:
+            if not text and not blank:
                 return f"type {usage} — or Esc to cancel"
             return self.apply(build(text), then)
 
-        self.app.push_screen(PromptScreen(title, usage, submit))
+        history = self.typed.kind(kind) if kind else None
+        self.app.push_screen(PromptScreen(title, usage, submit, history=history))
 
     def _choose(self, ask: Ask, then: Callable[[], None] | None) -> None:
         from tracker.screens.prompt import ChoiceScreen

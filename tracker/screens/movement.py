@@ -1,6 +1,8 @@
 """Movement (``m``): dash, run or sprint with an endurance check
 (RULES.md §8), previewed and confirmed before points are spent; the line sent
-carries the previewed face, so what the GM confirmed is what is applied."""
+carries the previewed face, so what the GM confirmed is what is applied.
+The preview keeps its roll (cancel and reopen shows it again) until it is
+applied or re-rolled with ``ctrl+r``: no fishing for a better d20."""
 
 from __future__ import annotations
 
@@ -8,11 +10,12 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Vertical
+from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import Input, Label, Static
 
+from tracker.bindings import MOVEMENT_KEYS, bindings
 from tracker.screens.faces import check_face
 from tracker.screens.quitting import QuietWhenQuitting, quitting
 from tracker.widgets.plain import PlainInput, plain
@@ -22,8 +25,9 @@ if TYPE_CHECKING:
 
 MOVEMENTS = {"d": "dash", "r": "run", "s": "sprint"}
 
-#: (movement, face or None) → the engine's EnduranceCheck, or an error message.
-Preview = Callable[[str, int | None], "EnduranceCheck | str"]
+#: (movement, face or None, re-roll) → the engine's EnduranceCheck, or an
+#: error message; a program roll is kept until re-roll is True.
+Preview = Callable[[str, int | None, bool], "EnduranceCheck | str"]
 #: (movement, face or None, spend) → the ``move`` line to send.
 MoveLine = Callable[[str, int | None, bool], str]
 
@@ -31,15 +35,7 @@ MoveLine = Callable[[str, int | None, bool], str]
 class MovementScreen(QuietWhenQuitting, ModalScreen[str | None]):
     """Choose the movement, (type the face), see the check, confirm."""
 
-    BINDINGS = [
-        Binding("d", "choose('dash')", "Dash"),
-        Binding("r", "choose('run')", "Run"),
-        Binding("s", "choose('sprint')", "Sprint"),
-        Binding("y", "confirm(True)", "Spend", show=False),
-        Binding("n", "confirm(False)", "Don't spend", show=False),
-        Binding("enter", "apply", "Apply", show=False),
-        Binding("escape", "cancel", "Cancel"),
-    ]
+    BINDINGS = bindings(MOVEMENT_KEYS)
 
     def __init__(
         self, name: str, points: int | None, preview: Preview, ask_face: bool, line: MoveLine
@@ -53,6 +49,8 @@ class MovementScreen(QuietWhenQuitting, ModalScreen[str | None]):
         self._movement: str | None = None
         self._line: str | None = None
         self._spend_line: str | None = None
+        #: the check shown was rolled by the program (ctrl+r may re-roll it)
+        self._rolled = False
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
@@ -66,7 +64,8 @@ class MovementScreen(QuietWhenQuitting, ModalScreen[str | None]):
     def _say(self, text: str, keys: str, error: bool = False) -> None:
         message = self.query_one("#move-message", Static)
         message.set_class(error, "error")
-        message.update(plain(text))
+        # one line each: a name in the text is made visible, the breaks stay
+        message.update(Content("\n").join(plain(line) for line in text.split("\n")))
         self.query_one("#move-keys", Static).update(plain(keys))
 
     def action_choose(self, movement: str) -> None:
@@ -94,16 +93,20 @@ class MovementScreen(QuietWhenQuitting, ModalScreen[str | None]):
         event.input.remove()
         self._check(face)
 
-    def _check(self, face: int | None) -> None:
+    def _check(self, face: int | None, reroll: bool = False) -> None:
         assert self._movement is not None
-        check = self._preview(self._movement, face)
+        check = self._preview(self._movement, face, reroll)
+        self._line = self._spend_line = None
         if isinstance(check, str):
             self._movement = None
+            self._rolled = False
             self._say(check, "d / r / s: choose again · Esc: cancel", error=True)
             return
         used = check.face if face is None else face
         text = check.text
         move_line = self._move_line
+        self._rolled = face is None and not check.already_active
+        again = " · ctrl+r: re-roll" if self._rolled else ""
         if check.already_active:
             self._line = move_line(self._movement, None, True)
             self._say(f"{text}\nAlready active: no check needed.", "Enter: apply · Esc: cancel")
@@ -111,22 +114,27 @@ class MovementScreen(QuietWhenQuitting, ModalScreen[str | None]):
         shortfall = check.shortfall
         if shortfall <= 0:
             self._line = move_line(self._movement, used, True)
-            self._say(f"{text}\nSuccess.", "Enter: apply · Esc: cancel")
+            self._say(f"{text}\nSuccess.", f"Enter: apply{again} · Esc: cancel")
         elif self._points is not None and self._points >= shortfall:
             self._spend_line = move_line(self._movement, used, True)
             self._line = move_line(self._movement, used, False)
             self._say(
                 f"{text}\n{shortfall} short of DL {check.dl}: "
                 f"spend {shortfall} of {self._points} endurance points?",
-                "y: spend and move · n: don't spend (the movement fails) · Esc: cancel",
+                f"y: spend and move · n: don't spend (the movement fails){again} · Esc: cancel",
             )
         else:
             self._line = move_line(self._movement, used, False)
             points = "no endurance pool" if self._points is None else f"only {self._points} points"
             self._say(
                 f"{text}\n{shortfall} short, {points}: the {self._movement} fails.",
-                "Enter: log the failed check · Esc: cancel",
+                f"Enter: log the failed check{again} · Esc: cancel",
             )
+
+    def action_reroll(self) -> None:
+        """Roll the shown check again (only a check the program rolled)."""
+        if self._movement is not None and self._rolled:
+            self._check(None, reroll=True)
 
     def action_confirm(self, spend: bool) -> None:
         if self._spend_line is None:

@@ -1,4 +1,5 @@
-"""The start screen: the saved encounters, newest first.  Enter resumes,
+"""The start screen: the saved encounters, newest first.  ``j``/``k`` move
+like the arrows (``g``/``G``: first/last row), Enter resumes,
 ``n`` starts a new one, ``r`` restores a save point as a new encounter,
 ``delete`` asks first (Enter is No); it posts :class:`PickerScreen.Open`."""
 
@@ -59,7 +60,7 @@ class PickerScreen(QuietWhenQuitting, Screen[None]):
             yield Label("Saved encounters — newest first", classes="dialog-title", markup=False)
             yield DataTable(id="encounters", cursor_type="row")
             yield Static(
-                "Enter: resume · n: new encounter · r: restore a save point · del: delete · q: quit",
+                "j/k: move · Enter: resume · n: new · r: restore a save point · del: delete · q: quit",
                 classes="dialog-keys",
                 markup=False,
             )
@@ -97,6 +98,31 @@ class PickerScreen(QuietWhenQuitting, Screen[None]):
             return None
         row_key, _ = table.coordinate_to_cell_key(Coordinate(table.cursor_row, 0))
         return None if row_key.value is None else str(row_key.value)
+
+    def _move_to(self, row: int) -> None:
+        table = self.query_one(DataTable)
+        if table.row_count:
+            table.move_cursor(row=max(0, min(row, table.row_count - 1)))
+
+    def action_cursor_down(self) -> None:
+        self._move_to(self.query_one(DataTable).cursor_row + 1)
+
+    def action_cursor_up(self) -> None:
+        self._move_to(self.query_one(DataTable).cursor_row - 1)
+
+    def action_cursor_top(self) -> None:
+        self._move_to(0)
+
+    def action_cursor_bottom(self) -> None:
+        self._move_to(self.query_one(DataTable).row_count - 1)
+
+    def action_help(self) -> None:
+        from tracker.config import Config
+        from tracker.screens.help import HelpScreen
+
+        config = getattr(self.app, "config", None) or Config()
+        path = str(config.path or "config.toml")
+        self.app.push_screen(HelpScreen(PICKER_KEYS, config.keymap, path))
 
     def action_resume(self) -> None:
         name = self._highlighted()
@@ -193,12 +219,24 @@ class PickerScreen(QuietWhenQuitting, Screen[None]):
         if name is None:
             return
 
-        def answer(yes: bool | None) -> None:
-            if yes:
-                self.store.delete(name)
-                self.reload()
-                self.notify(f"Deleted {name}.", markup=False)
+        from saves.store import SaveError
 
+        def answer(yes: bool | None) -> None:
+            if not yes:
+                return
+            try:
+                self.store.delete(name)
+            except SaveError as exc:
+                self.notify(str(exc), severity="error", markup=False)
+                return
+            self.reload()
+            self.notify(f"Deleted {name}.", markup=False)
+
+        table = self.query_one(DataTable)
+        row = [str(cell) for cell in table.get_row_at(table.cursor_row)]
+        started = f"round {row[1]}" if row[1] != "–" else "not started"
+        detail = f"{started} · {row[3]} combatants · last change {row[5]}"
         self.app.push_screen(
-            ConfirmScreen(f"Delete {name}?", "This cannot be undone.", destructive=True), answer
+            ConfirmScreen(f"Delete {name}?", f"{detail}. This cannot be undone.", destructive=True),
+            answer,
         )

@@ -14,11 +14,14 @@ from textual.screen import ModalScreen
 from textual.suggester import SuggestFromList
 from textual.widgets import Label, Static
 
+from tracker.bindings import LINE_KEYS, bindings
 from tracker.screens.quitting import QuietWhenQuitting, quitting
 from tracker.widgets.plain import PlainInput, plain
 
 if TYPE_CHECKING:
     from textual.widgets import OptionList
+
+    from tracker.history import Kept
 
 #: Applies the typed text; returns an error message to show, or None when done.
 Submit = Callable[[str], str | None]
@@ -38,9 +41,14 @@ def settle(screen: ModalScreen[None], error: str | None, message_id: str) -> Non
 
 
 class PromptScreen(QuietWhenQuitting, ModalScreen[None]):
-    """Ask for one line; ``submit`` decides whether it was good."""
+    """Ask for one line; ``submit`` decides whether it was good.  With a
+    *history*, Up/Down recall the lines this kind of prompt took before, and
+    a line ``submit`` accepted is kept there."""
 
-    BINDINGS = [Binding("escape", "cancel", "Cancel")]
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "cancel", "Cancel"),
+        *bindings(LINE_KEYS),
+    ]
 
     def __init__(
         self,
@@ -50,6 +58,7 @@ class PromptScreen(QuietWhenQuitting, ModalScreen[None]):
         *,
         value: str = "",
         suggestions: Sequence[str] = (),
+        history: Kept | None = None,
     ) -> None:
         super().__init__(classes="dialog-screen")
         self._title = title
@@ -57,6 +66,8 @@ class PromptScreen(QuietWhenQuitting, ModalScreen[None]):
         self._submit = submit
         self._value = value
         self._suggestions = list(suggestions)
+        self._history = history
+        self._recall = None if history is None else history.recall()
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
@@ -76,10 +87,31 @@ class PromptScreen(QuietWhenQuitting, ModalScreen[None]):
         event.stop()
         if quitting(self):
             return
-        settle(self, self._submit(event.value.strip()), "#prompt-message")
+        text = event.value.strip()
+        error = self._submit(text)
+        if not error and self._history is not None:
+            self._history.add(text)
+        settle(self, error, "#prompt-message")
+
+    def action_history_back(self) -> None:
+        if self._recall is not None:
+            field = self.query_one("#prompt-input", PlainInput)
+            recalled(field, self._recall.back(field.value))
+
+    def action_history_forward(self) -> None:
+        if self._recall is not None:
+            recalled(self.query_one("#prompt-input", PlainInput), self._recall.forward())
 
     def action_cancel(self) -> None:
         self.dismiss(None)
+
+
+def recalled(field: PlainInput, line: str | None) -> None:
+    """Show a recalled *line* in *field*, the cursor at its end (None: the
+    history has nothing further that way; the line stays)."""
+    if line is not None:
+        field.value = line
+        field.cursor_position = len(line)
 
 
 class ConfirmScreen(QuietWhenQuitting, ModalScreen[bool]):

@@ -19,6 +19,7 @@ from rules.combatant import Combatant
 from rules.durations import Duration
 from rules.rulesets import Ruleset
 from rules.text import visible
+from tracker.defenses import defense_parts
 from tracker.widgets.plain import plain
 from tracker.widgets.steady import SteadyScrollView, safe_strip, text_segments
 
@@ -122,18 +123,9 @@ def describe(
         grid.add_row("Abil", Text("\n".join(pack(scores, room))))
     if c.athletics is not None:
         grid.add_row("Athl", f"{c.athletics:+d}")
-    d = c.defenses
-    defenses = []
-    if d.immunities:
-        defenses.append("immune " + ", ".join(sorted(d.immunities)))
-    if d.resistances:
-        defenses.append("resist " + ", ".join(f"{k} {v}" for k, v in sorted(d.resistances.items())))
-    if d.weaknesses:
-        defenses.append("weak " + ", ".join(sorted(d.weaknesses)))
-    if d.susceptibilities:
-        defenses.append("susceptible " + ", ".join(sorted(d.susceptibilities)))
+    defenses = defense_parts(c.defenses, ruleset)
     if defenses:
-        grid.add_row("Def", "; ".join(defenses))
+        grid.add_row("Def", Text("\n".join(defenses)))
     for cond in c.conditions:
         label = cond.name if cond.value is None else f"{cond.name} {cond.value}"
         until = _duration(cond.duration, c.name)
@@ -221,7 +213,7 @@ class CombatantPane(SteadyScrollView):
             title, self._body = c.name, Details(c, ruleset, delayed)
         if title != self._title:
             self._title = title
-            self.border_title = plain(title)
+            self.set_titles(plain(title), plain(""))  # repaints its border row alone
         if self._width:
             self._render_body()
         return True
@@ -243,10 +235,22 @@ class CombatantPane(SteadyScrollView):
     def _render_body(self) -> None:
         console = self.app.console
         options = console.options.update_width(self._width)
+        old = self._lines
         self._lines = [
             safe_strip(Strip(line), self._width)
             for line in console.render_lines(self._body, options, pad=True)
         ]
+        if old and self.scroll_offset.y == 0:
+            # another combatant (the turn moved on): most rows (labels,
+            # blank lines) read the same, so only the changed ones repaint
+            if len(old) != len(self._lines):
+                self._set_line_count(len(self._lines))
+            for y in range(max(len(old), len(self._lines))):
+                before = old[y] if y < len(old) else None
+                after = self._lines[y] if y < len(self._lines) else None
+                if before is None or after is None or list(before) != list(after):
+                    self.refresh_line(y)
+            return
         self._set_line_count(len(self._lines))
         self.scroll_to(y=0, animate=False, immediate=True)
         self.refresh()

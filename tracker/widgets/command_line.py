@@ -1,7 +1,9 @@
-"""The command line (``:``): one action line, the first word completed to a
-verb and later words to combatant names (Tab or → accepts, Tab again cycles),
-with the verb's usage or the last error below.  It only posts
-:class:`CommandLine.Submitted` / :class:`CommandLine.Cancelled`."""
+"""The command line (``:``): one action line, completed as the engine
+completes it (:mod:`rules.engine.complete`: verbs, names, conditions, tags,
+keywords; Tab or → accepts, Tab again cycles), Up/Down through the lines
+typed before (:mod:`tracker.history`), with the verb's usage or the last
+error below.  It only posts :class:`CommandLine.Submitted` /
+:class:`CommandLine.Cancelled`; the screen keeps what it applied."""
 
 from __future__ import annotations
 
@@ -15,29 +17,32 @@ from textual.message import Message
 from textual.suggester import Suggester
 from textual.widgets import Input, Static
 
-from rules.engine.complete import complete, completions
+from rules.engine.complete import Known, complete, completions
+from tracker.bindings import LINE_KEYS, bindings
+from tracker.history import Kept, Recall
 from tracker.widgets.plain import PlainInput, visible
 
 
 class _ActionSuggester(Suggester):
-    def __init__(self, verbs: Sequence[str], names: Callable[[], Sequence[str]]) -> None:
+    def __init__(self, verbs: Sequence[str], known: Callable[[], Known]) -> None:
         super().__init__(use_cache=False, case_sensitive=True)
         self._verbs = verbs
-        self._names = names
+        self._known = known
 
     async def get_suggestion(self, value: str) -> str | None:
-        completed = complete(value, self._names(), self._verbs)
+        completed = complete(value, (), self._verbs, self._known())
         # inline suggestions can only extend what is typed; Tab does the rest
         return completed if completed and completed.startswith(value) else None
 
 
 class CommandInput(PlainInput):
     """The input line; Tab completes instead of moving focus, and pressed
-    again cycles through the other completions."""
+    again cycles through the other completions; Up/Down walk :attr:`recall`."""
 
     BINDINGS = [
         Binding("tab", "accept_suggestion", "Complete", show=False, priority=True),
         Binding("escape", "cancel", "Cancel", show=False),
+        *bindings(LINE_KEYS),
     ]
 
     def __init__(
@@ -52,8 +57,28 @@ class CommandInput(PlainInput):
         self._completions = completions
         #: the completions being cycled and the one shown
         self.cycle: tuple[list[str], int] | None = None
+        #: the earlier lines Up/Down walk (set each time the line opens)
+        self.recall = Recall(())
+
+    def action_history_back(self) -> None:
+        self._show(self.recall.back(self.value))
+
+    def action_history_forward(self) -> None:
+        self._show(self.recall.forward())
+
+    def _show(self, line: str | None) -> None:
+        if line is not None:
+            self.cycle = None
+            self.value = line
+            self.cursor_position = len(line)
 
     def action_accept_suggestion(self) -> None:
+        # Tab is a priority binding, run as it reaches the app: keys typed
+        # just before it may still wait in this input's queue, so complete
+        # once they are in the line
+        self.call_later(self._complete)
+
+    def _complete(self) -> None:
         cycle = self.cycle
         if cycle is not None and self.value == cycle[0][cycle[1]]:
             options, index = cycle[0], (cycle[1] + 1) % len(cycle[0])
@@ -86,14 +111,20 @@ class CommandLine(Vertical):
         usage: dict[str, str],
         names: Callable[[], Sequence[str]],
         *,
+        known: Callable[[], Known] | None = None,
+        history: Kept | None = None,
         id: str | None = None,
     ) -> None:
+        """*known*: what the fight offers completion (default: *names* only);
+        *history*: the lines Up/Down recall."""
         super().__init__(id=id)
         self._usage = usage
+        self.history = history
+        fight = known or (lambda: Known(names()))
         self.input = CommandInput(
-            lambda value: completions(value, names(), verbs),
+            lambda value: completions(value, (), verbs, fight()),
             placeholder="action, e.g. damage Goblin 2d6+3 fire   (Tab completes, Esc closes)",
-            suggester=_ActionSuggester(verbs, names),
+            suggester=_ActionSuggester(verbs, fight),
             id="command-input",
         )
         self.hint = Static("", id="command-hint", markup=False)
@@ -105,6 +136,7 @@ class CommandLine(Vertical):
     def open(self) -> None:
         self.display = True
         self.input.value = ""
+        self.input.recall = Recall(() if self.history is None else self.history.entries())
         self.show_hint("")
         self.input.focus()
 

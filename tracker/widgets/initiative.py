@@ -18,6 +18,7 @@ from textual.message import Message
 from textual.strip import Strip
 
 from rules.encounter import Encounter
+from rules.engine.turns import on_deck
 from tracker.widgets.initiative_rows import (
     Content,
     Layout,
@@ -49,6 +50,7 @@ class InitiativePane(SteadyScrollView, can_focus=True):
         "initiative--cursor",
         "initiative--active",
         "initiative--active-marker",
+        "initiative--on-deck",
         "initiative--marked",
         "initiative--mark",
         "initiative--down",
@@ -168,6 +170,19 @@ class InitiativePane(SteadyScrollView, can_focus=True):
         elif row >= top + height:
             self.scroll_to(y=row - height + 1, animate=False, immediate=True)
 
+    def reveal_turn(self, active: int) -> None:
+        """Bring the active row into view with the row after it (who acts
+        next, in order); when they are out of view the active row goes to
+        the top, under the one before it, so turn after turn the pane
+        scrolls once a page, not once a row."""
+        if not 0 <= active < len(self._rows):
+            return
+        top = int(self.scroll_offset.y)
+        last = min(active + 1, len(self._rows) - 1)
+        if top <= active and last < top + self._body_height:
+            return
+        self.scroll_to(y=max(0, active - 1), animate=False, immediate=True)
+
     def _refresh_row(self, row: int) -> None:
         y = row + 1 - int(self.scroll_offset.y)
         if 1 <= y < self.size.height:
@@ -186,6 +201,9 @@ class InitiativePane(SteadyScrollView, can_focus=True):
     #: row bands: their translucent backgrounds are blended over the pane's
     #: (a partial style would drop the alpha and paint the full colour)
     BANDS = frozenset({"initiative--active", "initiative--marked"})
+    #: translucent text colours (``$text-muted``): a partial style would
+    #: drop the alpha and paint the full colour, white on a light theme
+    MUTED = frozenset({"initiative--down"})
 
     def _style(self, name: str, partial: bool | None = None) -> Style:
         """A component style from app.tcss, cached per focus state until
@@ -194,7 +212,12 @@ class InitiativePane(SteadyScrollView, can_focus=True):
         key = (name, self.has_focus, partial)
         style = self._styles.get(key)
         if style is None:
-            style = self._styles[key] = self.get_component_rich_style(name, partial=partial)
+            style = self.get_component_rich_style(name, partial=partial)
+            if partial and name in self.MUTED:
+                # its colour blended over the pane, as the GM sees it
+                blended = self.get_component_rich_style(name, partial=False).color
+                style += Style(color=blended)
+            self._styles[key] = style
         return style
 
     def _current_layout(self, width: int) -> Layout:
@@ -288,9 +311,10 @@ class InitiativePane(SteadyScrollView, can_focus=True):
     def show(self, encounter: Encounter, marked: Collection[str] = ()) -> int:
         """Bring the rows in line with *encounter*; return how many changed."""
         active = encounter.turn if encounter.started else None
+        deck = on_deck(encounter)
         delayed = set(encounter.delayed)
         wanted = [
-            RowState(c, i == active, c.name in marked, c.name in delayed)
+            RowState(c, i == active, c.name in marked, c.name in delayed, i == deck)
             for i, c in enumerate(encounter.combatants)
         ]
         old = self._rows

@@ -1,14 +1,15 @@
 """The initiative rows without Textual, so they are unit-tested without an
 app: column widths by pane width (:func:`layout` decides what a narrow pane
-gives up; a number is never cut), names cut in the middle so a group's rows
-stay distinct, HP and badge text, and each row's cells as Rich ``Text``."""
+gives up; a number is never cut), names cut in the middle, by screen cells,
+so a group's rows stay distinct, HP and badge text (bloodied and down in
+words as well as colour), and each row's cells as Rich ``Text``."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from typing import NamedTuple
 
-from rich.cells import cell_len
+from rich.cells import cell_len, get_character_cell_size
 from rich.style import Style
 from rich.text import Text
 
@@ -43,6 +44,12 @@ NAME_MIN, NAME_MAX_NARROW, NAME_MAX_WIDE = 6, 14, 24
 NAME_SQUEEZED, BADGES_MIN, BADGES_FEW = 9, 12, 4
 
 
+#: The gutter's first cell: the active turn, and who is next ("on deck").
+ACTIVE_MARKER, ON_DECK_MARKER = "▶", "▷"
+#: After the HP numbers of a bloodied combatant (never cut, like the numbers).
+BLOODIED_MARKER = " ½"
+
+
 class RowState(NamedTuple):
     """What one row shows; rows are redrawn only when this changes."""
 
@@ -50,6 +57,14 @@ class RowState(NamedTuple):
     active: bool
     marked: bool
     delayed: bool
+    #: the next to act (``rules.engine.turns.on_deck``)
+    on_deck: bool = False
+
+
+def bloodied(c: Combatant) -> bool:
+    """At half its maximum HP or below, and not down (the HP bar turns from
+    its high colour at the same point)."""
+    return not c.down and c.max_hp > 0 and c.hp * 2 <= c.max_hp
 
 
 class Content(NamedTuple):
@@ -71,8 +86,12 @@ class Layout(NamedTuple):
 
 
 def hp_text(c: Combatant) -> tuple[str, str]:
-    """``(" 7/7", " +5")``: the numbers after the bar, and the temp HP part."""
-    numbers = " down" if c.down else f" {c.hp}/{c.max_hp}"
+    """``(" 7/7", " +5")``: the numbers after the bar (``" 3/7 ½"`` when
+    bloodied, ``" down"`` at 0 HP), and the temp HP part."""
+    if c.down:
+        numbers = " down"
+    else:
+        numbers = f" {c.hp}/{c.max_hp}" + (BLOODIED_MARKER if bloodied(c) else "")
     return numbers, f" +{c.temp_hp}" if c.temp_hp else ""
 
 
@@ -83,7 +102,7 @@ def content_of(rows: list[RowState]) -> Content:
         c = row.combatant
         name = max(name, cell_len(visible(c.name)) + (10 if row.delayed else 0))
         numbers, temp = hp_text(c)
-        hp = max(hp, len(numbers) + len(temp))
+        hp = max(hp, cell_len(numbers + temp))
     return Content(name, hp)
 
 
@@ -135,12 +154,18 @@ def fit_name(name: str, width: int) -> str:
     distinct = tail.isdigit() or cell_len(tail) <= 3  # "12", "B", "IV"
     keep = f" {tail}" if head and distinct and cell_len(tail) + 3 <= width else ""
     room = width - 1 - cell_len(keep)
-    cut = ""
-    for ch in name[: len(name) - len(keep)]:
-        if cell_len(cut + ch) > room:
-            break
-        cut += ch
-    return cut + "…" + keep
+    return head_cells(name[: len(name) - len(keep)], room) + "…" + keep
+
+
+def head_cells(text: str, width: int) -> str:
+    """The longest start of *text* that fits in *width* screen cells (a
+    wide character that would straddle the edge is left out whole)."""
+    used = 0
+    for i, ch in enumerate(text):
+        used += get_character_cell_size(ch)
+        if used > width:
+            return text[:i]
+    return text
 
 
 def badge_items(c: Combatant, compact: bool = False) -> list[Text]:
@@ -149,14 +174,14 @@ def badge_items(c: Combatant, compact: bool = False) -> list[Text]:
     items = []
     for cond in c.conditions:
         name = visible(cond.name)
-        name = name[:4] if compact else name
+        name = head_cells(name, 4) if compact else name
         label = name if cond.value is None else f"{name}{'' if compact else ' '}{cond.value}"
         if cond.rounds_left is not None:
             label += f"·{cond.rounds_left}"
         items.append(Text(label, "reverse"))
     for entry in c.persistent:
         tag = visible("/".join(entry.tags)) or "pers"
-        item = Text(f"~{tag[:4] if compact else tag}", "bold italic")
+        item = Text(f"~{head_cells(tag, 4) if compact else tag}", "bold italic")
         if not compact:
             item.append(f" {visible(str(entry.dice))}", "italic")
         items.append(item)
@@ -200,7 +225,7 @@ def name_cell(name: str, delayed: bool, width: int) -> str:
 def row_cells(
     row: RowState, compact: bool, style: StyleOf = no_style, lay: Layout | None = None
 ) -> list[Text]:
-    """The row's cells (gutter ``▶``/``●``, init, name, HP, AL, badges)
+    """The row's cells (gutter ``▶``/``▷`` then ``●``, init, name, HP, AL, badges)
     fitted to *lay*'s columns, or whole without *lay*."""
     c = row.combatant
     base = Style()
@@ -208,10 +233,16 @@ def row_cells(
         base = style("initiative--active")
     elif row.marked:
         base = style("initiative--marked")
-    if c.down or row.delayed:
-        base = base + style("initiative--down")
+    if c.down or row.delayed:  # on a band (turn, mark): the band's colour, so it reads
+        down = style("initiative--down")
+        base = base + (Style(italic=down.italic) if row.active or row.marked else down)
     gutter = Text(style=base)
-    gutter.append("▶" if row.active else " ", style("initiative--active-marker"))
+    if row.active:
+        gutter.append(ACTIVE_MARKER, style("initiative--active-marker"))
+    elif row.on_deck:
+        gutter.append(ON_DECK_MARKER, style("initiative--on-deck"))
+    else:
+        gutter.append(" ")
     gutter.append("●" if row.marked else " ", style("initiative--mark"))
     init = "–" if c.initiative is None else str(c.initiative)
     name = visible(c.name)

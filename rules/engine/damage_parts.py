@@ -1,0 +1,123 @@
+"""The words after a damage amount (README, "The action language"): its
+tags, then more typed parts, each ``+ DICE TAG…`` (``damage Ogre 1d8+4
+slashing + 2d6 fire``), every part through the target's defenses by its own
+tags (RULES.md §5).  A ``+`` starts a new part only after a tag: before one
+it continues the dice (``1d8 + 4``), so untyped dice are one part.  The
+record keeps the first part in ``amount``/``tags`` and the others, in
+order, in ``extra`` as ``{"amount": DICE, "tags": [TAG, …]}``."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from rules.engine.grammar import check_dice, fail
+from rules.errors import ActionError
+
+#: verbs whose free words are damage tags and ``+`` parts.
+PART_VERBS = frozenset({"damage", "attack"})
+
+
+def _tag(verb: str, token: str) -> str:
+    tag = token.strip().lower()
+    if not tag or "," in tag:
+        raise fail(verb, f"bad damage tag {token!r}")
+    digits = tag[1:] if tag[:1] in "+-" else tag
+    if digits.isascii() and digits.isdigit():
+        raise fail(verb, f"damage tag {token!r} is a number (an amount goes before the tags)")
+    return tag
+
+
+class FreeWords:
+    """Collects the free words of one action: the first part's tags, then
+    each ``+`` part with its own tags."""
+
+    def __init__(self, verb: str) -> None:
+        self.verb = verb
+        self.tags: list[str] = []
+        self.extra: list[dict[str, Any]] = []
+
+    def _current(self) -> list[str]:
+        tags: list[str] = self.extra[-1]["tags"] if self.extra else self.tags
+        return tags
+
+    def take(self, rest: Sequence[str], i: int) -> int:
+        """Read the free word at ``rest[i]`` (and, for a part, its dice);
+        return the index after it."""
+        from rules.engine.parse import _take_dice
+
+        token = rest[i]
+        if self.verb in PART_VERBS and token.startswith("+") and self._current():
+            words = list(rest)
+            if token == "+":
+                if i + 1 >= len(rest):
+                    raise fail(self.verb, "+ needs a damage part after it (e.g. + 2d6 fire)")
+                i += 1
+            else:
+                words[i] = token[1:]
+            expr, i = _take_dice(words, i)
+            check_dice(expr, f"{self.verb} + {expr}", amount=True)
+            self.extra.append({"amount": expr, "tags": []})
+            return i
+        tag = _tag(self.verb, token)
+        current = self._current()
+        if tag not in current:
+            current.append(tag)
+        return i + 1
+
+    def store(self, action: dict[str, Any], key: str) -> None:
+        if self.extra and not self.extra[-1]["tags"]:
+            raise fail(self.verb, "a damage part after + needs a tag (e.g. + 2d6 fire)")
+        if self.tags:
+            action[key] = self.tags
+        if self.extra:
+            action["extra"] = self.extra
+
+
+def format_free(verb: str, action: Mapping[str, Any], key: str, quote: Any) -> list[str]:
+    """The free words of *action* as :class:`FreeWords` reads them back."""
+    words: list[str] = []
+    tags = action.get(key) or []
+    if not isinstance(tags, list | tuple) or not all(isinstance(t, str) for t in tags):
+        raise fail(verb, f"tags must be a list of words, not {tags!r}")
+    words += [quote(t) for t in tags]
+    extra = action.get("extra")
+    if not extra:
+        return words
+    if verb not in PART_VERBS or not isinstance(extra, list | tuple):
+        raise fail(verb, f"extra must be a list of damage parts, not {extra!r}")
+    if not tags:
+        raise fail(verb, "the first damage part needs a tag when more parts follow")
+    for part in extra:
+        if not isinstance(part, Mapping) or set(part) != {"amount", "tags"}:
+            raise fail(verb, f"a damage part is {{amount, tags}}, not {part!r}")
+        amount, part_tags = part["amount"], part["tags"]
+        if isinstance(amount, int) and not isinstance(amount, bool):
+            amount = str(amount)
+        if not isinstance(amount, str) or not isinstance(part_tags, list | tuple):
+            raise fail(verb, f"a damage part is {{amount, tags}}, not {part!r}")
+        if not part_tags or not all(isinstance(t, str) for t in part_tags):
+            raise fail(verb, "a damage part after + needs a tag (e.g. + 2d6 fire)")
+        words += ["+", quote(amount), *(quote(t) for t in part_tags)]
+    return words
+
+
+def parts_of(action: Mapping[str, Any], amount_key: str) -> list[tuple[str, list[str]]]:
+    """Every ``(dice, tags)`` part of a damage record, the first first."""
+    first = (str(action[amount_key]), list(action.get("tags", ())))
+    return [first, *((str(p["amount"]), list(p["tags"])) for p in action.get("extra", ()))]
+
+
+def check_subsets(
+    verb: str, targets: Sequence[str], half: Sequence[str], none: Sequence[str]
+) -> None:
+    """``half`` and ``none`` name targets of the action, none in both."""
+    for key, names in (("half", half), ("none", none)):
+        outside = [n for n in names if n not in targets]
+        if outside:
+            raise ActionError(
+                f"{verb}: {key} names {outside[0]}, who is not a target of this damage"
+            )
+    both = [n for n in half if n in none]
+    if both:
+        raise ActionError(f"{verb}: {both[0]} is under both half and none")

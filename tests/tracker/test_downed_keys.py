@@ -1,0 +1,138 @@
+"""The keys for downed foes and the end of combat, and the engine's new
+refusals and warnings as the GM sees them in the app (Pilot; each test
+asserts the engine state and what the panes show).  RULES.md §4, §5, §7."""
+
+from __future__ import annotations
+
+from textual.widgets import Input, Static
+
+from tests.tracker.test_keys import fight, log_lines, make_app, names, row_text, select, type_text
+from tracker.screens.help import HelpScreen
+from tracker.screens.prompt import ConfirmScreen
+
+
+def title(app: object) -> str:
+    return str(app.screen.query_one("#initiative").border_title)  # type: ignore[attr-defined]
+
+
+async def test_shift_e_asks_then_ends_combat_and_s_starts_a_new_one() -> None:
+    app = make_app(fight(started=True))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("n")
+        await pilot.press("E")
+        assert isinstance(app.screen, ConfirmScreen)
+        await pilot.press("enter")  # a destructive question: Enter says no
+        assert app.live.session.encounter.started
+        await pilot.press("E", "y")
+        enc = app.live.session.encounter
+        assert not enc.started and enc.turn is None
+        assert all(c.initiative is None for c in enc.combatants)
+        assert "Combat over after round 1" in title(app)
+        assert "Combat ends after 1 round" in log_lines(app)
+        assert "▶" not in " ".join(row_text(app, i) for i in range(len(names(app))))
+        await pilot.press("s")
+        assert app.live.session.encounter.started
+        assert "Round 1" in title(app)
+
+
+async def test_shift_e_before_the_fight_says_there_is_nothing_to_end() -> None:
+    app = make_app()
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await pilot.press("E")
+        assert not isinstance(app.screen, ConfirmScreen)
+        assert app.screen.unavailable("end_combat") == "the fight has not started: nothing to end"  # type: ignore[attr-defined]
+
+
+async def test_ctrl_z_after_end_resumes_the_fight() -> None:
+    app = make_app(fight(started=True))
+    async with app.run_test(size=(80, 24)) as pilot:
+        active = app.live.session.encounter.active.name
+        await pilot.press("E", "y", "ctrl+z")
+        enc = app.live.session.encounter
+        assert enc.started and enc.active.name == active
+        assert f"{active}'s turn" in title(app)
+
+
+async def test_ctrl_d_removes_every_defeated_monster_at_once() -> None:
+    live = fight(started=True)
+    live.do("damage 'Goblin 1,Goblin 3,Zalek' 40")  # Zalek, a player, stays
+    app = make_app(live)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("ctrl+d")
+        question = app.screen.query_one(".dialog-title")
+        shown = str(question.render())
+        assert (
+            shown.startswith("Remove 2 defeated:") and "Goblin 1" in shown and "Goblin 3" in shown
+        )
+        await pilot.press("y")
+        assert sorted(names(app)) == ["Goblin 2", "Ogre", "Zalek"]
+        assert "Goblin 1 is removed" in log_lines(app)
+        await pilot.press("ctrl+z")  # one step, one undo
+        assert len(names(app)) == 5
+
+
+async def test_ctrl_d_with_nobody_down_changes_nothing_and_says_why() -> None:
+    app = make_app(fight(started=True))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("ctrl+d")
+        assert not isinstance(app.screen, ConfirmScreen)
+        assert len(names(app)) == 5
+        assert app.screen.unavailable("remove_defeated") == (  # type: ignore[attr-defined]
+            "no monster is down (players at 0 HP stay)"
+        )
+
+
+async def test_the_add_form_shows_how_to_add_another_of_a_name() -> None:
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("a")
+        await type_text(pilot, "Ogre")
+        app.screen.query_one("#field-hp", Input).value = "30"
+        await pilot.press("enter")
+        message = str(app.screen.query_one("#form-message", Static).render())
+        assert "Ogre is already in the fight" in message and "count 1" in message
+        assert len(names(app)) == 5
+        app.screen.query_one("#field-count", Input).value = "1"
+        await pilot.press("enter")
+        assert "Ogre 2" in names(app)
+
+
+async def test_a_heal_at_full_hp_is_refused_in_the_prompt() -> None:
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await select(pilot, app, "Ogre")
+        steps = app.live.session.seq
+        await pilot.press("h")
+        await type_text(pilot, "5")
+        await pilot.press("enter")
+        shown = " ".join(str(w.render()) for w in app.screen.query(Static))
+        assert "Ogre (59/59) is at full HP; nothing to heal" in shown
+        assert app.live.session.seq == steps
+
+
+async def test_an_initiative_change_that_skips_a_turn_is_warned_in_the_log() -> None:
+    app = make_app(fight(started=True))
+    async with app.run_test(size=(80, 24)) as pilot:
+        active = app.live.session.encounter.active.name
+        await select(pilot, app, "Ogre")
+        await pilot.press("i")
+        await type_text(pilot, "30")
+        await pilot.press("enter")
+        assert names(app)[0] == "Ogre"
+        shown = " ".join(log_lines(app).split())  # the pane wraps long lines
+        assert f"Ogre now acts before {active}, whose turn it is: Ogre's turn this round" in shown
+
+
+async def test_the_new_keys_are_in_the_help_screen() -> None:
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("question_mark")
+        assert isinstance(app.screen, HelpScreen)
+        table = app.screen.table
+        keys = [str(cell) for cell in table.columns[0].cells]
+        does = [str(cell) for cell in table.columns[1].cells]
+        ids = [str(cell) for cell in table.columns[2].cells]
+        end = ids.index("encounter.end")
+        assert keys[end] == "E" and does[end].startswith("encounter: end combat")
+        clear = ids.index("combatant.remove_defeated")
+        assert keys[clear] == "ctrl+d" and "every defeated monster" in does[clear]

@@ -1,0 +1,98 @@
+"""The resume picker's keys: ``j``/``k`` move like the arrows, ``g``/``G``
+jump to the first/last row, and Delete asks a question naming the
+highlighted encounter, so "j six times then Delete" deletes what the GM
+saw highlighted, never the newest fight unseen."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+from textual.geometry import Region
+from textual.widgets import DataTable, Label, Static
+
+from saves.live import LiveEncounter, open_store
+from tracker.app import CombatTrackerApp
+from tracker.config import Config
+from tracker.screens.help import HelpScreen
+from tracker.screens.picker import PickerScreen
+from tracker.screens.prompt import ConfirmScreen
+
+NAMES = [f"Fight {n}" for n in range(1, 8)]
+
+
+def highlighted(app: CombatTrackerApp) -> str:
+    table = app.screen.query_one(DataTable)
+    return str(table.get_row_at(table.cursor_row)[0])
+
+
+def shown_order(app: CombatTrackerApp) -> list[str]:
+    table = app.screen.query_one(DataTable)
+    return [str(table.get_row_at(r)[0]) for r in range(table.row_count)]
+
+
+async def test_j_k_g_and_G_move_the_highlight(tmp_path: Path) -> None:
+    store = open_store(tmp_path / "e.json")
+    try:
+        for name in NAMES:
+            LiveEncounter.create(store, name).close()
+        app = CombatTrackerApp(store, config=Config(), rng=random.Random(1))
+        async with app.run_test(size=(80, 24)) as pilot:
+            assert isinstance(app.screen, PickerScreen)
+            order = shown_order(app)
+            assert sorted(order) == NAMES
+            assert highlighted(app) == order[0]
+            await pilot.press("j", "j")
+            assert highlighted(app) == order[2]
+            await pilot.press("k")
+            assert highlighted(app) == order[1]
+            await pilot.press("G")
+            assert highlighted(app) == order[-1]
+            await pilot.press("j")  # past the last row: stays there
+            assert highlighted(app) == order[-1]
+            await pilot.press("g")
+            assert highlighted(app) == order[0]
+            await pilot.press("k")  # above the first row: stays there
+            assert highlighted(app) == order[0]
+    finally:
+        store.close()
+
+
+async def test_j_six_times_then_delete_asks_about_that_encounter(tmp_path: Path) -> None:
+    store = open_store(tmp_path / "e.json")
+    try:
+        for name in NAMES:
+            LiveEncounter.create(store, name).close()
+        app = CombatTrackerApp(store, config=Config(), rng=random.Random(1))
+        async with app.run_test(size=(80, 24)) as pilot:
+            order = shown_order(app)
+            await pilot.press(*["j"] * 6, "delete")
+            assert isinstance(app.screen, ConfirmScreen)
+            question = str(app.screen.query_one(".dialog-title", Label).render())
+            assert question == f"Delete {order[6]}?"
+            detail = str(app.screen.query_one(".dialog-hint", Static).render())
+            assert "not started · 0 combatants" in detail and "cannot be undone" in detail
+            await pilot.press("y")
+            await pilot.pause()
+            assert isinstance(app.screen, PickerScreen)
+            assert sorted(s.name for s in store.list()) == sorted(order[:6])
+            assert shown_order(app) == order[:6]
+    finally:
+        store.close()
+
+
+async def test_the_picker_help_lists_its_keys(tmp_path: Path) -> None:
+    store = open_store(tmp_path / "e.json")
+    try:
+        LiveEncounter.create(store, "Old fight").close()
+        app = CombatTrackerApp(store, config=Config(), rng=random.Random(1))
+        async with app.run_test(size=(100, 40)) as pilot:
+            await pilot.press("question_mark")
+            assert isinstance(app.screen, HelpScreen)
+            keys = app.screen.query_one("#help-keys", Static)
+            region = Region(0, 0, *keys.outer_size)
+            text = "\n".join(strip.text for strip in keys.render_lines(region))
+            for key_id in ("picker.down", "picker.up", "picker.top", "picker.bottom"):
+                assert key_id in text
+    finally:
+        store.close()

@@ -1,0 +1,37 @@
+"""A combatant's defenses (RULES.md §5) worded as the encounter's ruleset
+applies them, for the combatant pane and ``show``: under ``resistance =
+halve`` a resistance's number plays no part, so ``resist fire=3`` reads
+``fire (halved)``; under ``subtract`` it reads ``fire −3``."""
+
+from __future__ import annotations
+
+from rules.damage import Defenses
+from rules.rulesets import Ruleset
+
+
+def resistance_text(tag: str, value: int, ruleset: Ruleset) -> str:
+    """One resistance as the ruleset's ``resistance`` option applies it."""
+    if ruleset["resistance"] == "subtract":
+        return f"{tag} −{value}"
+    return f"{tag} (halved)"
+
+
+def defense_parts(d: Defenses, ruleset: Ruleset) -> list[str]:
+    """``immune …``, ``resist …``, ``weak …`` (×2), ``susceptible …`` (×1.5),
+    each present kind once, tags sorted; empty when there are none."""
+    parts = []
+    if d.immunities:
+        parts.append("immune " + ", ".join(sorted(d.immunities)))
+    if d.resistances:
+        resists = (resistance_text(k, v, ruleset) for k, v in sorted(d.resistances.items()))
+        parts.append("resist " + ", ".join(resists))
+    if d.weaknesses:
+        parts.append("weak ×2 " + ", ".join(sorted(d.weaknesses)))
+    if d.susceptibilities:
+        parts.append("susceptible ×1.5 " + ", ".join(sorted(d.susceptibilities)))
+    return parts
+
+
+def defenses_text(d: Defenses, ruleset: Ruleset) -> str:
+    """Every defense on one line, ``; ``-separated ('' when none)."""
+    return "; ".join(defense_parts(d, ruleset))

@@ -1,0 +1,191 @@
+"""What the GM typed, kept like a shell's history: one list per kind of
+line (``command`` for the ``:`` line, ``damage``, ``heal``, ``condition``…
+for the prompts), the newest last, each bounded, in one small JSON file in
+the user state directory (``$COMBAT_TRACKER_STATE``), replaced atomically
+after each entry.  A damaged, non-UTF-8, oversized or unwritable file costs
+the GM at most one notice: the history starts empty, the fight goes on.
+Textual-free; :class:`Recall` is what Up/Down walk."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import tempfile
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+from rules.text import is_unsafe
+
+#: entries kept per kind (the oldest go first)
+MAX_ENTRIES = 200
+#: the longest line kept (the action language reads at most 2000 characters)
+MAX_LENGTH = 2000
+#: a history file larger than this is not ours: ignored, not read
+MAX_FILE_BYTES = 4 * MAX_ENTRIES * MAX_LENGTH
+FILE_NAME = "history.json"
+SCHEMA = 1
+
+
+def history_path() -> Path:
+    """The history file, in the state directory crash reports use."""
+    from tracker.commands.crash import state_dir
+
+    return state_dir() / FILE_NAME
+
+
+def _keepable(line: object) -> bool:
+    """Whether *line* is something the GM could have typed: one line of
+    text, no control characters (a recalled line is shown exactly)."""
+    return (
+        isinstance(line, str)
+        and 0 < len(line) <= MAX_LENGTH
+        and line == line.strip()
+        and not any(is_unsafe(ch) for ch in line)
+    )
+
+
+class History:
+    """Every kind's entries, read on first use and written after each new
+    one.  *notice* is told, once at most, that the file could not be read
+    or written; the history then lives in memory only."""
+
+    def __init__(self, path: Path | None = None, notice: Callable[[str], None] | None = None):
+        self._path = path
+        self._notice = notice
+        self._told = False
+        self._kinds: dict[str, list[str]] | None = None
+
+    @property
+    def path(self) -> Path:
+        if self._path is None:
+            self._path = history_path()
+        return self._path
+
+    def _tell(self, message: str) -> None:
+        if not self._told and self._notice is not None:
+            self._told = True
+            self._notice(message)
+
+    def _load(self) -> dict[str, list[str]]:
+        if self._kinds is None:
+            self._kinds = self._read()
+        return self._kinds
+
+    def _read(self) -> dict[str, list[str]]:
+        path = self.path
+        try:
+            with open(path, "rb") as f:
+                data = f.read(MAX_FILE_BYTES + 1)
+        except FileNotFoundError:
+            return {}
+        except OSError as exc:
+            self._tell(f"Typing history not read ({exc.strerror or exc}); starting empty.")
+            return {}
+        try:
+            if len(data) > MAX_FILE_BYTES:
+                raise ValueError("too large")
+            raw = json.loads(data.decode("utf-8"))
+            if not isinstance(raw, dict) or raw.get("schema") != SCHEMA:
+                raise ValueError("not a history file")
+            kinds = raw.get("entries")
+            if not isinstance(kinds, dict):
+                raise ValueError("no entries")
+        except (ValueError, RecursionError):  # JSON, UTF-8 and shape errors alike
+            self._tell(f"Typing history in {path} is damaged; starting empty (it is rewritten).")
+            return {}
+        return {
+            kind: [e for e in entries if _keepable(e)][-MAX_ENTRIES:]
+            for kind, entries in kinds.items()
+            if isinstance(kind, str) and _keepable(kind) and isinstance(entries, list)
+        }
+
+    def entries(self, kind: str) -> tuple[str, ...]:
+        """*kind*'s entries, oldest first."""
+        return tuple(self._load().get(kind, ()))
+
+    def add(self, kind: str, line: str) -> None:
+        """Keep *line* as *kind*'s newest entry (an equal older one moves up
+        to it) and write the file; blank or untypeable lines are not kept."""
+        line = line.strip()
+        if not _keepable(line):
+            return
+        kinds = self._load()
+        entries = [e for e in kinds.get(kind, []) if e != line]
+        entries.append(line)
+        kinds[kind] = entries[-MAX_ENTRIES:]
+        self._write(kinds)
+
+    def _write(self, kinds: dict[str, list[str]]) -> None:
+        path = self.path
+        text = json.dumps({"schema": SCHEMA, "entries": kinds}, ensure_ascii=False, indent=0)
+        tmp = None
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            fd, tmp = tempfile.mkstemp(prefix=".history-", suffix=".tmp", dir=path.parent)
+            with os.fdopen(fd, "w", encoding="utf-8") as f:
+                f.write(text)
+                f.flush()
+                os.fsync(f.fileno())
+            os.replace(tmp, path)
+            tmp = None
+        except OSError as exc:
+            self._tell(
+                f"Typing history not saved ({exc.strerror or exc}); it is kept until you quit."
+            )
+        finally:
+            if tmp is not None:
+                with contextlib.suppress(OSError):
+                    os.unlink(tmp)
+
+    def kind(self, name: str) -> Kept:
+        """One kind of line's view of this history."""
+        return Kept(self, name)
+
+
+class Kept:
+    """One kind's history, as a prompt uses it."""
+
+    def __init__(self, history: History, kind: str) -> None:
+        self._history = history
+        self.kind = kind
+
+    def entries(self) -> tuple[str, ...]:
+        return self._history.entries(self.kind)
+
+    def add(self, line: str) -> None:
+        self._history.add(self.kind, line)
+
+    def recall(self) -> Recall:
+        return Recall(self.entries())
+
+
+class Recall:
+    """Up and Down through a copy of some entries, newest first, like a
+    shell: Up from the line being typed keeps it as the draft, Down past the
+    newest entry brings it back.  Editing a recalled line changes nothing
+    here; moving away from it forgets the edit."""
+
+    def __init__(self, entries: Sequence[str]) -> None:
+        self._entries = tuple(entries)
+        self._index = len(self._entries)
+        self._draft = ""
+
+    def back(self, current: str) -> str | None:
+        """The entry before the one shown (Up); None at the oldest."""
+        if self._index == 0:
+            return None
+        if self._index == len(self._entries):
+            self._draft = current
+        self._index -= 1
+        return self._entries[self._index]
+
+    def forward(self) -> str | None:
+        """The entry after the one shown, then the draft (Down); None when
+        the draft is shown already."""
+        if self._index >= len(self._entries):
+            return None
+        self._index += 1
+        if self._index == len(self._entries):
+            return self._draft
+        return self._entries[self._index]
