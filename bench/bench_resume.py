@@ -52,9 +52,9 @@ SETUP = (
 #: One cycle of a turn's worth of GM actions ({g}, {h}: goblins 1-8).
 CYCLE = (
     'damage "Goblin {g}" 2d6+3 fire',
-    "heal Ogre 1d8",
-    'cond "Goblin {h}" frightened rounds 2',
     "damage Ogre 1d8+2 slashing",
+    'cond "Goblin {h}" frightened rounds 2',
+    "heal Ogre 1d8",  # after a hit: a heal at full HP is refused
     'heal "Goblin {g}" 1d8',
     "next",
 )
