@@ -218,24 +218,35 @@ class StepsFile:
         return found.lines
 
     def _damaged(self, damage: Damage, size: int) -> None:
-        lost = f"from action {damage.seq} on ({damage.reason})"
+        self._repair(damage.seq, f"is damaged from action {damage.seq} on ({damage.reason})")
+
+    def cut(self, seq: int, reason: str) -> None:
+        """Keep a copy, then cut the file before line *seq* (a step that is
+        sealed but does not fit the fight): later steps follow the ones kept."""
+        self._repair(seq, f"does not replay from action {seq} on ({reason})")
+
+    def _repair(self, seq: int, problem: str) -> None:
+        """Cut the file before line *seq*, a copy of it kept beside it (a
+        reader only says what it found)."""
         if self.read_only:
             self.notices.append(
-                f"The steps file {self.path} is damaged {lost}; opened read-only, so it "
-                f"was left as it is and the {self.last_seq} actions before it are shown."
+                f"The steps file {self.path} {problem}; opened read-only, so it was "
+                f"left as it is and the {seq - 1} actions before it are shown."
             )
+            self.size, self.last_seq = self._starts[seq], seq - 1
             return
         try:
             aside = keep_copy_aside(self.path, "corrupt")
         except OSError as exc:
             raise SaveError(
-                f"The steps file {self.path} is damaged {lost}, and a copy could not be "
-                f"kept before repairing it ({exc.strerror or exc}); nothing was changed."
+                f"The steps file {self.path} {problem}, and a copy could not be kept "
+                f"before repairing it ({exc.strerror or exc}); nothing was changed."
             ) from None
+        self.size, self.last_seq = self._starts[seq], seq - 1
         self._truncate()
         self.notices.append(
-            f"The steps file {self.path} was damaged {lost}. The {self.last_seq} actions "
-            f"before the damage were kept; the damaged file was kept as {aside}."
+            f"The steps file {self.path} {problem}: the {seq - 1} actions before it were "
+            f"kept, and the whole file was kept as {aside}."
         )
 
     def _truncate(self) -> None:
@@ -309,30 +320,6 @@ class StepsFile:
         self._index_down_to(first)
         start = self._starts[first]
         return self._pread(start, self.end_of(last) - start)
-
-    def cut(self, seq: int, reason: str) -> None:
-        """Keep a copy, then cut the file before line *seq* (a step that is
-        sealed but does not fit the fight): later steps follow the ones kept."""
-        lost = f"from action {seq} on ({reason})"
-        if self.read_only:
-            self.notices.append(
-                f"The steps file {self.path} does not replay {lost}; opened read-only, "
-                f"so it was left as it is and the {seq - 1} actions before it are shown."
-            )
-            return
-        try:
-            aside = keep_copy_aside(self.path, "corrupt")
-        except OSError as exc:
-            raise SaveError(
-                f"The steps file {self.path} does not replay {lost}, and a copy could not "
-                f"be kept before repairing it ({exc.strerror or exc}); nothing was changed."
-            ) from None
-        self.size, self.last_seq = self._starts[seq], seq - 1
-        self._truncate()
-        self.notices.append(
-            f"The steps file {self.path} did not replay {lost}. The {seq - 1} actions "
-            f"before it were kept; the whole file was kept as {aside}."
-        )
 
     def first_line(self) -> Line:
         """Line 0 (the origin), read from the start of the file."""

@@ -277,7 +277,7 @@ def test_damaged_saves_are_rebuilt_from_the_steps_and_reported(capsys, db) -> No
     state.write_bytes(state.read_bytes().replace(b"Ogre5", b"Ogrf5", 1))  # and in the snapshot
     status, out, err = run(capsys, db, "do", "Fight", "add Troll hp 60")
     assert status == 0
-    assert "damaged from action 3 on" in err and "The 2 actions before the damage" in err
+    assert "damaged from action 3 on" in err and "the 2 actions before it were kept" in err
     assert "rebuilt from its 2 saved actions" in err
     _, shown, _ = run(capsys, db, "show", "Fight", "--json")
     assert [c["name"] for c in json.loads(shown)["combatants"]] == ["Ogre0", "Ogre1", "Troll"]

@@ -384,7 +384,7 @@ def test_a_damaged_steps_file_is_left_to_the_writer_that_repairs_it(tmp_path: Pa
         fight = LiveEncounter.open(store, "Fight")
         assert fight.session.seq == 8 and digest(fight.encounter) == digests[8]
         (notice,) = store.take_notices()
-        assert "The 8 actions before the damage were kept" in notice
+        assert "the 8 actions before it were kept" in notice
         (aside,) = folder.glob("steps.jsonl.corrupt-*")
         assert str(aside) in notice
         assert aside.read_bytes() == damaged

@@ -126,7 +126,7 @@ def test_damage_in_the_middle_keeps_every_step_before_it_and_the_damaged_file(
     steps.write_bytes(b"".join(lines))
     resumed, notices = reopen(db)
     (notice,) = notices
-    assert "damaged from action 8 on" in notice and "The 7 actions before the damage" in notice
+    assert "damaged from action 8 on" in notice and "the 7 actions before it were kept" in notice
     assert [c.hp for c in resumed.encounter.combatants if c.name == "Ogre"] == [
         [c.hp for c in live.encounter.combatants if c.name == "Ogre"][0] - 1
     ]
