@@ -154,7 +154,7 @@ class DamagePromptScreen(PromptScreen):
         self._saves = saves
 
     def on_mount(self) -> None:
-        self.query_one("#prompt-message", Static).update(plain(f"{self._usage}\n{saves_hint()}"))
+        self.query_one("#prompt-message", Static).update(plain(f"{self._usage} · {saves_hint()}"))
 
     def action_saves(self) -> None:
         text = self.query_one("#prompt-input", PlainInput).value.strip()
