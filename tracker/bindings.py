@@ -127,7 +127,8 @@ ENCOUNTER_KEYS: tuple[Key, ...] = (
         "Mark",
         "selection: mark / unmark",
         "mark or unmark the selection; damage, heal, temp, persistent and conditions "
-        "apply to every marked combatant, and the marks clear once that action is applied",
+        "apply to every marked combatant; the marks stay for the next action until Esc "
+        "or the turn passes (keep_marks in [settings])",
         show=False,
         wide=True,
     ),
@@ -137,7 +138,7 @@ ENCOUNTER_KEYS: tuple[Key, ...] = (
         "clear_marks",
         "Unmark",
         "selection: clear the marks",
-        "clear every mark (they also clear by themselves once an action used them)",
+        "clear every mark (by default they also clear when the turn passes)",
         show=False,
         wide=True,
     ),
@@ -505,6 +506,67 @@ LINE_KEYS: tuple[Key, ...] = (
 )
 
 
+#: Keys of area damage: the damage prompt on two targets or more opens the
+#: saves form, where each target takes full, half or no damage.
+SAVES_KEYS: tuple[Key, ...] = (
+    Key(
+        "saves.open",
+        "ctrl+s",
+        "saves",
+        "Saves",
+        "area damage: saves per target…",
+        "in the damage prompt on two targets or more: after the amount, choose full / "
+        "half / none per target (one roll, one step)",
+        show=False,
+    ),
+    Key(
+        "saves.next",
+        "space,right",
+        "cycle(1)",
+        "Cycle",
+        "saves: next choice",
+        "in the saves form: full → half → none for the highlighted target",
+        show=False,
+    ),
+    Key(
+        "saves.previous",
+        "left",
+        "cycle(-1)",
+        "Back",
+        "saves: previous choice",
+        "in the saves form: none → half → full for the highlighted target",
+        show=False,
+    ),
+    Key(
+        "saves.full",
+        "f",
+        "choose('full')",
+        "Full",
+        "saves: full",
+        "in the saves form: the highlighted target takes it all, then the next row",
+        show=False,
+    ),
+    Key(
+        "saves.half",
+        "h",
+        "choose('half')",
+        "Half",
+        "saves: half",
+        "in the saves form: the highlighted target saved for half (rounded down), then the next",
+        show=False,
+    ),
+    Key(
+        "saves.none",
+        "n",
+        "choose('none')",
+        "None",
+        "saves: none",
+        "in the saves form: the highlighted target takes nothing, then the next row",
+        show=False,
+    ),
+)
+
+
 def bindings(keys: tuple[Key, ...]) -> list[BindingType]:
     """Textual bindings for a table of keys (for a class's ``BINDINGS``)."""
     return [k.binding() for k in keys]
@@ -518,9 +580,10 @@ def wide_ids() -> set[str]:
 def key_tables() -> list[list[tuple[str, str]]]:
     """``(id, default keys)`` of each screen's keys: a key may mean one
     thing per screen (the keymap checks are per table)."""
-    return [[(k.id, k.key) for k in t] for t in (ENCOUNTER_KEYS, PICKER_KEYS, MOVEMENT_KEYS)]
+    tables = (ENCOUNTER_KEYS, PICKER_KEYS, MOVEMENT_KEYS, SAVES_KEYS)
+    return [[(k.id, k.key) for k in t] for t in tables]
 
 
 def key_ids() -> set[str]:
     """Every rebindable id (the keymap file is checked against these)."""
-    return {k.id for k in ENCOUNTER_KEYS + PICKER_KEYS + LINE_KEYS + MOVEMENT_KEYS}
+    return {k.id for k in ENCOUNTER_KEYS + PICKER_KEYS + LINE_KEYS + MOVEMENT_KEYS + SAVES_KEYS}

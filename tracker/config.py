@@ -18,6 +18,10 @@ Format::
                                 # a theme picked in the palette is saved here
     follow_turn = true          # false: the selection stays where the GM put
                                 # it when the turn passes (g jumps to the turn)
+    keep_marks = "until-next-turn"  # marks serve several actions and clear when
+                                # the turn passes (or on Esc); "until-esc": only
+                                # Esc clears them; "after-each-action": an action
+                                # that used them clears them
 
 A problem in the file never stops the tracker: the rest is used and each
 problem is shown once, as one line naming it.
@@ -33,6 +37,9 @@ from pathlib import Path
 from rules.text import first_unsafe, shorten, visible
 
 APP_NAME = "combat-tracker"
+#: ``keep_marks`` values: the marks clear on Esc only, also when the turn
+#: passes (the default), or also after each action that used them.
+KEEP_MARKS = ("until-esc", "until-next-turn", "after-each-action")
 #: a keymap is a few KB; anything past this is not a config file
 MAX_CONFIG_BYTES = 1024 * 1024
 
@@ -46,6 +53,8 @@ class Config:
     theme: str | None = None
     #: the selection moves to each new active combatant (marks stay)
     follow_turn: bool = True
+    #: when the marks clear by themselves (:data:`KEEP_MARKS`; Esc always clears them)
+    keep_marks: str = "until-next-turn"
     problems: list[str] = field(default_factory=list)
     path: Path | None = None
 
@@ -131,6 +140,14 @@ def _read(path: Path, config: Config, known_ids: set[str] | None) -> None:
         config.follow_turn = follow
     else:
         config.problems.append(f"{path}: follow_turn must be true or false")
+    keep = settings.get("keep_marks", "until-next-turn")
+    if isinstance(keep, bool):  # true: kept until Esc; false: cleared after each action
+        keep = KEEP_MARKS[0] if keep else KEEP_MARKS[2]
+    if keep in KEEP_MARKS:
+        config.keep_marks = keep
+    else:
+        choices = ", ".join(f'"{k}"' for k in KEEP_MARKS)
+        config.problems.append(f"{path}: keep_marks must be one of {choices}")
     theme = settings.get("theme")
     if theme is not None:
         if isinstance(theme, str) and first_unsafe(theme) < 0:

@@ -50,13 +50,20 @@ class EncounterController:
     """The selection and the marks of one live encounter, and what keys do with them."""
 
     def __init__(
-        self, live: LiveEncounter, cursor: Callable[[], int | None], follow_turn: bool = True
+        self,
+        live: LiveEncounter,
+        cursor: Callable[[], int | None],
+        follow_turn: bool = True,
+        keep_marks: str = "until-next-turn",
     ) -> None:
         """*cursor*: the row the selection cursor is on now (None: no rows);
-        *follow_turn*: the selection moves to each new active combatant."""
+        *follow_turn*: the selection moves to each new active combatant;
+        *keep_marks*: when the marks clear by themselves
+        (``tracker.config.KEEP_MARKS``; Esc always clears them)."""
         self.live = live
         self._cursor = cursor
         self.follow_turn = follow_turn
+        self.keep_marks = keep_marks
         #: whose turn it was when last asked (:meth:`turn_moved`)
         self._turn = self._turn_key()
         ui: Mapping[str, object] = live.ui_state
@@ -144,11 +151,14 @@ class EncounterController:
         redo, removing the active combatant): the active row when the turn
         passed to someone else (or the round changed) since last asked, else
         None.  With :attr:`follow_turn` the selection becomes the active
-        combatant then; the marks never change here."""
+        combatant then; with ``keep_marks = "until-next-turn"`` the marks
+        clear (the GM moved on)."""
         key = self._turn_key()
         if key == self._turn:
             return None
         self._turn = key
+        if self.keep_marks == "until-next-turn":
+            self.clear_marks()
         enc = self.encounter
         active = enc.active if enc.started else None
         if active is None or enc.turn is None:
@@ -187,6 +197,13 @@ class EncounterController:
         self.marked = []
         self.live.set_ui_state(marked=[])
         return True
+
+    def used_marks(self) -> None:
+        """An action on the marked combatants was applied: with
+        ``keep_marks = "after-each-action"`` the marks clear; else they stay
+        for the next action (a spell that damages, then adds a condition)."""
+        if self.keep_marks == "after-each-action":
+            self.clear_marks()
 
     def marks_used(self) -> bool:
         """Whether the next targeted action goes to the marked combatants."""
@@ -256,7 +273,21 @@ class EncounterController:
         who = ", ".join(names)
         if action in ON_TARGETS:
             _, title, usage = ON_TARGETS[action]
-            return Ask(f"{title}: {who}", usage, line, self.marks_used(), blank=action == "attack")
+            saves = None
+            if action == "damage" and len(names) > 1:
+
+                def saves(text: str, chosen: Mapping[str, str]) -> str:
+                    return lines.saves_line(names, text, chosen)
+
+            return Ask(
+                f"{title}: {who}",
+                usage,
+                line,
+                self.marks_used(),
+                blank=action == "attack",
+                names=tuple(names),
+                saves=saves,
+            )
         if action == "uncondition":
             present = tuple(self.present_conditions(names))
             if not present:

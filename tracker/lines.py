@@ -128,12 +128,18 @@ class Ask:
     usage: str
     #: the answer (the prompt's text, or the choice) → the action line
     line: Callable[[str], str]
-    #: the line goes to the marked combatants: the marks clear once it applied
+    #: the line goes to the marked combatants (``keep_marks`` says whether
+    #: they clear once it applied)
     uses_marks: bool = False
     #: pick one of these instead of typing (``uncondition``)
     choices: tuple[str, ...] = ()
     #: an empty answer is an answer (``attack`` with no options)
     blank: bool = False
+    #: whom the line acts on, in the order of play
+    names: tuple[str, ...] = ()
+    #: the answer and a save per target (:data:`SAVES`) → the line; None:
+    #: not asked (only damage on two targets or more asks)
+    saves: Callable[[str, Mapping[str, str]], str] | None = None
 
 
 def targets(names: Sequence[str]) -> str:
@@ -144,6 +150,23 @@ def targets(names: Sequence[str]) -> str:
 def on_targets(verb: str, names: Sequence[str], rest: str) -> str:
     """``VERB TARGETS REST`` (``damage 'Goblin 2' 2d6+3 fire``)."""
     return f"{verb} {targets(names)} {rest}".rstrip()
+
+
+#: What a target of area damage did with its save: takes it all, half
+#: (rounded down, through its own defenses) or nothing.
+SAVES = ("full", "half", "none")
+
+
+def saves_line(names: Sequence[str], rest: str, saves: Mapping[str, str]) -> str:
+    """``damage TARGETS REST [half T] [none T]`` (one roll, one step):
+    ``damage 'Zombie 1,Ogre' 8d6 fire half Ogre``; a target missing from
+    *saves* takes it all."""
+    line = on_targets("damage", names, rest)
+    for save in SAVES[1:]:
+        who = [n for n in names if saves.get(n) == save]
+        if who:
+            line += f" {save} {targets(who)}"
+    return line
 
 
 def with_value(text: str) -> str:

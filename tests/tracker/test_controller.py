@@ -586,6 +586,7 @@ def moved(ctl: EncounterController, cursor: Cursor) -> int | None:
 
 def test_each_turn_change_selects_the_active_combatant_and_keeps_the_marks() -> None:
     ctl, cursor, live = turn_fight(follow=True)
+    ctl.keep_marks = "until-esc"  # following the turn never touches them itself
     cursor.row = order(live).index("Goblin 3")
     ctl.cursor_moved()
     ctl.toggle_mark()
@@ -686,3 +687,86 @@ def test_attack_delay_and_return_lines_and_why_not() -> None:
     cursor.row = order(live).index(active.name)
     assert ctl.unavailable("return") is None
     assert ctl.line("return") == f"return {shlex.quote(active.name)}"
+
+
+# -- marks that stay, saves per target (issue 11) ----------------------------------
+
+
+def test_damage_on_several_targets_takes_saves_in_the_engine_syntax() -> None:
+    ctl, _, _ = fight(ui={"marked": ["Ogre", "Goblin 1", "Goblin 2"]})
+    ask = ctl.ask("damage")
+    assert ask is not None and ask.saves is not None
+    assert ask.names == ("Goblin 1", "Goblin 2", "Ogre") or set(ask.names) == {
+        "Goblin 1",
+        "Goblin 2",
+        "Ogre",
+    }
+    who = lines.targets(list(ask.names))
+    line = ask.saves("8d6 fire", {"Goblin 2": "half", "Ogre": "none", "Goblin 1": "full"})
+    assert line == f"damage {who} 8d6 fire half 'Goblin 2' none Ogre"
+    action = one_action(line)
+    assert action["half"] == ["Goblin 2"] and action["none"] == ["Ogre"]
+    # everyone full: the plain line
+    assert ask.saves("8d6 fire", {}) == f"damage {who} 8d6 fire"
+
+
+def test_saves_list_several_targets_in_one_quoted_argument() -> None:
+    assert (
+        lines.saves_line(["A 1", "A 2", "B"], "10", {"A 1": "half", "A 2": "half", "B": "none"})
+        == "damage 'A 1,A 2,B' 10 half 'A 1,A 2' none B"
+    )
+
+
+def test_one_target_takes_no_saves_form() -> None:
+    ctl, cursor, _ = fight()
+    at(ctl, cursor, "Ogre")
+    ask = ctl.ask("damage")
+    assert ask is not None and ask.saves is None
+    ctl.marked = ["Ogre", "Zalek"]
+    heal = ctl.ask("heal")
+    assert heal is not None and heal.saves is None  # only damage saves
+
+
+@pytest.mark.parametrize("name", HOSTILE)
+def test_a_hostile_name_under_half_stays_one_target(name: str) -> None:
+    ctl, _, live = fight(setup=(*SETUP, f"add {shlex.quote(name)} hp 20 al 10"))
+    ctl.marked = [name, "Ogre"]
+    ask = ctl.ask("damage")
+    assert ask is not None and ask.saves is not None
+    action = one_action(ask.saves("6", {name: "half"}))
+    assert action["half"] == [name] and sorted(action["targets"]) == sorted([name, "Ogre"])
+    live.do(ask.saves("6", {name: "half", "Ogre": "none"}))
+    by_name = {c.name: c.hp for c in live.session.encounter.combatants}
+    assert by_name[name] == 17 and by_name["Ogre"] == 59
+
+
+def test_marks_stay_after_an_action_and_clear_when_the_turn_passes() -> None:
+    ctl, _, live = fight(setup=(*SETUP, "start"))
+    ctl.turn_moved()
+    ctl.marked = ["Goblin 1", "Goblin 2"]
+    ctl.used_marks()  # the default: kept for the next action
+    assert ctl.marked == ["Goblin 1", "Goblin 2"]
+    assert ctl.turn_moved() is None and ctl.marked  # no turn change: kept
+    live.do("next")
+    assert ctl.turn_moved() is not None
+    assert ctl.marked == [] and live.ui_state["marked"] == []
+
+
+def test_marks_until_escape_survive_the_turn_passing() -> None:
+    ctl, _, live = fight(setup=(*SETUP, "start"))
+    ctl.keep_marks = "until-esc"
+    ctl.marked = ["Ogre"]
+    ctl.used_marks()
+    live.do("next")
+    ctl.turn_moved()
+    assert ctl.marked == ["Ogre"]
+    assert ctl.clear_marks() and ctl.marked == []
+
+
+def test_marks_after_each_action_clear_once_used() -> None:
+    ctl, _, live = fight()
+    ctl.keep_marks = "after-each-action"
+    ctl.marked = ["Ogre", "Zalek"]
+    live.set_ui_state(marked=ctl.marked)
+    ctl.used_marks()
+    assert ctl.marked == [] and live.ui_state["marked"] == []

@@ -193,7 +193,8 @@ async def test_shift_c_on_marked_targets_removes_it_where_present_in_one_step() 
         await pilot.press("space", "j", "space", "C")
         await pilot.press("enter")
         assert row(app, "Goblin 1").conditions == ()
-        assert app.live.ui_state["marked"] == []  # the marks were used
+        # the marks stay for the next action (keep_marks = "until-next-turn")
+        assert app.live.ui_state["marked"] == ["Goblin 1", "Goblin 2"]
 
 
 # -- the command line ------------------------------------------------------------------

@@ -18,7 +18,7 @@ from rules.encounter import Encounter
 from rules.engine import Session
 from saves.live import LiveEncounter
 from tracker.app import CombatTrackerApp
-from tracker.bindings import ENCOUNTER_KEYS, LINE_KEYS
+from tracker.bindings import ENCOUNTER_KEYS, LINE_KEYS, SAVES_KEYS
 from tracker.config import Config
 from tracker.screens.encounter import EncounterScreen
 from tracker.screens.help import HelpScreen
@@ -169,7 +169,10 @@ async def test_space_marks_and_damage_hits_every_marked_combatant() -> None:
         await type_text(pilot, "3 fire")
         await pilot.press("enter")
         assert hp(app, "Goblin 1") == 4 and hp(app, "Goblin 3") == 4 and hp(app, "Goblin 2") == 7
-        # the marks were for that one area effect: they clear once it is applied
+        # the marks stay for the next action on the same targets (keep_marks)
+        assert app.live.ui_state["marked"] == ["Goblin 1", "Goblin 3"]
+        assert "●" in row_text(app, names(app).index("Goblin 3"))
+        await pilot.press("escape")
         assert app.live.ui_state["marked"] == []
         assert all("●" not in row_text(app, i) for i in range(len(names(app))))
         await pilot.press("space")  # mark Goblin 3 again, then unmark it
@@ -503,10 +506,12 @@ async def test_question_mark_and_f1_list_every_key() -> None:
         await pilot.press("question_mark")
         assert isinstance(app.screen, HelpScreen)
         table = app.screen.table
-        assert table.row_count == len(ENCOUNTER_KEYS + LINE_KEYS)
+        assert table.row_count == len(ENCOUNTER_KEYS + LINE_KEYS + SAVES_KEYS)
         keys = [cell for cell in table.columns[0].cells]
         assert "?" in str(keys[len(ENCOUNTER_KEYS) - 2]) and "ctrl+z" in keys
-        assert keys[-2:] == ["up", "down"]  # the prompts' history keys
+        lines_at = len(ENCOUNTER_KEYS + LINE_KEYS)
+        assert keys[lines_at - 2 : lines_at] == ["up", "down"]  # the prompts' history keys
+        assert keys[lines_at] == "ctrl+s"  # saves per target, in the damage prompt
         await pilot.press("escape", "f1")
         assert isinstance(app.screen, HelpScreen)
         await pilot.press("escape")

@@ -156,7 +156,8 @@ async def test_with_follow_turn_off_the_turn_shows_but_the_selection_stays() -> 
 
 
 async def test_following_the_turn_leaves_the_marks_alone() -> None:
-    app = make_app(horde(10))
+    # kept until Esc: the default keep_marks clears them as the turn passes
+    app = CombatTrackerApp(live=horde(10), config=Config(keep_marks="until-esc"))
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("j", "j", "space", "j", "space")
         marked = list(app.live.ui_state["marked"])

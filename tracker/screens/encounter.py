@@ -1,6 +1,6 @@
 """The encounter screen: its keys and the dialogs they open.  Every key sends
-one action line built by the controller; the marks clear once an action
-used them (a GM marks for one area effect), and a key that does not apply
+one action line built by the controller; the marks serve several actions
+(``keep_marks`` says when they clear), and a key that does not apply
 now is greyed and, pressed anyway, says why."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 from textual import events
 
-from tracker.bindings import ENCOUNTER_KEYS, LINE_KEYS, bindings
+from tracker.bindings import ENCOUNTER_KEYS, LINE_KEYS, SAVES_KEYS, bindings
 from tracker.lines import ADD_FIELDS, EDIT_FIELDS, edit_values
 from tracker.screens.encounter_view import EncounterView
 from tracker.screens.palette import EncounterCommands
@@ -320,7 +320,7 @@ class EncounterScreen(EncounterView):
         from tracker.screens.help import HelpScreen
 
         path = str(self.config.path or "config.toml")
-        keys = ENCOUNTER_KEYS + LINE_KEYS
+        keys = ENCOUNTER_KEYS + LINE_KEYS + SAVES_KEYS
         self.app.push_screen(HelpScreen(keys, self.config.keymap, path))
 
     def action_quit(self) -> None:

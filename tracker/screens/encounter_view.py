@@ -64,7 +64,7 @@ class EncounterView(Screen[None]):
         self._log = LogPane(id="log")
         #: the selection, the marks and what the keys do with them
         self.controller = EncounterController(
-            live, lambda: self._table.selected_index, config.follow_turn
+            live, lambda: self._table.selected_index, config.follow_turn, config.keep_marks
         )
         self._typed: History | None = None
 
@@ -132,7 +132,7 @@ class EncounterView(Screen[None]):
         return self.controller.selected()
 
     def clear_marks(self) -> None:
-        """Forget every mark (after the action that used them, or Escape)."""
+        """Forget every mark (Escape)."""
         if self.controller.clear_marks():
             self._show_mark_rows()
 
@@ -155,8 +155,8 @@ class EncounterView(Screen[None]):
         drawn = table.selected_name
         if drawn is not None:
             ctl.remember(drawn)
+        turn = ctl.turn_moved()  # the turn passed: in view (and selected; marks may clear)
         table.show(enc, ctl.marked)
-        turn = ctl.turn_moved()  # the turn passed: in view (and selected)
         if turn is not None:
             table.reveal_turn(turn)
         index = ctl.follow()  # None: the selection is whoever the cursor is on
@@ -255,37 +255,41 @@ class EncounterView(Screen[None]):
 
     def ask(self, action: str) -> None:
         """Open the prompt (or choice) of key *action*; its line is applied,
-        and the marks it used clear once it was."""
+        and the marks it used clear once it was if the setting says so."""
         ask = self.controller.ask(action)
         if ask is not None:
-            then = self.clear_marks if ask.uses_marks else None
+            then = self.controller.used_marks if ask.uses_marks else None
             if ask.choices:
                 self._choose(ask, then)
             else:
-                self.prompt(ask.title, ask.usage, ask.line, then, kind=action, blank=ask.blank)
+                self.prompt(ask, then, kind=action)
 
-    def prompt(
-        self,
-        title: str,
-        usage: str,
-        build: Callable[[str], str],
-        then: Callable[[], None] | None = None,
-        *,
-        kind: str = "",
-        blank: bool = False,
-    ) -> None:
-        """Ask for one line; *build* turns it into an action line; *then*
+    def prompt(self, ask: Ask, then: Callable[[], None] | None = None, *, kind: str = "") -> None:
+        """Ask for one line; *ask* turns it into an action line; *then*
         runs once it was applied.  *kind*: the history Up/Down walk (and
-        the applied line joins); *blank*: an empty line is an answer."""
+        the applied line joins).  Damage on two targets or more can take
+        a save per target (``tracker.screens.saves_form``)."""
         from tracker.screens.prompt import PromptScreen
 
         def submit(text: str) -> str | None:
-            if not text and not blank:
-                return f"type {usage} — or Esc to cancel"
-            return self.apply(build(text), then)
+            if not text and not ask.blank:
+                return f"type {ask.usage} — or Esc to cancel"
+            return self.apply(ask.line(text), then)
 
         history = self.typed.kind(kind) if kind else None
-        self.app.push_screen(PromptScreen(title, usage, submit, history=history))
+        if ask.saves is None:
+            self.app.push_screen(PromptScreen(ask.title, ask.usage, submit, history=history))
+            return
+        from tracker.screens.saves_form import DamagePromptScreen
+
+        build = ask.saves
+
+        def saves(text: str, chosen: dict[str, str]) -> str | None:
+            return self.apply(build(text, chosen), then)
+
+        self.app.push_screen(
+            DamagePromptScreen(ask.title, ask.usage, submit, ask.names, saves, history=history)
+        )
 
     def _choose(self, ask: Ask, then: Callable[[], None] | None) -> None:
         from tracker.screens.prompt import ChoiceScreen
