@@ -112,9 +112,18 @@ def visible(text: str) -> str:
     ``\\u202e``); backslashes are left alone: it is for reading, not parsing."""
     if not isinstance(text, str):
         text = str(text)
+    if text and _attaches(text[0]):
+        # a combining mark or emoji modifier with nothing before it draws
+        # nothing (or mangles a border): spell it out
+        return _escape(text[0]) + visible(text[1:])
     if first_unsafe(text) < 0:
         return text
     return "".join(_escape(ch) if is_unsafe(ch) else ch for ch in text)
+
+
+def _attaches(ch: str) -> bool:
+    """Whether *ch* only modifies the character before it."""
+    return unicodedata.category(ch) in ("Mn", "Me") or 0x1F3FB <= ord(ch) <= 0x1F3FF
 
 
 def shorten(text: str, limit: int = 60) -> str:
