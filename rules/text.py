@@ -112,7 +112,7 @@ def visible(text: str) -> str:
     ``\\u202e``); backslashes are left alone: it is for reading, not parsing."""
     if not isinstance(text, str):
         text = str(text)
-    if text and _attaches(text[0]):
+    if text and modifies_previous(text[0]):
         # a combining mark or emoji modifier with nothing before it draws
         # nothing (or mangles a border): spell it out
         return _escape(text[0]) + visible(text[1:])
@@ -121,7 +121,7 @@ def visible(text: str) -> str:
     return "".join(_escape(ch) if is_unsafe(ch) else ch for ch in text)
 
 
-def _attaches(ch: str) -> bool:
+def modifies_previous(ch: str) -> bool:
     """Whether *ch* only modifies the character before it."""
     return unicodedata.category(ch) in ("Mn", "Me") or 0x1F3FB <= ord(ch) <= 0x1F3FF
 
@@ -143,6 +143,7 @@ __all__ = [
     "describe",
     "first_unsafe",
     "is_unsafe",
+    "modifies_previous",
     "name_key",
     "shorten",
     "visible",
