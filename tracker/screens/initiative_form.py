@@ -70,7 +70,7 @@ class InitiativeFormScreen(QuietWhenQuitting, ModalScreen[InitiativeEntry | None
                 markup=False,
             )
             yield Static(
-                "Enter/Tab: next row · Enter on the last: start · Esc: cancel",
+                "Enter/Tab: next · Enter on the last: start · Esc: cancel",
                 classes="dialog-keys",
                 markup=False,
             )
