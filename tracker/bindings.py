@@ -45,7 +45,7 @@ ENCOUNTER_KEYS: tuple[Key, ...] = (
         "start",
         "Start",
         "encounter: start combat",
-        "roll initiative for those without, start-of-combat Dash checks, round 1",
+        "ask the players' initiative totals in one form (blank: rolled), roll the rest, Dash checks, round 1",
     ),
     Key(
         "encounter.next_turn",

@@ -299,6 +299,70 @@ class EncounterController:
             return Ask("Roll dice", "EXPR [adv N] [dis N] [dc N]", line)
         return None
 
+    def players_without_initiative(self) -> list[str]:
+        """The player combatants ``s`` asks the initiative form about."""
+        return [c.name for c in self.encounter.combatants if c.player and c.initiative is None]
+
+    def initiative_entry(self, totals: Mapping[str, str]) -> str | dict[str, str]:
+        """The initiative form's line for the *totals* typed by player name
+        (blank: ``start`` rolls it), or the engine's message by name for each
+        total that is not a whole number within its bounds."""
+        from rules.engine.grammar import bounded
+        from rules.errors import ActionError
+
+        values: list[tuple[str, int | None]] = []
+        errors: dict[str, str] = {}
+        for name, text in totals.items():
+            try:
+                values.append((name, bounded("init", text) if text.strip() else None))
+            except ActionError as exc:
+                errors[name] = str(exc)
+        return errors or lines.initiative_line(values)
+
+    def monster_dice(self, line: str) -> tuple[Action, Dice, list[bool]] | str:
+        """For the initiative form's *line* when the GM rolls the monsters'
+        dice: the parsed action, the monsters' initiative dice to ask for,
+        and, for every die up to the last of those, whether it is the GM's
+        (the others — a blank player's — the program rolls)."""
+        parsed = self.dice_needed(line)
+        if isinstance(parsed, str):
+            return parsed
+        action, needed = parsed
+        theirs = {
+            f"{c.name} initiative (d20)"
+            for c in self.encounter.combatants
+            if not c.player and c.initiative is None
+        }
+        gm = [label in theirs for label, _ in needed]
+        while gm and not gm[-1]:
+            gm.pop()
+        return action, [d for d, mine in zip(needed, gm, strict=False) if mine], gm
+
+    def with_monster_faces(
+        self, action: Action, gm: Sequence[bool], typed: Sequence[int]
+    ) -> Action:
+        """:meth:`monster_dice`'s *action* carrying the faces: the GM's
+        *typed* ones in their places, a program-rolled d20 in the others,
+        up to where the GM stopped typing (the program rolls the rest).
+        The faces go to ``start``, the batch's only part that rolls."""
+        rng = self.live.session.rng
+        faces: list[int] = []
+        queue = list(typed)
+        kept = 0  # the faces up to the GM's last one
+        for mine in gm:
+            if mine and not queue:
+                break
+            faces.append(queue.pop(0) if mine else rng.randint(1, 20))
+            kept = len(faces) if mine else kept
+        faces = faces[:kept]
+        if not faces:
+            return action
+        if action.get("verb") != "batch":
+            return {**action, "faces": faces}
+        parts = list(action["actions"])  # type: ignore[call-overload]
+        parts[-1] = {**parts[-1], "faces": faces}
+        return {**action, "actions": parts}
+
     def add_line(self, values: Mapping[str, str], checks: Mapping[str, bool]) -> str:
         """The add form's line (``lines.add_line``; ValueError: no name)."""
         return lines.add_line(values, checks)

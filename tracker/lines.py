@@ -286,3 +286,11 @@ def move_line(name: str, movement: str, face: int | None, spend: bool) -> str:
     if not spend:
         line += " nospend"
     return line
+
+
+def initiative_line(totals: Sequence[tuple[str, int | None]]) -> str:
+    """The initiative form's one batch: ``init 'Mira' 17; init 'Bram' 12;
+    start`` — each typed total (None: blank, ``start`` rolls it with the
+    monsters' initiatives), then ``start``; one undoable step."""
+    parts = [f"init {targets([name])} {total}" for name, total in totals if total is not None]
+    return "; ".join([*parts, "start"])

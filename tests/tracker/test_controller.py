@@ -770,3 +770,68 @@ def test_marks_after_each_action_clear_once_used() -> None:
     live.set_ui_state(marked=ctl.marked)
     ctl.used_marks()
     assert ctl.marked == [] and live.ui_state["marked"] == []
+
+
+# -- the initiative form (s) ------------------------------------------------------
+
+PARTY = (
+    "add Mira hp 20 player",
+    "add 'Bob; remove Ogre' hp 20 player",
+    "add Bram hp 20 player init 11",
+    "add Ogre hp 59 al 11",
+)
+
+
+def test_initiative_entry_is_one_batch_of_the_typed_totals_then_start() -> None:
+    ctl, _, live = fight(PARTY)
+    assert ctl.players_without_initiative() == ["Mira", "Bob; remove Ogre"]
+    line = ctl.initiative_entry({"Mira": "17", "Bob; remove Ogre": " +12 "})
+    assert line == "init Mira 17; init 'Bob; remove Ogre' 12; start"
+    assert len(split_batch(str(line))) == 3  # the name stays one target
+    assert ctl.initiative_entry({"Mira": "", "Bob; remove Ogre": ""}) == "start"  # all rolled
+    assert ctl.do(str(line)) is None
+    enc = live.session.encounter
+    assert enc.started and "Ogre" in order(live)  # nothing was removed
+    inits = {c.name: c.initiative for c in enc.combatants}
+    assert inits["Mira"] == 17 and inits["Bob; remove Ogre"] == 12 and inits["Bram"] == 11
+    assert inits["Ogre"] is not None  # rolled by start
+    assert ctl.history(undo=True) is None  # one undo removes it all
+    assert all(c.initiative is None for c in live.session.encounter.combatants if c.name != "Bram")
+    assert not live.session.encounter.started
+
+
+def test_initiative_entry_refuses_what_the_engine_refuses_by_name() -> None:
+    ctl, _, _ = fight(PARTY)
+    errors = ctl.initiative_entry({"Mira": "seventeen", "Bob; remove Ogre": "1001"})
+    assert errors == {
+        "Mira": "init must be a whole number, not 'seventeen'",
+        "Bob; remove Ogre": "init 1001 is too large (at most 1,000)",
+    }
+    assert ctl.initiative_entry({"Mira": "17; remove Ogre"}) == {
+        "Mira": "init must be a whole number, not '17; remove Ogre'"
+    }
+
+
+def start_faces(action: Any) -> list[int]:
+    """The faces the batch's ``start`` carries."""
+    return list(action["actions"][-1]["faces"])
+
+
+def test_monster_dice_asks_only_the_monsters_initiative_d20s() -> None:
+    setup = ("add Mira hp 20 player", "add Zombie count 2 hp 9", "add Ana hp 20 player")
+    ctl, _, live = fight(setup)
+    line = str(ctl.initiative_entry({"Mira": "", "Ana": "15"}))  # Mira: rolled
+    plan = ctl.monster_dice(line)
+    assert not isinstance(plan, str)
+    action, needed, gm = plan
+    assert needed == [("Zombie 1 initiative (d20)", 20), ("Zombie 2 initiative (d20)", 20)]
+    assert gm == [False, True, True]  # Mira's die first (the program's), then the zombies'
+    assert ctl.with_monster_faces(action, gm, []) == action  # the program rolls them all
+    assert len(start_faces(ctl.with_monster_faces(action, gm, [3]))) == 2  # Mira's, the one typed
+    with_faces = ctl.with_monster_faces(action, gm, [3, 18])
+    faces = start_faces(with_faces)
+    assert len(faces) == 3 and faces[1:] == [3, 18]
+    assert ctl.do(with_faces) is None
+    inits = {c.name: c.initiative for c in live.session.encounter.combatants}
+    assert inits["Zombie 1"] == 3 and inits["Zombie 2"] == 18 and inits["Ana"] == 15
+    assert inits["Mira"] == faces[0]

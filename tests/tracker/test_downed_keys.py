@@ -30,7 +30,7 @@ async def test_shift_e_asks_then_ends_combat_and_s_starts_a_new_one() -> None:
         assert "Combat over after round 1" in title(app)
         assert "Combat ends after 1 round" in log_lines(app)
         assert "▶" not in " ".join(row_text(app, i) for i in range(len(names(app))))
-        await pilot.press("s")
+        await pilot.press("s", "enter")  # Zalek's row left blank: rolled
         assert app.live.session.encounter.started
         assert "Round 1" in title(app)
 

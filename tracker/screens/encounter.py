@@ -17,6 +17,7 @@ from tracker.screens.palette import EncounterCommands
 from tracker.screens.quitting import quitting
 
 if TYPE_CHECKING:
+    from tracker.screens.initiative_form import InitiativeEntry
     from tracker.widgets.command_line import CommandLine
 
 # Dialogs and the command line are imported when first opened: the first
@@ -59,7 +60,43 @@ class EncounterScreen(EncounterView):
             self.notify(reason, severity="warning", timeout=4, markup=False)
 
     def action_start(self) -> None:
-        self.report(self.apply("start"))
+        players = self.controller.players_without_initiative()
+        if not players or self.controller.unavailable("start"):
+            self.report(self.apply("start"))
+            return
+        from tracker.screens.initiative_form import InitiativeFormScreen
+
+        form = InitiativeFormScreen(
+            players, self.controller.initiative_entry, self.config.physical_rolls
+        )
+        self.app.push_screen(form, self._start_with)
+
+    def _start_with(self, entry: InitiativeEntry | None) -> None:
+        """The initiative form's batch: the program rolls the rest, or the GM
+        types the monsters' d20s (physical rolls, when asked)."""
+        if entry is None:
+            self.notify("Cancelled: nothing changed.")
+            return
+        if not entry.monster_dice:
+            self.report(self._do(entry.line))
+            return
+        plan = self.controller.monster_dice(entry.line)
+        if isinstance(plan, str):
+            self.report(plan)
+            return
+        action, needed, gm = plan
+        if not needed:
+            self.report(self._do(action))
+            return
+        from tracker.screens.faces import FacesScreen
+
+        def typed(faces: list[int] | None) -> None:
+            if faces is None:
+                self.notify("Cancelled: nothing changed.")
+                return
+            self.report(self._do(self.controller.with_monster_faces(action, gm, faces)))
+
+        self.app.push_screen(FacesScreen("The monsters' initiative dice", needed), typed)
 
     def action_next_turn(self) -> None:
         self.report(self.apply("next"))
