@@ -72,6 +72,9 @@ def tick_durations(
     out: list[Combatant] = []
     lines: list[str] = []
     for c in combatants:
+        if not c.conditions and not c.bonuses and c.temp_hp_duration is None:
+            out.append(c)  # nothing of it counts down
+            continue
         conditions = []
         for cond in c.conditions:
             dur, ended = _count_down(cond.duration, whose, when)
