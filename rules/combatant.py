@@ -20,7 +20,9 @@ class Combatant:
     ability keys to *scores*; ``init_bonus`` is a flat initiative modifier on
     top of the ability modifiers (RULES.md §4); ``initiative`` is None before
     combat starts; ``temp_hp_duration`` is when temp HP expire (§6);
-    ``order_key`` is the GM's manual tie-break (lower first)."""
+    ``order_key`` is the GM's manual tie-break (lower first); ``group`` names
+    the group it shares one initiative and one slot with (§4, groups), or
+    None."""
 
     name: str
     max_hp: int
@@ -41,6 +43,7 @@ class Combatant:
     luck_points: int | None = None
     notes: str = ""
     order_key: int = 0
+    group: str | None = None
 
     @property
     def down(self) -> bool:
@@ -71,6 +74,7 @@ class Combatant:
             "luck_points": self.luck_points,
             "notes": self.notes,
             "order_key": self.order_key,
+            "group": self.group,
         }
 
     @classmethod
@@ -78,6 +82,7 @@ class Combatant:
         init = data.get("initiative")
         ath = data.get("athletics")
         luck = data.get("luck_points")
+        group = data.get("group")
         return cls(
             name=str(data["name"]),
             max_hp=int(data["max_hp"]),
@@ -98,4 +103,5 @@ class Combatant:
             luck_points=None if luck is None else int(luck),
             notes=str(data.get("notes", "")),
             order_key=int(data.get("order_key", 0)),
+            group=None if group is None else str(group),
         )

@@ -328,10 +328,10 @@ class EncounterController:
         if isinstance(parsed, str):
             return parsed
         action, needed = parsed
-        theirs = {
-            f"{c.name} initiative (d20)"
-            for c in self.encounter.combatants
-            if not c.player and c.initiative is None
+        cs = self.encounter.combatants
+        theirs = {f"{c.name} initiative (d20)" for c in cs if not c.player and c.initiative is None}
+        theirs |= {  # a group's one d20 (rules.engine.groups.share_initiative)
+            f"group {c.group} initiative (d20)" for c in cs if c.group is not None and not c.player
         }
         gm = [label in theirs for label, _ in needed]
         while gm and not gm[-1]:

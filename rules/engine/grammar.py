@@ -18,7 +18,7 @@ HELP: dict[str, str] = {
     "add": (
         "add NAME [count N] [hp N|DICE] [avg] [al N] [init N] [bonus N] [player] "
         "[dex|per|str|con|int|wis|cha|luck N] [athletics N] [immune TAG,…] "
-        "[resist TAG=N,…] [weak TAG,…] [susceptible TAG,…] [notes TEXT]"
+        "[resist TAG=N,…] [weak TAG,…] [susceptible TAG,…] [notes TEXT] [group]"
     ),
     "remove": "remove T|defeated",
     "init": "init T N",
@@ -44,6 +44,8 @@ HELP: dict[str, str] = {
     ),
     "delay": "delay T",
     "return": "return T",
+    "group": "group NAME T",
+    "ungroup": "ungroup T|NAME",
     "roll": "roll EXPR [adv N] [dis N] [dc N|dl NAME]",
     "luck": "luck T [roll N]",
     "cinematic": "cinematic T adv|dis",
@@ -198,6 +200,8 @@ _ADD_OPTS: dict[str, tuple[str, _Kind]] = {
     "weak": ("weaknesses", "tags"),
     "susceptible": ("susceptibilities", "tags"),
     "notes": ("notes", "text"),
+    "grouped": ("group", "flag"),  # before "group": format writes the last
+    "group": ("group", "flag"),
     **{a: (a, "ability") for a in ABILITIES},
 }
 
@@ -251,6 +255,8 @@ SPECS: dict[str, _Spec] = {
     ),
     "delay": _Spec([("targets", "targets")]),
     "return": _Spec([("targets", "targets")]),
+    "group": _Spec([("name", "text"), ("targets", "targets")]),
+    "ungroup": _Spec([("targets", "targets")]),
     "roll": _Spec(
         [("expr", "dice")],
         {"adv": ("adv", "int"), "dis": ("dis", "int"), "dc": ("dc", "int"), "dl": ("dl", "word")},

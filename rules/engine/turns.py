@@ -7,12 +7,13 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from rules.abilities import initiative_order, roll_initiative
+from rules.abilities import roll_initiative
 from rules.combatant import Combatant
 from rules.dice import roll
 from rules.durations import Duration, tick_durations
 from rules.encounter import Encounter
 from rules.endurance import endurance_check, endurance_of, start_of_turn
+from rules.engine.groups import grouped_order, share_initiative
 from rules.engine.work import Work
 from rules.errors import ActionError
 from rules.persistent import tick_persistent
@@ -155,15 +156,15 @@ def start_combat(work: Work) -> None:
     if not enc.combatants:
         raise ActionError("start: the encounter is empty (add combatants first)")
     rolled: list[Combatant] = []
-    for c in enc.combatants:
+    for c in share_initiative(work, enc.combatants):
         if c.initiative is None:
             r = work.roll(f"{c.name} initiative (d20)", roll_initiative, c, work.roller)
             work.log(c.name, r.text)
             c = replace(c, initiative=r.total)
-        else:
+        elif c.group is None:  # a group's initiative is logged once, above
             work.log(c.name, f"{c.name} has a fixed initiative of {c.initiative}")
         rolled.append(c)
-    ordered = list(initiative_order(rolled))
+    ordered = list(grouped_order(rolled))
     skipped: list[str] = []
     for i, c in enumerate(ordered):
         checked = dash_check(work, c, "start-of-combat")

@@ -13,6 +13,7 @@ from rules.encounter import Encounter
 from rules.engine import verbs_combat as combat
 from rules.engine import verbs_edits as edits
 from rules.engine import verbs_effects as effects
+from rules.engine import verbs_groups as groups
 from rules.engine import verbs_roster as roster
 from rules.engine.format import format_action
 from rules.engine.grammar import BATCH
@@ -46,6 +47,8 @@ HANDLERS: dict[str, Handler] = {
     "attack": combat.attack,
     "delay": roster.delay,
     "return": roster.return_,
+    "group": groups.group,
+    "ungroup": groups.ungroup,
     "roll": combat.roll,
     "luck": combat.luck,
     "cinematic": combat.cinematic,

@@ -9,13 +9,14 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
-from rules.abilities import hit_points, initiative_order, roll_initiative
+from rules.abilities import hit_points, roll_initiative
 from rules.combatant import Combatant
 from rules.damage import Defenses
 from rules.durations import Duration
 from rules.encounter import Encounter
 from rules.endurance import endurance_of
 from rules.engine.complete import quoted
+from rules.engine.groups import members, place_block, reposition_group, spelled
 from rules.engine.turns import (
     advance,
     begin_turn,
@@ -103,21 +104,11 @@ def new_names(existing: Sequence[str], base: str, count: int | None) -> list[str
     return names
 
 
-def _sorts_before(a: Combatant, b: Combatant) -> bool:
-    return bool(initiative_order((a, b))[0] is a)
-
-
 def _place(work: Work, c: Combatant) -> None:
     """Insert *c* (not in the tuple) just before the first combatant it
-    sorts ahead of; the active combatant stays active."""
-    cs = list(work.enc.combatants)
-    pos = len(cs)
-    for i, other in enumerate(cs):
-        if _sorts_before(c, other):
-            pos = i
-            break
-    cs.insert(pos, c)
-    work.set_combatants(cs, work.active_name or None)
+    sorts ahead of, or, a group's member, right after its group's last
+    member (the group's slot); the active combatant stays active."""
+    place_block(work, [c])
 
 
 def _reposition(work: Work, c: Combatant) -> None:
@@ -150,6 +141,7 @@ def add(work: Work, a: Mapping[str, Any]) -> None:
         frozenset(a.get("susceptibilities", ())),
     )
     order_key = max((c.order_key for c in work.enc.combatants), default=0)
+    group = spelled(work.enc.combatants, base) if a.get("group") else None
     mode = "average" if a.get("avg") else "roll"
     for name in names:
         order_key += 1
@@ -167,6 +159,7 @@ def add(work: Work, a: Mapping[str, Any]) -> None:
             defenses=defenses,
             notes=str(a.get("notes", "")),
             order_key=order_key,
+            group=group,
         )
         c = replace(
             c,
@@ -180,9 +173,15 @@ def add(work: Work, a: Mapping[str, Any]) -> None:
             parts.append(f"endurance {c.endurance.points}")
         if c.luck_points:
             parts.append(f"{c.luck_points} luck points")
+        if group is not None:
+            parts.append(f"group {group}")
         work.log(name, f"{name} joins the encounter ({', '.join(parts)})")
         if work.enc.started:
-            if c.initiative is None:
+            shared = next((m for m in members(work.enc.combatants, group)), None)
+            if shared is not None and c.initiative is None:
+                c = replace(c, initiative=shared.initiative)
+                work.log(name, f"{name} takes group {group}'s initiative of {c.initiative}")
+            elif c.initiative is None:
                 r = work.roll(f"{name} initiative (d20)", roll_initiative, c, work.roller)
                 work.log(name, r.text)
                 c = replace(c, initiative=r.total)
@@ -287,8 +286,16 @@ def init(work: Work, a: Mapping[str, Any]) -> None:
     name = work.resolve_one(a["targets"], a["verb"])
     before = work.enc
     c = replace(work.get(name), initiative=int(a["value"]))
-    _reposition(work, c)
+    mates = [m for m in members(work.enc.combatants, c.group) if m.name != name]
+    if mates:
+        reposition_group(work, c)
+    else:
+        _reposition(work, c)
     work.log(name, f"{name}'s initiative is now {a['value']}")
+    if mates:
+        others = ", ".join(shorten(m.name) for m in mates[:6])
+        more = f", … ({len(mates)} others)" if len(mates) > 6 else ""
+        work.log(name, f"group {c.group} shares it ({others}{more})")
     _warn_shift(work, before)
 
 

@@ -835,3 +835,16 @@ def test_monster_dice_asks_only_the_monsters_initiative_d20s() -> None:
     inits = {c.name: c.initiative for c in live.session.encounter.combatants}
     assert inits["Zombie 1"] == 3 and inits["Zombie 2"] == 18 and inits["Ana"] == 15
     assert inits["Mira"] == faces[0]
+
+
+def test_monster_dice_asks_a_groups_one_d20() -> None:
+    setup = ("add Mira hp 20 player", "add Zombie count 3 hp 9 group", "add Ogre hp 30")
+    ctl, _, live = fight(setup)
+    line = str(ctl.initiative_entry({"Mira": "15"}))
+    plan = ctl.monster_dice(line)
+    assert not isinstance(plan, str)
+    action, needed, gm = plan
+    assert needed == [("group Zombie initiative (d20)", 20), ("Ogre initiative (d20)", 20)]
+    assert ctl.do(ctl.with_monster_faces(action, gm, [11, 4])) is None
+    inits = {c.name: c.initiative for c in live.session.encounter.combatants}
+    assert inits["Zombie 1"] == inits["Zombie 2"] == inits["Zombie 3"] == 11

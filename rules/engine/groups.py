@@ -1,0 +1,154 @@
+"""Groups (issue 11; docs/rules.md §4, "Groups"): combatants that share
+one initiative and one slot in the order.  The slot is modelled as the
+members sitting together, each with its own turn, all with the group's
+initiative, in name-number order (``Zombie 2`` before ``Zombie 10``), so
+conditions and persistent damage per member work unchanged.  The helpers
+here are what ``start``, ``add``, ``init`` and the group verbs share."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import replace
+
+from rules.abilities import initiative_modifier, initiative_order, roll_initiative
+from rules.combatant import Combatant
+from rules.engine.work import Work
+from rules.text import name_key
+
+
+def natural_key(name: str) -> tuple[tuple[int, int | str], ...]:
+    """*name* compared with its numbers as numbers (``Zombie 2`` < ``Zombie 10``)."""
+    return tuple(
+        (1, int(part)) if part.isdigit() else (0, part)
+        for part in re.split(r"(\d+)", name_key(name))
+        if part
+    )
+
+
+def same_group(c: Combatant, group: str | None) -> bool:
+    return group is not None and c.group is not None and name_key(c.group) == name_key(group)
+
+
+def members(combatants: Sequence[Combatant], group: str | None) -> list[Combatant]:
+    """The members of *group* (any case), in the order given."""
+    return [c for c in combatants if same_group(c, group)]
+
+
+def spelled(combatants: Sequence[Combatant], group: str) -> str:
+    """*group* as an existing group spells it (else as given)."""
+    found = members(combatants, group)
+    return found[0].group or group if found else group
+
+
+def gather(ordered: Sequence[Combatant]) -> tuple[Combatant, ...]:
+    """*ordered* with each group's members moved together to where its
+    first member is, in name-number order; everyone else keeps its place."""
+    by_group: dict[str, list[Combatant]] = {}
+    for c in ordered:
+        if c.group is not None:
+            by_group.setdefault(name_key(c.group), []).append(c)
+    if not by_group:
+        return tuple(ordered)
+    out: list[Combatant] = []
+    done: set[str] = set()
+    for c in ordered:
+        if c.group is None:
+            out.append(c)
+            continue
+        key = name_key(c.group)
+        if key not in done:
+            done.add(key)
+            out.extend(sorted(by_group[key], key=lambda m: natural_key(m.name)))
+    return tuple(out)
+
+
+def grouped_order(combatants: Sequence[Combatant]) -> tuple[Combatant, ...]:
+    """The initiative order (RULES.md §4) with every group in one slot: the
+    slot of its first member by the usual tie-breaks."""
+    return gather(initiative_order(combatants))
+
+
+def sorts_before(a: Combatant, b: Combatant) -> bool:
+    return bool(initiative_order((a, b))[0] is a)
+
+
+def _slot(cs: Sequence[Combatant], pos: int) -> int:
+    """*pos*, moved back to the start of a group's run it would split."""
+    while 0 < pos < len(cs) and same_group(cs[pos - 1], cs[pos].group):
+        pos -= 1
+    return pos
+
+
+def place_block(work: Work, block: Sequence[Combatant]) -> None:
+    """Insert *block* (none of them in the tuple) together: after the last
+    member of the first one's group if it has others, else before the first
+    combatant ``block[0]`` sorts ahead of; the active one stays active."""
+    cs = list(work.enc.combatants)
+    first = block[0]
+    mates = [i for i, x in enumerate(cs) if same_group(x, first.group)]
+    pos = mates[-1] + 1 if mates else len(cs)
+    if not mates:
+        for i, other in enumerate(cs):
+            if sorts_before(first, other):
+                pos = _slot(cs, i)
+                break
+    cs[pos:pos] = block
+    work.set_combatants(cs, work.active_name or None)
+
+
+def reposition_group(work: Work, c: Combatant) -> None:
+    """``init`` on a group's member: the whole group takes *c*'s initiative
+    and moves, together in name-number order, to its place (§4 groups)."""
+    active = work.active_name or None
+    block = [
+        replace(m, initiative=c.initiative)
+        for m in sorted(members(work.enc.combatants, c.group), key=lambda m: natural_key(m.name))
+    ]
+    moved = {m.name for m in block}
+    lead = next(m for m in block if m.name == c.name)
+    rest = [x for x in work.enc.combatants if x.name not in moved]
+    work.set_combatants(rest, active if active not in moved else None)
+    cs = list(work.enc.combatants)
+    pos = next((i for i, other in enumerate(cs) if sorts_before(lead, other)), len(cs))
+    pos = _slot(cs, pos)
+    cs[pos:pos] = block
+    work.set_combatants(cs, active)
+
+
+def share_initiative(work: Work, combatants: Sequence[Combatant]) -> list[Combatant]:
+    """At ``start``: each group's one initiative given to all its members.
+    A member's initiative set before (the first in the order) is the
+    group's; else one d20 plus the best initiative modifier among the
+    members, logged once for the group.  Non-members are unchanged."""
+    out = list(combatants)
+    seen: set[str] = set()
+    for c in combatants:
+        if c.group is None or name_key(c.group) in seen:
+            continue
+        seen.add(name_key(c.group))
+        group = members(combatants, c.group)
+        fixed = next((m for m in group if m.initiative is not None), None)
+        names = _listing([m.name for m in group])
+        if fixed is not None:
+            total = fixed.initiative
+            work.log(
+                c.group,
+                f"group {c.group} ({names}) shares {fixed.name}'s initiative of {total}",
+            )
+        else:
+            best = max(group, key=initiative_modifier)  # the first on ties
+            who = replace(best, name=f"group {c.group}")
+            r = work.roll(f"group {c.group} initiative (d20)", roll_initiative, who, work.roller)
+            total = r.total
+            work.log(c.group, f"{r.text} ({names}; {best.name}'s modifier)")
+        for i, x in enumerate(out):
+            if same_group(x, c.group):
+                out[i] = replace(x, initiative=total)
+    return out
+
+
+def _listing(names: Sequence[str], limit: int = 6) -> str:
+    if len(names) <= limit:
+        return ", ".join(names)
+    return ", ".join(names[:limit]) + f", … ({len(names)} in all)"

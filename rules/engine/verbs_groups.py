@@ -1,0 +1,91 @@
+"""The verbs of groups (docs/rules.md §4, "Groups"): ``group NAME T,…``
+joins combatants into a group (one initiative, one slot in the order) and
+``ungroup T|NAME`` splits them out again.  ``add … group`` and the group
+initiative at ``start`` are in ``verbs_roster`` and ``turns``; the shared
+helpers in ``rules.engine.groups``."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import replace
+from typing import Any
+
+from rules.engine.groups import gather, members, spelled
+from rules.engine.turns import turn_shift_notes
+from rules.engine.work import Work
+from rules.errors import ActionError
+from rules.text import MAX_NAME, name_key, shorten
+
+
+def _group_name(name: str) -> str:
+    name = name.strip()
+    if not name:
+        raise ActionError("group: a group needs a name")
+    if "," in name:
+        raise ActionError(f"group: {name!r}: a group's name cannot contain a comma")
+    if len(name) > MAX_NAME:
+        raise ActionError(f"group: a group's name is at most {MAX_NAME} characters")
+    return name
+
+
+def group(work: Work, a: Mapping[str, Any]) -> None:
+    """``group NAME T,…``: the targets join group NAME (an existing group
+    of that name, any case, grows; a member of another group moves).  In
+    combat they take the group's initiative — its members', or else the
+    first target's in the order — and everyone of the group sits together
+    in its slot; a turn this skips or repeats this round is warned of."""
+    before = work.enc
+    name = spelled(work.enc.combatants, _group_name(a["name"]))
+    work.resolved["name"] = name
+    targets = work.resolve_all(a["targets"])
+    joining = [n for n in work.names if n in targets]  # in the order
+    new = [n for n in joining if not _in(work, n, name)]
+    if not new:
+        raise ActionError(f"group: {_who(joining)} already in group {shorten(name)}")
+    old = members(work.enc.combatants, name)
+    shared = None
+    if work.enc.started:
+        shared = old[0].initiative if old else work.get(joining[0]).initiative
+    for n in new:
+        c = work.get(n)
+        if c.group is not None:
+            work.log(n, f"{n} leaves group {c.group}")
+        work.put(replace(c, group=name, initiative=shared if work.enc.started else c.initiative))
+        work.log(n, f"{n} joins group {name}")
+    if shared is not None:
+        work.log(name, f"group {name} shares initiative {shared}")
+    work.set_combatants(gather(work.enc.combatants), work.active_name or None)
+    for note in turn_shift_notes(before, work.enc):
+        work.log("GM", note)
+
+
+def _in(work: Work, n: str, name: str) -> bool:
+    g = work.get(n).group
+    return g is not None and name_key(g) == name_key(name)
+
+
+def _who(names: list[str]) -> str:
+    if len(names) == 1:
+        return f"{shorten(names[0])} is"
+    return f"all {len(names)} are"
+
+
+def ungroup(work: Work, a: Mapping[str, Any]) -> None:
+    """``ungroup T|NAME``: the targets leave their groups (a group's name
+    means every member); they keep their initiative and place, so the
+    order does not change now, but each rolls its own at the next
+    ``start``."""
+    names: list[str] = []
+    for word in a["targets"]:
+        found = [c.name for c in members(work.enc.combatants, word.strip())]
+        for n in found or work.resolve_all([word]):
+            if n not in names:
+                names.append(n)
+    work.resolved["targets"] = names
+    leaving = [n for n in names if work.get(n).group is not None]
+    if not leaving:
+        raise ActionError(f"ungroup: {_who(names)} not in a group")
+    for n in leaving:
+        c = work.get(n)
+        work.put(replace(c, group=None))
+        work.log(n, f"{n} leaves group {c.group}")
