@@ -46,11 +46,11 @@ import statistics
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from fight import CYCLE, SETUP, action_lines, spread  # bench/, beside this script
 from tinydb import Query, TinyDB
 
 from rules.encounter import Encounter
@@ -61,33 +61,6 @@ from saves.live import LiveEncounter, summary_of
 NAME = "Fight"
 OTHER_LOG = 100
 TABLE = "encounters"
-
-#: A 10-combatant fight: 8 goblins, an ogre and a player character.
-SETUP = (
-    "add Goblin count 8 hp 2d6+2 al 13",
-    "add Ogre hp 60 al 11 resist fire=5",
-    "add Zalek hp 38 al 15 con 17 athletics 4 dex 12 player",
-    "start",
-)
-
-#: One cycle of a turn's worth of GM actions ({g}, {h}: goblins 1-8).
-CYCLE = (
-    'damage "Goblin {g}" 2d6+3 fire',
-    "damage Ogre 1d8+2 slashing",
-    'cond "Goblin {h}" frightened rounds 2',
-    "heal Ogre 1d8",  # after a hit: a heal at full HP is refused
-    'heal "Goblin {g}" 1d8',
-    "next",
-)
-
-
-def action_lines(seed: int) -> Iterator[str]:
-    """The endless, seeded stream of action lines every variant applies."""
-    rng = random.Random(seed)
-    while True:
-        g, h = rng.randint(1, 8), rng.randint(1, 8)
-        for template in CYCLE:
-            yield template.format(g=g, h=h)
 
 
 def build_fight(entries: int, seed: int) -> tuple[list[str], Session]:
@@ -108,12 +81,6 @@ def build_fight(entries: int, seed: int) -> tuple[list[str], Session]:
 def saved_form(session: Session) -> dict[str, Any]:
     """The snapshot as plain JSON (what stock TinyDB stores)."""
     return {"session": session.to_dict(), "ui": {}}
-
-
-def spread(samples: int, rounds: int) -> set[int]:
-    """*samples* round numbers evenly spread over ``1..rounds``."""
-    samples = min(samples, rounds)
-    return {1 + (i * rounds) // samples for i in range(samples)}
 
 
 @dataclass

@@ -38,26 +38,10 @@ import time
 from pathlib import Path
 from typing import Any
 
+from fight import CYCLE, SETUP, action_lines  # bench/, beside this script
+
 NAME = "Fight"
 SEED = 7
-
-#: A 10-combatant fight: 8 goblins, an ogre and a player character.
-SETUP = (
-    "add Goblin count 8 hp 2d6+2 al 13",
-    "add Ogre hp 60 al 11 resist fire=5",
-    "add Zalek hp 38 al 15 con 17 athletics 4 dex 12 player",
-    "start",
-)
-
-#: One cycle of a turn's worth of GM actions ({g}, {h}: goblins 1-8).
-CYCLE = (
-    'damage "Goblin {g}" 2d6+3 fire',
-    "damage Ogre 1d8+2 slashing",
-    'cond "Goblin {h}" frightened rounds 2',
-    "heal Ogre 1d8",  # after a hit: a heal at full HP is refused
-    'heal "Goblin {g}" 1d8',
-    "next",
-)
 
 #: The one more action before a compaction is timed.
 EXTRA = "roll 1d20"
@@ -74,14 +58,6 @@ def _check_tree() -> None:
         raise SystemExit(f"imported {saves.__file__}, not the tree {tree}")
 
 
-def _lines(seed: int) -> Any:
-    rng = random.Random(seed)
-    while True:
-        g, h = rng.randint(1, 8), rng.randint(1, 8)
-        for template in CYCLE:
-            yield template.format(g=g, h=h)
-
-
 def child(kind: str, db: str, entries: int) -> dict[str, Any]:
     """One measurement (or the build) in this process; a JSON-able result."""
     _check_tree()
@@ -93,7 +69,7 @@ def child(kind: str, db: str, entries: int) -> dict[str, Any]:
             live = LiveEncounter.create(store, NAME, rng=random.Random(SEED))
             for line in SETUP:
                 live.do(line)
-            lines = _lines(SEED)
+            lines = action_lines(SEED)
             while live.log_earlier + len(live.log) < entries:
                 live.do(next(lines))
             steps = live.session.seq

@@ -34,6 +34,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from fight import spread  # bench/, beside this script
 from tinydb import TinyDB
 
 from saves import Store
@@ -95,12 +96,6 @@ def summary(seq: int) -> dict[str, Any]:
         "combatants": 7,
         "started": True,
     }
-
-
-def spread(samples: int, rounds: int) -> set[int]:
-    """*samples* round numbers evenly spread over ``1..rounds``."""
-    samples = min(samples, rounds)
-    return {1 + (i * rounds) // samples for i in range(samples)}
 
 
 @dataclass
