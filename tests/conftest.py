@@ -44,3 +44,46 @@ def crypt_fight() -> Callable[[], Session]:
         return session
 
     return build
+
+
+def unredacted_view(encounter: Encounter) -> dict[str, object]:
+    """A stand-in for the redaction core (rules.players_view) in the server's
+    tests: the players' view's shape, everybody visible, HP exact."""
+    from rules.engine.turns import on_deck
+
+    deck = on_deck(encounter)
+    active = encounter.turn if encounter.started else None
+    rows = []
+    for index, c in enumerate(encounter.combatants):
+        rows.append(
+            {
+                "id": index,
+                "name": c.name,
+                "player": c.player,
+                "masked": False,
+                "active": index == active,
+                "next": index == deck,
+                "delayed": c.name in encounter.delayed,
+                "down": c.down,
+                "hp": {"kind": "exact", "hp": c.hp, "max": c.max_hp, "temp": c.temp_hp},
+                "al": c.al,
+                "initiative": c.initiative,
+                "conditions": [{"name": cond.name, "duration": None} for cond in c.conditions],
+                "persistent": [tag for p in c.persistent for tag in p.tags],
+            }
+        )
+    return {
+        "name": encounter.name,
+        "round": encounter.round,
+        "started": encounter.started,
+        "ended": not encounter.started and encounter.round > 0,
+        "combatants": rows,
+        "active": active,
+        "next": deck,
+    }
+
+
+@pytest.fixture
+def fake_view() -> Callable[[Encounter], dict[str, object]]:
+    """The stand-in players' view (:func:`unredacted_view`)."""
+    return unredacted_view
