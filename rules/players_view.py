@@ -176,6 +176,15 @@ def _next_shown(enc: Encounter, shown: list[bool], highlighted: int | None) -> i
     return None
 
 
+def _al(c: Combatant) -> int:
+    """The AL with its stacked AL bonuses, no cover (RULES.md §9); the base
+    AL when a bonus of a hand-edited file cannot be stacked."""
+    try:
+        return c.al + stack(c.bonuses, "al").total
+    except ValueError:
+        return c.al
+
+
 def _combatant(enc: Encounter, c: Combatant, settings: ViewSettings, place: int) -> dict[str, Any]:
     masked = visibility(c) == MASKED
     entry: dict[str, Any] = {
@@ -197,7 +206,7 @@ def _combatant(enc: Encounter, c: Combatant, settings: ViewSettings, place: int)
         return entry
     entry["hp"] = _hp(c, settings.player_hp if c.player else settings.monster_hp)
     if settings.show_al:
-        entry["al"] = c.al + stack(c.bonuses, "al").total
+        entry["al"] = _al(c)
     entry["conditions"] = [_condition(enc, cond) for cond in c.conditions]
     entry["persistent"] = [visible("/".join(p.tags)) or "persistent" for p in c.persistent]
     return entry

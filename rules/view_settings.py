@@ -166,12 +166,14 @@ def describe_setting(settings: ViewSettings, key: str) -> str:
 def visibility_of(value: Any) -> str:
     """A saved visibility: missing (``None``) is ``visible``, so fights
     saved before visibilities existed load as they were shown; any other
-    value that is not one of :data:`VISIBILITIES` raises ValueError."""
+    value that is not one of :data:`VISIBILITIES` (a hand-edited file) is
+    ``hidden``: a secret fails closed, it never shows by accident.  Never
+    raises."""
     if value is None:
         return VISIBLE
     if isinstance(value, str) and value in VISIBILITIES:
         return value
-    raise ValueError(f"visibility is one of {', '.join(VISIBILITIES)}, not {value!r}")
+    return HIDDEN
 
 
 __all__ = [
