@@ -56,9 +56,9 @@ class Combatant:
 
     @property
     def bloodied(self) -> bool:
-        """At half its maximum HP or below (rounded neither way: 5 of 10 is
-        bloodied, 6 of 11 is not), and not down (README, "Decisions":
-        Bloodied; docs/rules.md §4)."""
+        """At half its maximum HP or below (5 of 10 is bloodied, 6 of 11 is
+        not), and not down (RULES.md §4): the tracker's ruling, README
+        "Decisions" (Bloodied) and docs/rules.md, "The players' view"."""
         return not self.down and self.max_hp > 0 and self.hp * 2 <= self.max_hp
 
     def to_dict(self) -> dict[str, Any]:
