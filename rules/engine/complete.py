@@ -3,7 +3,8 @@ of each action to a verb, a target (also after a comma, for several) to a
 combatant's name, and every later word to what the verb accepts there
 (:data:`rules.engine.grammar.SPECS`): its keywords (``crit``, ``rounds``,
 ``cover``…), the choices of a keyword (``dash|run|sprint``, ``half``…),
-condition names after ``cond``/``uncond T``, damage tags after an amount.
+condition names after ``cond``/``uncond T``, damage tags after an amount,
+the players' view settings and their values after ``view``.
 Case-insensitive; a completion is quoted as a name is, so it is always one
 word (``Imp;next`` is a name, never a second action).  The command line
 (``tracker.widgets.command_line``) shows these."""
@@ -22,6 +23,8 @@ from rules.conditions import KNOWN_CONDITIONS
 from rules.damage import COMMON_TAGS
 from rules.engine.grammar import SET_ALIASES, SET_FIELDS, SPECS, VERBS
 from rules.engine.parse import split_batch
+from rules.view_settings import SETTINGS as VIEW_SETTINGS
+from rules.view_settings import choices_of
 
 if TYPE_CHECKING:
     from rules.encounter import Encounter
@@ -94,6 +97,7 @@ _WORD_SLOTS = {
     ("temp", "of"): "names",
     ("cond", "of"): "names",
     ("bonus", "of"): "names",
+    ("view", "setting"): "view settings",
 }
 
 
@@ -111,6 +115,8 @@ def _words(slot: str, known: Known) -> list[str]:
         return list(STACKING)
     if slot == "difficulty levels":
         return [n.lower() for n in DIFFICULTY_LEVELS]
+    if slot == "view settings":
+        return list(VIEW_SETTINGS)
     return []
 
 
@@ -137,6 +143,9 @@ def _slot(verb: str, spec: _Spec, rest: Sequence[str]) -> tuple[str, list[str]] 
                 return "choice", list(kind)
             if kind in ("targets", "target"):
                 return "names", []
+            if verb == "view" and key == "value":  # the values of the setting typed
+                setting = rest[0].lower() if rest else ""
+                return "choice", list(choices_of(setting)) if setting in VIEW_SETTINGS else []
             return _WORD_SLOTS.get((verb, key), ""), []
         if kind == "rest":
             return None

@@ -26,6 +26,7 @@ from rules.engine.turns import (
     following,
     turn_shift_notes,
 )
+from rules.engine.verbs_view import JOINS_SHOWN, visibility_for_new
 from rules.engine.work import Work, call
 from rules.errors import ActionError
 from rules.limits import check_roster
@@ -125,7 +126,9 @@ def add(work: Work, a: Mapping[str, Any]) -> None:
     """``add``: new combatants (RULES.md §4 HP and initiative, §8 endurance,
     §11 luck); added mid-combat, one rolls initiative if it has none and
     makes the entering-combat Dash check (§8).  A name already in the fight
-    is refused unless ``count`` is given (which continues the numbering)."""
+    is refused unless ``count`` is given (which continues the numbering).
+    How the players' view shows them: ``visible|masked|hidden`` as given,
+    else the ``new_monsters`` setting for non-players (``verbs_view``)."""
     base = _check_name(a["name"])
     if a.get("count") is None:
         _refuse_taken(work.names, base)
@@ -143,6 +146,7 @@ def add(work: Work, a: Mapping[str, Any]) -> None:
     order_key = max((c.order_key for c in work.enc.combatants), default=0)
     group = spelled(work.enc.combatants, base) if a.get("group") else None
     mode = "average" if a.get("avg") else "roll"
+    visibility = visibility_for_new(work, a, bool(a.get("player", False)))
     for name in names:
         order_key += 1
         hp, hp_text = work.roll(f"{name} hit points", hit_points, a["hp"], work.roller, mode)
@@ -160,6 +164,7 @@ def add(work: Work, a: Mapping[str, Any]) -> None:
             notes=str(a.get("notes", "")),
             order_key=order_key,
             group=group,
+            visibility=visibility,
         )
         c = replace(
             c,
@@ -175,6 +180,8 @@ def add(work: Work, a: Mapping[str, Any]) -> None:
             parts.append(f"{c.luck_points} luck points")
         if group is not None:
             parts.append(f"group {group}")
+        if visibility != "visible":
+            parts.append(JOINS_SHOWN[visibility])
         work.log(name, f"{name} joins the encounter ({', '.join(parts)})")
         if work.enc.started:
             shared = next((m for m in members(work.enc.combatants, group)), None)
