@@ -633,6 +633,29 @@ SHARE_KEYS: tuple[Key, ...] = (
         "players: new link",
         "in the players' view dialog: a new link and QR code; the old one stops working",
     ),
+    *(
+        Key(
+            f"share.{setting}",
+            str(number),
+            f"cycle('{setting}')",
+            label,
+            f"players: {label} {choices}",
+            f"in the players' view dialog: {label}, the next of {choices} (an action, "
+            f"view {setting} …: logged and undoable)",
+            show=False,
+        )
+        for number, (setting, label, choices) in enumerate(
+            (
+                ("monster_hp", "monster HP", "band/exact/hidden"),
+                ("player_hp", "player HP", "band/exact/hidden"),
+                ("show_al", "AL", "on/off"),
+                ("show_initiative", "initiative", "on/off"),
+                ("new_monsters", "new monsters", "visible/masked/hidden"),
+                ("reveal_on_turn", "reveal on their turn", "on/off"),
+            ),
+            1,
+        )
+    ),
     Key(
         "share.close", "escape,enter", "close", "Close", "players: close", "close (sharing goes on)"
     ),

@@ -24,17 +24,13 @@ from tracker.config import Config
 from tracker.screens.encounter import EncounterScreen
 from tracker.screens.prompt import ConfirmScreen
 from tracker.screens.share import ShareScreen
-from tracker.share import sharing as sharing_module
 from tracker.share.qr import qr_lines
 from tracker.share.sharing import UI_KEY
 
-ViewOf = Callable[[Encounter], dict[str, Any]]
-
 
 @pytest.fixture(autouse=True)
-def _players_view(fake_view: ViewOf, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    """The stand-in view, and any free port (never the GM's 8765)."""
-    monkeypatch.setattr(sharing_module, "default_view_of", lambda: fake_view)
+def _any_port(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """Any free port (never the GM's 8765)."""
     monkeypatch.setattr("tracker.share.server.DEFAULT_PORT", 0)
     yield
 
@@ -219,3 +215,33 @@ async def test_a_server_that_cannot_start_is_one_notice(monkeypatch: pytest.Monk
         assert isinstance(app.screen, EncounterScreen)
         assert app.sharing is not None and not app.sharing.running
     assert [n for n in notes if "cannot listen on 192.0.2.1" in n]
+
+
+async def test_number_keys_change_what_the_players_see_as_undoable_actions() -> None:
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("P")
+        assert app.live is not None and app.sharing is not None
+        url = app.sharing.url
+
+        async def goblin_hp() -> Any:
+            async with aiohttp.ClientSession() as session, session.get(f"{url}view.json") as got:
+                rows = (await got.json())["combatants"]
+            return next(c["hp"] for c in rows if c["name"] == "Goblin")
+
+        assert await goblin_hp() == {"kind": "band", "band": "healthy"}
+        assert "1 monster HP: band" in text_of(app, "#share-settings")
+        await pilot.press("1")  # band -> exact
+        assert app.live.encounter.view.monster_hp == "exact"
+        assert "1 monster HP: exact" in text_of(app, "#share-settings")
+        assert (await goblin_hp())["kind"] == "exact"
+        await pilot.press("1", "3")  # exact -> hidden; AL shown
+        view = app.live.encounter.view
+        assert (view.monster_hp, view.show_al) == ("hidden", True)
+        assert await goblin_hp() is None
+        assert "3 AL: on" in text_of(app, "#share-settings")
+        await pilot.press("escape", "ctrl+z", "ctrl+z")  # each was one step
+        view = app.live.encounter.view
+        assert (view.monster_hp, view.show_al) == ("exact", False)
+        await pilot.press("P")
+        assert "1 monster HP: exact" in text_of(app, "#share-settings")

@@ -21,8 +21,6 @@ from rules.encounter import Encounter
 from rules.engine import Session
 from saves.live import LiveEncounter
 from tracker.config import Config
-from tracker.share import sharing
-sharing.default_view_of = lambda: (lambda encounter: {{"name": encounter.name}})
 
 async def main():
     session = Session(Encounter("Bridge"), rng=random.Random(1))

@@ -24,8 +24,6 @@ from tracker.share.quiet import log_file
 from tracker.share.server import ShareError, ShareServer
 from tracker.share.sharing import UI_KEY, Sharing
 
-ViewOf = Callable[[Encounter], dict[str, Any]]
-
 SETUP = ("add Zalek hp 30 al 15 init 15 player", "add Goblin hp 7 al 12 init 5", "start")
 
 
@@ -37,8 +35,8 @@ def in_memory() -> LiveEncounter:
 
 
 @pytest.fixture
-def sharing(fake_view: ViewOf) -> Iterator[Sharing]:
-    shared = Sharing(in_memory(), fake_view, ports=(0,), server_options={"heartbeat": 0.2})
+def sharing() -> Iterator[Sharing]:
+    shared = Sharing(in_memory(), ports=(0,), server_options={"heartbeat": 0.2})
     yield shared
     shared.close()
 
@@ -53,10 +51,11 @@ async def stream(url: str) -> AsyncIterator[dict[str, Any]]:
                 yield json.loads(line[len("data: ") :])
 
 
-def hp_of(view: dict[str, Any], name: str) -> int:
+def hp_of(view: dict[str, Any], name: str) -> Any:
+    """*name*'s HP as the page is told (the player's exact, a monster's band)."""
     (row,) = [c for c in view["combatants"] if c["name"] == name]
-    hp: int = row["hp"]["hp"]
-    return hp
+    hp = row["hp"]
+    return hp["hp"] if hp["kind"] == "exact" else hp["band"]
 
 
 async def get(url: str) -> tuple[int, bytes]:
@@ -78,14 +77,33 @@ async def test_a_page_sees_an_action_and_its_undo(sharing: Sharing) -> None:
     url = sharing.url
     assert url is not None and url.startswith("http://127.0.0.1:")
     views = stream(url)
-    assert hp_of(await anext(views), "Goblin") == 7
-    sharing.live.do("damage Goblin 3")
-    assert hp_of(await anext(views), "Goblin") == 4
+    first = await anext(views)
+    assert (hp_of(first, "Zalek"), hp_of(first, "Goblin")) == (30, "healthy")
+    sharing.live.do("damage Zalek,Goblin 4")
+    hit = await anext(views)
+    assert (hp_of(hit, "Zalek"), hp_of(hit, "Goblin")) == (26, "bloodied")
     sharing.live.undo()
-    assert hp_of(await anext(views), "Goblin") == 7
+    assert await anext(views) == first
     sharing.live.redo()
-    assert hp_of(await anext(views), "Goblin") == 4
+    assert await anext(views) == hit
+    sharing.live.do("hide Goblin")  # the GM's visibility actions are steps too
+    assert [c["name"] for c in (await anext(views))["combatants"]] == ["Zalek"]
     await views.aclose()
+
+
+async def test_what_a_page_is_sent_is_the_redacted_view(sharing: Sharing) -> None:
+    sharing.live.do("hide Goblin")
+    sharing.start()
+    url = sharing.url
+    assert url is not None
+    for path in ("", "view.json"):
+        status, body = await get(url + path)
+        assert status == 200 and b"Goblin" not in body
+    views = stream(url)
+    view = await anext(views)
+    await views.aclose()
+    assert [c["name"] for c in view["combatants"]] == ["Zalek"]
+    assert "Goblin" not in json.dumps(view)
 
 
 async def test_the_viewers_are_counted(sharing: Sharing) -> None:
@@ -179,13 +197,11 @@ def test_a_host_that_cannot_be_listened_on_is_one_sentence(monkeypatch: pytest.M
     assert not server.running
 
 
-def test_the_link_is_kept_with_the_encounter_across_restarts(
-    tmp_path: Path, fake_view: ViewOf
-) -> None:
+def test_the_link_is_kept_with_the_encounter_across_restarts(tmp_path: Path) -> None:
     db = tmp_path / "encounters.json"
     store = open_store(db)
     live = LiveEncounter.create(store, "Bridge", rng=random.Random(3), actions=SETUP)
-    sharing = Sharing(live, fake_view, ports=(0,))
+    sharing = Sharing(live, ports=(0,))
     try:
         assert sharing.start() is None
         url = sharing.url
@@ -202,7 +218,7 @@ def test_the_link_is_kept_with_the_encounter_across_restarts(
         store.close()
     store = open_store(db)
     try:
-        again = Sharing(LiveEncounter.open(store, "Bridge"), fake_view, ports=(0,))
+        again = Sharing(LiveEncounter.open(store, "Bridge"), ports=(0,))
         assert again.resumes  # it was on when the tracker closed
         assert again.start() is None
         assert again.url == url
@@ -211,10 +227,10 @@ def test_the_link_is_kept_with_the_encounter_across_restarts(
         store.close()
 
 
-def test_a_hostile_kept_state_is_not_trusted(fake_view: ViewOf) -> None:
+def test_a_hostile_kept_state_is_not_trusted() -> None:
     live = in_memory()
     live.set_ui_state(**{UI_KEY: {"token": "../../etc", "port": "80", "lan": "yes", "on": 1}})
-    sharing = Sharing(live, fake_view, ports=(0,))
+    sharing = Sharing(live, ports=(0,))
     assert not sharing.lan and not sharing.resumes
     try:
         sharing.start()

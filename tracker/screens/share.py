@@ -1,8 +1,10 @@
 """The players' view dialog (``P``): the link, its QR code when phones can
 open it, how many pages watch now, and what the players are shown.  From
 here the GM stops sharing (``P`` again), lets the local network in or out
-(``l``) and replaces the link (``N``; the old one stops working).  The
-title and keys sit on the border, so a 17-line code fits a 60x20 terminal."""
+(``l``), replaces the link (``N``; the old one stops working) and changes
+what the players see (``1``-``6``: each an action, ``view KEY VALUE``, so
+it is logged, saved and undone like any other).  The title and keys sit on
+the border, so a 17-line code fits a 60x20 terminal."""
 
 from __future__ import annotations
 
@@ -20,8 +22,18 @@ from tracker.screens.quitting import QuietWhenQuitting, quitting
 from tracker.widgets.plain import plain
 
 if TYPE_CHECKING:
+    from rules.view_settings import ViewSettings
     from tracker.screens.encounter_view import EncounterView
     from tracker.share.sharing import Sharing
+
+#: Sends one action line; None when applied, else why not.
+Apply = Callable[[str], str | None]
+#: (setting, key, label) of each setting the dialog changes, from its keys
+SETTING_KEYS = [
+    (k.action[len("cycle('") : -2], k.key, k.label)
+    for k in SHARE_KEYS
+    if k.action.startswith("cycle(")
+]
 
 #: how often the viewer count is read while the dialog is open (seconds)
 VIEWERS_EVERY = 0.5
@@ -31,6 +43,26 @@ LOCAL_NOTE = (
     "l: let phones and TVs on this network in, with a QR code to scan."
 )
 LAN_NOTE = "Any phone, tablet or TV on this network can open it: scan the code."
+
+
+def word_of(value: object) -> str:
+    """A setting's value as ``view`` takes it (``True`` → ``on``)."""
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    return str(value)
+
+
+def settings_text(view: ViewSettings) -> Text:
+    """What the players are shown, one setting a line, with its key."""
+    text = Text()
+    text.append("What the players see (an action each; ctrl+z undoes):\n", style="bold")
+    for setting, key, label in SETTING_KEYS:
+        text.append(f"{key} ", style="bold")
+        text.append(f"{label}: ")
+        text.append(word_of(getattr(view, setting)), style="bold")
+        text.append("\n")
+    text.append("V / M / v hide, mask, reveal a monster (the encounter's keys)", style="italic")
+    return text
 
 
 def viewers_line(count: int) -> str:
@@ -44,9 +76,10 @@ class ShareScreen(QuietWhenQuitting, ModalScreen[None]):
 
     BINDINGS = bindings(SHARE_KEYS)
 
-    def __init__(self, sharing: Sharing) -> None:
+    def __init__(self, sharing: Sharing, apply: Apply) -> None:
         super().__init__(classes="dialog-screen")
         self.sharing = sharing
+        self._apply = apply
         self._drawn_url: str | None = None
 
     def compose(self) -> ComposeResult:
@@ -60,6 +93,7 @@ class ShareScreen(QuietWhenQuitting, ModalScreen[None]):
                     yield Static(id="share-where", classes="dialog-hint", markup=False)
                     yield Static(id="share-viewers", markup=False)
                     yield Static(id="share-problem", classes="error", markup=False)
+                    yield Static(id="share-settings", markup=False)
 
     def on_mount(self) -> None:
         self.show()
@@ -81,6 +115,7 @@ class ShareScreen(QuietWhenQuitting, ModalScreen[None]):
         note = self.query_one("#share-problem", Static)
         note.display = bool(problem)
         note.update(plain(problem or ""))
+        self.query_one("#share-settings", Static).update(settings_text(sharing.live.encounter.view))
         self._show_viewers()
 
     def _show_viewers(self) -> None:
@@ -94,6 +129,15 @@ class ShareScreen(QuietWhenQuitting, ModalScreen[None]):
 
     def action_lan(self) -> None:
         self.show(self.sharing.set_lan(not self.sharing.lan))
+
+    def action_cycle(self, setting: str) -> None:
+        """The next value of *setting*, sent as ``view SETTING VALUE``."""
+        from rules.view_settings import choices_of
+
+        words = choices_of(setting)
+        now = word_of(getattr(self.sharing.live.encounter.view, setting))
+        following = words[(words.index(now) + 1) % len(words)] if now in words else words[0]
+        self.show(self._apply(f"view {setting} {following}"))
 
     def action_new_link(self) -> None:
         from tracker.screens.prompt import ConfirmScreen
@@ -117,10 +161,11 @@ class ShareScreen(QuietWhenQuitting, ModalScreen[None]):
 
 def share(screen: EncounterView, sharing: Callable[[], Sharing]) -> None:
     """``P``: start sharing (if it was off) and show the dialog; why not,
-    as one notice."""
+    as one notice.  The settings' actions go through *screen* (its panes
+    and log show them)."""
     current = sharing()
     problem = current.start()
     if problem is not None:
         screen.notify(problem, severity="error", timeout=8, markup=False)
         return
-    screen.app.push_screen(ShareScreen(current))
+    screen.app.push_screen(ShareScreen(current, screen.apply))

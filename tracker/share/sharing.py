@@ -39,11 +39,9 @@ def new_token() -> str:
 
 def default_view_of() -> ViewOf:
     """The redaction core: what leaves the process is only what it lets out."""
-    import importlib
+    from rules.players_view import players_view
 
-    # imported by name until the redaction core is merged (issue 12)
-    view_of: ViewOf = importlib.import_module("rules.players_view").players_view
-    return view_of
+    return players_view
 
 
 @dataclass(frozen=True)
