@@ -13,9 +13,11 @@ size into ``docs/`` for the README."""
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import random
 import shutil
+import urllib.request
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, TypeVar
@@ -28,7 +30,8 @@ from rules.engine import Session
 from saves.live import LiveEncounter
 from tracker.app import CombatTrackerApp
 from tracker.config import Config
-from tracker.share import sharing as sharing_module
+from tracker.share import feed as feed_module
+from tracker.share.feed import render
 from tracker.share.sharing import Sharing
 
 pytestmark = pytest.mark.browser
@@ -93,11 +96,23 @@ def browser() -> Iterator[Any]:
 
 
 @pytest.fixture(autouse=True)
-def _players_view(
-    fake_view: Callable[[Encounter], dict[str, Any]], monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setattr(sharing_module, "default_view_of", lambda: fake_view)
+def _any_port(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr("tracker.share.server.DEFAULT_PORT", 0)
+
+
+@pytest.fixture
+def served(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Every view the server sends from now on (each view.json and each
+    event is one of these texts: ``Feed.render``)."""
+    texts: list[str] = []
+
+    def recorded(view: Callable[[], Any]) -> str:
+        text = render(view)
+        texts.append(text)
+        return text
+
+    monkeypatch.setattr(feed_module, "render", recorded)
+    return texts
 
 
 def fight() -> LiveEncounter:
@@ -146,9 +161,11 @@ def status(driver: Any) -> str | None:
 async def damage(pilot: Pilot, app: CombatTrackerApp, name: str, amount: int) -> None:
     """The GM selects *name* and types the damage, as at the table."""
     assert app.live is not None
-    names = [c.name for c in app.live.encounter.combatants]
-    await pilot.press("g")  # the active combatant, the first row here
-    await pilot.press(*(["j"] * names.index(name)), "d", *str(amount), "enter")
+    enc = app.live.encounter
+    names = [c.name for c in enc.combatants]
+    steps = names.index(name) - names.index(enc.active.name)
+    await pilot.press("g")  # the selection on the active combatant
+    await pilot.press(*(["j"] * steps + ["k"] * -steps), "d", *str(amount), "enter")
 
 
 async def test_the_page_follows_the_fight_and_survives_a_restart(browser: Any) -> None:
@@ -169,13 +186,17 @@ async def test_the_page_follows_the_fight_and_survives_a_restart(browser: Any) -
         assert browser.find_element("id", "round").text == "Round 1"
         browser.execute_script("window.notReloaded = true;")
 
+        assert "HP 30/30" in row_of(browser, "Zalek")[2]  # a player's HP: exact
+        assert "Healthy" in row_of(browser, "Goblin")[2]  # a monster's: a band
         await damage(pilot, app, "Goblin", 3)
-        assert app.live is not None and "Goblin" in [c.name for c in app.live.encounter.combatants]
-        await until(pilot, lambda: "HP 4/7" in row_of(browser, "Goblin")[2], UPDATE_DEADLINE)
+        await until(pilot, lambda: "Hurt" in row_of(browser, "Goblin")[2], UPDATE_DEADLINE)
+        await damage(pilot, app, "Zalek", 9)
+        await until(pilot, lambda: "HP 21/30" in row_of(browser, "Zalek")[2], UPDATE_DEADLINE)
         await pilot.press("n")  # the turn passes: the highlight follows
         await until(pilot, lambda: "active" in row_of(browser, "Goblin")[1], UPDATE_DEADLINE)
-        await pilot.press("ctrl+z", "ctrl+z")  # undo both
-        await until(pilot, lambda: "HP 7/7" in row_of(browser, "Goblin")[2], UPDATE_DEADLINE)
+        await pilot.press("ctrl+z", "ctrl+z", "ctrl+z")  # undo all three
+        await until(pilot, lambda: "Healthy" in row_of(browser, "Goblin")[2], UPDATE_DEADLINE)
+        assert "HP 30/30" in row_of(browser, "Zalek")[2]
         assert await off_loop(lambda: browser.execute_script("return window.notReloaded === true;"))
 
         # the server restarts (same token, same port): the page copes by itself
@@ -183,8 +204,8 @@ async def test_the_page_follows_the_fight_and_survives_a_restart(browser: Any) -
         await until(pilot, lambda: status(browser) == "reconnecting…", CONNECT_DEADLINE)
         assert sharing.start() is None and sharing.url == url
         await until(pilot, lambda: status(browser) is None, CONNECT_DEADLINE)
-        await damage(pilot, app, "Ogre", 9)
-        await until(pilot, lambda: "HP 50/59" in row_of(browser, "Ogre")[2], UPDATE_DEADLINE)
+        await damage(pilot, app, "Zalek", 5)
+        await until(pilot, lambda: "HP 25/30" in row_of(browser, "Zalek")[2], UPDATE_DEADLINE)
         assert await off_loop(lambda: browser.execute_script("return window.notReloaded === true;"))
 
 
@@ -205,3 +226,127 @@ async def test_a_name_that_is_html_stays_text(browser: Any) -> None:
         made = "return document.querySelectorAll('#order [onerror], #order b').length;"
         assert browser.execute_script(made) == 0  # no element was made from the name
         assert browser.title == "Bridge"
+
+
+def page_text(driver: Any) -> str:
+    """What the page shows of the fight: its heading and the order, as
+    markup and as text (attributes included)."""
+    html: str = driver.execute_script(
+        "var parts = [document.title, document.querySelector('header').outerHTML,"
+        " document.getElementById('order').outerHTML, document.body.innerText];"
+        "return parts.join('\\n');"
+    )
+    return html
+
+
+async def test_what_the_gm_hides_is_nowhere_on_the_page(browser: Any, served: list[str]) -> None:
+    live = fight()
+    live.do("add Shadow hp 40 al 14 init 10")
+    app = CombatTrackerApp(live=live, config=Config())
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("P", "escape")
+        assert app.sharing is not None and app.sharing.url is not None
+        url = app.sharing.url
+        # the GM hides the shadow and masks the goblin, from the : line
+        await pilot.press("colon", *"hide Shadow", "enter")
+        await pilot.press("colon", *"mask Goblin", "enter")
+        await off_loop(lambda: browser.get(url))
+        await until(
+            pilot,
+            lambda: [r[0] for r in rows(browser)] == ["Zalek", "Unknown creature", "Ogre"],
+            CONNECT_DEADLINE,
+        )
+        # the shadow's turn comes: the page keeps the last visible turn lit
+        assert app.live is not None
+        while app.live.encounter.active.name != "Shadow":
+            await pilot.press("n")
+        await damage(pilot, app, "Zalek", 2)  # something the page must show
+        await until(pilot, lambda: "HP 28/30" in row_of(browser, "Zalek")[2], UPDATE_DEADLINE)
+        assert [r[0] for r in rows(browser) if "active" in r[1].split()] == ["Zalek"]
+        text = await off_loop(lambda: page_text(browser))
+        assert "Shadow" not in await off_loop(lambda: browser.page_source)
+        for secret in ("Shadow", "40", "Goblin", "7", "59"):  # no name, no monster HP
+            assert secret not in text, secret
+        # and in nothing the server sent, from the first view to the last
+        assert served
+        for sent in served:
+            assert "Shadow" not in sent and "Goblin" not in sent
+            for row in json.loads(sent)["combatants"]:
+                if not row["player"]:
+                    assert row["hp"] is None or row["hp"]["kind"] == "band"
+        page = await off_loop(lambda: urllib.request.urlopen(url).read().decode())
+        assert "Shadow" not in page and "Goblin" not in page
+
+
+def photo_fight() -> LiveEncounter:
+    """A fight in round 2 with a little of everything the page shows."""
+    session = Session(Encounter("The Ash King's crypt"), rng=random.Random(8))
+    for line in (
+        "add Zalek hp 38 al 15 init 19 player",
+        "add Mira hp 27 al 14 init 16 player",
+        "add 'Goblin Archer' count 3 hp 9 al 13 init 12",
+        "add Ogre hp 59 al 11 init 8",
+        "add Lurker hp 30 al 12 init 6 masked",
+        "add Shadow hp 40 al 14 init 4 hidden",
+        "view show_al on",
+        "start",
+        "damage Zalek 11",
+        "temp Zalek 5",
+        "cond 'Goblin Archer 1' frightened value 1 rounds 2",
+        "damage 'Goblin Archer 3' 20",
+        "damage Ogre 31",
+        "persist Ogre 1d6 fire",
+        "cond Mira blessed rounds 3",
+        *["next"] * 8,  # round 2, Mira's turn
+        "delay Mira",  # she holds it: Goblin Archer 1 acts
+    ):
+        session.apply(line)
+    return LiveEncounter.in_memory(session)
+
+
+async def test_the_page_is_legible_on_a_phone_and_a_tv(browser: Any) -> None:
+    app = CombatTrackerApp(live=photo_fight(), config=Config())
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("P", "escape")
+        assert app.sharing is not None and app.sharing.url is not None
+        url = app.sharing.url
+        await off_loop(lambda: browser.get(url))
+        await until(pilot, lambda: len(rows(browser)) == 7, CONNECT_DEADLINE)
+        # the names are the encounter's, a masked one unnamed, a hidden one absent
+        assert "Unknown creature" in [r[0] for r in rows(browser)]
+        for (width, height), scheme, photo in (
+            ((390, 844), "light", "players-phone.png"),
+            ((1920, 1080), "dark", "players-tv.png"),
+        ):
+            phone = width < 600
+            await off_loop(
+                lambda w=width, h=height, m=phone: browser.execute_cdp_cmd(
+                    "Emulation.setDeviceMetricsOverride",
+                    {"width": w, "height": h, "deviceScaleFactor": 2 if m else 1, "mobile": m},
+                )
+            )
+            await off_loop(
+                lambda s=scheme: browser.execute_cdp_cmd(
+                    "Emulation.setEmulatedMedia",
+                    {"features": [{"name": "prefers-color-scheme", "value": s}]},
+                )
+            )
+            await pilot.pause(0.3)
+            size = browser.execute_script(
+                "var n = document.querySelector('#order .name');"
+                "return [innerWidth, document.documentElement.scrollWidth,"
+                " parseFloat(getComputedStyle(n).fontSize),"
+                " document.getElementById('order').getBoundingClientRect().bottom, innerHeight];"
+            )
+            inner, scroll, font, bottom, tall = size
+            assert scroll <= inner, "the page is wider than the screen"
+            # large type: readable in the hand, and across the room on a TV
+            assert font >= (18 if phone else 40), font
+            if width >= 1100:
+                assert bottom <= tall, "the whole order fits a TV screen"
+            if os.environ.get("UPDATE_SCREENSHOTS") == "1":
+                await off_loop(lambda p=photo: browser.save_screenshot(str(DOCS / p)))
+        await off_loop(lambda: browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {}))
+        await off_loop(
+            lambda: browser.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
+        )
