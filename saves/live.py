@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import contextlib
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -111,6 +111,8 @@ class LiveEncounter:
         self._ui_dirty = False
         #: steps saved since the last snapshot (-1: there is no usable snapshot)
         self._pending = pending
+        #: told after every saved step (:meth:`watch`)
+        self._watchers: list[Callable[[], None]] = []
 
     # -- construction -------------------------------------------------------
 
@@ -256,17 +258,33 @@ class LiveEncounter:
             return self.undo() if line_or_action.strip().lower() == "undo" else self.redo()
         step = self.session.apply(line_or_action)
         self._save(step)
+        self._tell()
         return step
 
     def undo(self) -> Step:
         step = self.session.undo()
         self._save(step)
+        self._tell()
         return step
 
     def redo(self) -> Step:
         step = self.session.redo()
         self._save(step)
+        self._tell()
         return step
+
+    def watch(self, callback: Callable[[], None]) -> None:
+        """Call *callback* after every step saved from now on (an action,
+        an undo, a redo): the players' view follows the fight this way."""
+        self._watchers.append(callback)
+
+    def unwatch(self, callback: Callable[[], None]) -> None:
+        if callback in self._watchers:
+            self._watchers.remove(callback)
+
+    def _tell(self) -> None:
+        for callback in list(self._watchers):
+            callback()
 
     def set_ui_state(self, **values: Any) -> None:
         """Remember UI state (saved with the next step, and in snapshots)."""

@@ -29,6 +29,7 @@ if TYPE_CHECKING:
     from saves.live import LiveEncounter
     from saves.store import Store
     from tracker.screens.picker import PickerScreen
+    from tracker.share.sharing import Sharing
 
 FIRST_ENCOUNTER = "First fight"
 
@@ -47,6 +48,7 @@ class CombatTrackerApp(QuietWhenQuitting, App[None]):
         rng: random.Random | None = None,
         notices: Sequence[str] = (),
         resume_gc: bool = False,
+        lan: bool | None = None,
     ) -> None:
         super().__init__()
         self.store = store
@@ -57,6 +59,10 @@ class CombatTrackerApp(QuietWhenQuitting, App[None]):
         #: the garbage collector was turned off for start-up (build_app):
         #: back on once the first frame is painted
         self._resume_gc = resume_gc
+        #: ``--lan``: the players' view listens on the local network (None: as kept)
+        self.lan = lan
+        #: the players' view of the open encounter, made when first shared
+        self.sharing: Sharing | None = None
         # theme and keys before anything is styled or composed: set later,
         # each restyles the whole screen or rebuilds the footer
         if self.config.theme:
@@ -161,6 +167,8 @@ class CombatTrackerApp(QuietWhenQuitting, App[None]):
         self.show_notices(notices)
         if self._resume_gc:
             self.call_after_refresh(self._release_gc)
+        if self.live is not None:
+            self.call_after_refresh(self.resume_sharing)
 
     def _theme_changed(self, theme: Theme) -> None:
         """A theme picked (command palette) is saved to the config file, so
@@ -213,6 +221,9 @@ class CombatTrackerApp(QuietWhenQuitting, App[None]):
             self.notify(str(exc), severity="error", markup=False)
             self.show_notices(store.take_notices())
             return
+        if self.sharing is not None:  # it showed the encounter closing now
+            self.sharing.close()
+            self.sharing = None
         if self.live is not None:
             note = close_live(self.live)
             if note:
@@ -226,11 +237,38 @@ class CombatTrackerApp(QuietWhenQuitting, App[None]):
         else:
             self.push_screen(screen)
         self.show_notices(store.take_notices(), f"Opening {visible(name)}")
+        self.call_after_refresh(self.resume_sharing)
 
     def on_picker_screen_open(self, event: PickerScreen.Open) -> None:
         self.open_encounter(event.name, event.new, event.ruleset)
 
+    def share(self) -> Sharing:
+        """The players' view of the open encounter (``tracker.share``)."""
+        from tracker.share.sharing import Sharing
+
+        assert self.live is not None, "the players' view shows an open encounter"
+        if self.sharing is None or self.sharing.live is not self.live:
+            if self.sharing is not None:
+                self.sharing.close()
+            self.sharing = Sharing(self.live, lan=self.lan)
+        return self.sharing
+
+    def resume_sharing(self) -> None:
+        """Share again if the encounter was shared when last closed: the
+        players' pages reconnect by themselves (after the first frame)."""
+        from tracker.share.sharing import UI_KEY, ShareState
+
+        if self.live is None or not ShareState.from_ui(self.live.ui_state.get(UI_KEY)).on:
+            return
+        problem = self.share().start()
+        if problem is None:
+            self.notify("Sharing the players' view again (P: its link).", timeout=4)
+        else:
+            self.notify(problem, severity="warning", timeout=8, markup=False)
+
     def on_unmount(self) -> None:
         self._release_gc()
+        if self.sharing is not None:
+            self.sharing.close()
         if self.live is not None:
             self.close_note = close_live(self.live)

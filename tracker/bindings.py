@@ -386,6 +386,16 @@ ENCOUNTER_KEYS: tuple[Key, ...] = (
         "ask for the face of every roll (Enter lets the program roll) or roll automatically",
         show=False,
     ),
+    Key(
+        "players.share",
+        "P",
+        "share",
+        "Share",
+        "players: share the fight",
+        "show the fight on the players' phones or a TV: a live page, its link and QR code "
+        "(P again in that dialog stops sharing)",
+        show=False,
+    ),
     Key("app.help", "question_mark,f1", "help", "Help", "help: keys", "this list of keys"),
     Key("app.quit", "q", "quit", "Quit", "app: quit", "quit (everything is already saved)"),
 )
@@ -596,6 +606,62 @@ SAVES_KEYS: tuple[Key, ...] = (
 )
 
 
+#: Keys of the players' view dialog (``P``: the link, QR code and settings).
+SHARE_KEYS: tuple[Key, ...] = (
+    Key(
+        "share.stop",
+        "P",
+        "stop",
+        "Stop",
+        "players: stop sharing",
+        "in the players' view dialog: stop sharing (pages say reconnecting…; P shares again)",
+    ),
+    Key(
+        "share.lan",
+        "l",
+        "lan",
+        "LAN",
+        "players: local network on/off",
+        "in the players' view dialog: let phones and TVs on this network open the page, "
+        "or only this computer",
+    ),
+    Key(
+        "share.new_link",
+        "N",
+        "new_link",
+        "New link",
+        "players: new link",
+        "in the players' view dialog: a new link and QR code; the old one stops working",
+    ),
+    *(
+        Key(
+            f"share.{setting}",
+            str(number),
+            f"cycle('{setting}')",
+            label,
+            f"players: {label} {choices}",
+            f"in the players' view dialog: {label}, the next of {choices} (an action, "
+            f"view {setting} …: logged and undoable)",
+            show=False,
+        )
+        for number, (setting, label, choices) in enumerate(
+            (
+                ("monster_hp", "monster HP", "band/exact/hidden"),
+                ("player_hp", "player HP", "band/exact/hidden"),
+                ("show_al", "AL", "on/off"),
+                ("show_initiative", "initiative", "on/off"),
+                ("new_monsters", "new monsters", "visible/masked/hidden"),
+                ("reveal_on_turn", "reveal on their turn", "on/off"),
+            ),
+            1,
+        )
+    ),
+    Key(
+        "share.close", "escape,enter", "close", "Close", "players: close", "close (sharing goes on)"
+    ),
+)
+
+
 def bindings(keys: tuple[Key, ...]) -> list[BindingType]:
     """Textual bindings for a table of keys (for a class's ``BINDINGS``)."""
     return [k.binding() for k in keys]
@@ -609,10 +675,13 @@ def wide_ids() -> set[str]:
 def key_tables() -> list[list[tuple[str, str]]]:
     """``(id, default keys)`` of each screen's keys: a key may mean one
     thing per screen (the keymap checks are per table)."""
-    tables = (ENCOUNTER_KEYS, PICKER_KEYS, MOVEMENT_KEYS, SAVES_KEYS)
+    tables = (ENCOUNTER_KEYS, PICKER_KEYS, MOVEMENT_KEYS, SAVES_KEYS, SHARE_KEYS)
     return [[(k.id, k.key) for k in t] for t in tables]
 
 
 def key_ids() -> set[str]:
     """Every rebindable id (the keymap file is checked against these)."""
-    return {k.id for k in ENCOUNTER_KEYS + PICKER_KEYS + LINE_KEYS + MOVEMENT_KEYS + SAVES_KEYS}
+    return {
+        k.id
+        for k in ENCOUNTER_KEYS + PICKER_KEYS + LINE_KEYS + MOVEMENT_KEYS + SAVES_KEYS + SHARE_KEYS
+    }

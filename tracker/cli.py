@@ -46,6 +46,14 @@ class _Parser(argparse.ArgumentParser):
 #: the global options that take a value (``--db PATH``, ``--seed N``)
 _VALUED = ("--db", "--seed")
 _VALUED_JOINED = tuple(f"{option}=" for option in _VALUED)  # --db=PATH
+#: the global options that take none (``--lan``)
+_FLAGS = ("--lan",)
+
+
+#: ``--lan``, for the app (``combat-tracker`` and ``open NAME``)
+LAN_HELP = (
+    "the players' view (P in the tracker) listens on the local network, not only on this computer"
+)
 
 
 def command_of(argv: Sequence[str]) -> str | None:
@@ -56,7 +64,7 @@ def command_of(argv: Sequence[str]) -> str | None:
         word = argv[i]
         if word in _VALUED:
             i += 2
-        elif word.startswith(_VALUED_JOINED):
+        elif word.startswith(_VALUED_JOINED) or word in _FLAGS:
             i += 1
         elif word.startswith("-") or word not in COMMANDS:
             return "?"  # help, an unknown option or command: the full parser
@@ -76,6 +84,7 @@ def build_parser(command: str | None = "?") -> argparse.ArgumentParser:
         "--db", metavar="PATH", help="database file (default: user data dir; env COMBAT_TRACKER_DB)"
     )
     parser.add_argument("--seed", type=int, metavar="N", help="make every roll reproducible")
+    parser.add_argument("--lan", action="store_true", help=LAN_HELP)
     sub = parser.add_subparsers(dest="command", parser_class=_Parser, metavar="COMMAND")
     if command is None:
         return parser

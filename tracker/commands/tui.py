@@ -28,6 +28,9 @@ def register(subparsers: Subparsers) -> None:
         "name", metavar="NAME", help="the encounter to open (or a unique prefix of its name)"
     )
     add_common(parser)
+    from tracker.cli import LAN_HELP
+
+    parser.add_argument("--lan", action="store_true", default=argparse.SUPPRESS, help=LAN_HELP)
 
 
 def _fail(message: str) -> int:
@@ -96,7 +99,10 @@ def _build_app(
 
         phase("import textual + rich + tracker")
         config = load_config(known_ids=key_ids())
-        app = CombatTrackerApp(store, live, config, rng, notices=notices, resume_gc=resume_gc)
+        lan = True if getattr(args, "lan", False) else None  # else as the encounter keeps it
+        app = CombatTrackerApp(
+            store, live, config, rng, notices=notices, resume_gc=resume_gc, lan=lan
+        )
         phase("read the config, construct the app")
         return app
     except BaseException:

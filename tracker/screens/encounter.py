@@ -373,6 +373,15 @@ class EncounterScreen(EncounterView):
         state = "ask for each face" if self.config.physical_rolls else "the program rolls"
         self.notify(f"Physical rolls: {state} (set physical_rolls in config.toml to keep it).")
 
+    def action_share(self) -> None:
+        """Share the fight with the players: the dialog shows the link."""
+        from tracker.app import CombatTrackerApp
+        from tracker.screens.share import share
+
+        app = self.app
+        assert isinstance(app, CombatTrackerApp)
+        share(self, app.share)
+
     def action_help(self) -> None:
         from tracker.screens.help import HelpScreen
 

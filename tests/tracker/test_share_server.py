@@ -1,0 +1,263 @@
+"""The players' server in its own thread, fed by a live encounter: a page's
+stream gets the new view after an action and after its undo, the link
+(token and port) is kept with the encounter across restarts, a new link
+retires the old one, LAN and port fallback, and nothing it does reaches
+the terminal."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import socket
+from collections.abc import AsyncIterator, Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import aiohttp
+import pytest
+
+from rules.encounter import Encounter
+from rules.engine import Session
+from saves.live import LiveEncounter, open_store
+from tracker.share.quiet import log_file
+from tracker.share.server import ShareError, ShareServer
+from tracker.share.sharing import UI_KEY, Sharing
+
+SETUP = ("add Zalek hp 30 al 15 init 15 player", "add Goblin hp 7 al 12 init 5", "start")
+
+
+def in_memory() -> LiveEncounter:
+    session = Session(Encounter("Bridge"), rng=random.Random(3))
+    for line in SETUP:
+        session.apply(line)
+    return LiveEncounter.in_memory(session)
+
+
+@pytest.fixture
+def sharing() -> Iterator[Sharing]:
+    shared = Sharing(in_memory(), ports=(0,), server_options={"heartbeat": 0.2})
+    yield shared
+    shared.close()
+
+
+async def stream(url: str) -> AsyncIterator[dict[str, Any]]:
+    """Each view a page's stream delivers (heartbeats skipped)."""
+    async with aiohttp.ClientSession() as session, session.get(url + "events") as response:
+        assert response.status == 200
+        async for raw in response.content:
+            line = raw.decode("ascii")
+            if line.startswith("data: "):
+                yield json.loads(line[len("data: ") :])
+
+
+def hp_of(view: dict[str, Any], name: str) -> Any:
+    """*name*'s HP as the page is told (the player's exact, a monster's band)."""
+    (row,) = [c for c in view["combatants"] if c["name"] == name]
+    hp = row["hp"]
+    return hp["hp"] if hp["kind"] == "exact" else hp["band"]
+
+
+async def get(url: str) -> tuple[int, bytes]:
+    async with aiohttp.ClientSession() as session, session.get(url) as response:
+        return response.status, await response.read()
+
+
+async def until(condition: Callable[[], bool], deadline: float = 10.0) -> None:
+    """Wait for *condition* (a functional deadline, not a speed test)."""
+    loop = asyncio.get_running_loop()
+    end = loop.time() + deadline
+    while not condition():
+        assert loop.time() < end, "it never happened"
+        await asyncio.sleep(0.02)
+
+
+async def test_a_page_sees_an_action_and_its_undo(sharing: Sharing) -> None:
+    assert sharing.start() is None
+    url = sharing.url
+    assert url is not None and url.startswith("http://127.0.0.1:")
+    views = stream(url)
+    first = await anext(views)
+    assert (hp_of(first, "Zalek"), hp_of(first, "Goblin")) == (30, "healthy")
+    sharing.live.do("damage Zalek,Goblin 4")
+    hit = await anext(views)
+    assert (hp_of(hit, "Zalek"), hp_of(hit, "Goblin")) == (26, "bloodied")
+    sharing.live.undo()
+    assert await anext(views) == first
+    sharing.live.redo()
+    assert await anext(views) == hit
+    sharing.live.do("hide Goblin")  # the GM's visibility actions are steps too
+    assert [c["name"] for c in (await anext(views))["combatants"]] == ["Zalek"]
+    await views.aclose()
+
+
+async def test_what_a_page_is_sent_is_the_redacted_view(sharing: Sharing) -> None:
+    sharing.live.do("hide Goblin")
+    sharing.start()
+    url = sharing.url
+    assert url is not None
+    for path in ("", "view.json"):
+        status, body = await get(url + path)
+        assert status == 200 and b"Goblin" not in body
+    views = stream(url)
+    view = await anext(views)
+    await views.aclose()
+    assert [c["name"] for c in view["combatants"]] == ["Zalek"]
+    assert "Goblin" not in json.dumps(view)
+
+
+async def test_the_viewers_are_counted(sharing: Sharing) -> None:
+    sharing.start()
+    assert sharing.url is not None
+    first, second = stream(sharing.url), stream(sharing.url)
+    await anext(first)
+    await anext(second)
+    assert sharing.viewers == 2
+    await first.aclose()
+    await until(lambda: sharing.viewers == 1)
+    await second.aclose()
+    await until(lambda: sharing.viewers == 0)
+
+
+async def test_stopping_closes_the_port_and_every_stream(sharing: Sharing) -> None:
+    sharing.start()
+    url = sharing.url
+    assert url is not None
+    views = stream(url)
+    await anext(views)
+    sharing.stop()
+    assert not sharing.running and sharing.url is None
+    with pytest.raises(StopAsyncIteration):
+        await anext(views)
+    with pytest.raises(aiohttp.ClientConnectionError):
+        await get(url)
+    # the encounter remembers sharing is off: it does not resume next time
+    assert sharing.live.ui_state[UI_KEY]["on"] is False
+
+
+async def test_a_restart_serves_the_same_link(sharing: Sharing) -> None:
+    sharing.start()
+    url = sharing.url
+    sharing.close()
+    assert sharing.start() is None
+    assert sharing.url == url
+    assert (await get(f"{url}view.json"))[0] == 200
+
+
+async def test_a_new_link_retires_the_old_one(sharing: Sharing) -> None:
+    sharing.start()
+    old = sharing.url
+    assert old is not None
+    views = stream(old)
+    await anext(views)
+    assert sharing.new_link() is None
+    new = sharing.url
+    assert new is not None and new != old
+    with pytest.raises(StopAsyncIteration):  # the old page is cut off
+        await anext(views)
+    assert await get(f"{old}view.json") == (404, b"")
+    assert (await get(f"{new}view.json"))[0] == 200
+
+
+async def test_the_local_network_is_a_restart_on_the_same_port(sharing: Sharing) -> None:
+    sharing.start()
+    local = sharing.url
+    assert local is not None
+    port = local.split(":")[2].split("/")[0]
+    assert sharing.set_lan(True) is None
+    lan = sharing.url
+    assert lan is not None and lan != local
+    assert not lan.startswith("http://127.") and f":{port}/" in lan
+    # listening on every interface: the loopback reaches it too
+    token = lan.split("/")[3]
+    assert (await get(f"http://127.0.0.1:{port}/{token}/view.json"))[0] == 200
+    sharing.set_lan(False)
+    assert sharing.url == local
+
+
+def test_a_busy_port_falls_back_to_a_free_one() -> None:
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        taken = busy.getsockname()[1]
+        server = ShareServer(lambda: {}, "t" * 22, ports=(taken,))
+        server.start()
+        try:
+            assert server.port not in (None, taken)
+            assert f":{server.port}/" in server.url
+        finally:
+            server.stop()
+
+
+def test_a_host_that_cannot_be_listened_on_is_one_sentence(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("tracker.share.server.LOCAL_HOST", "192.0.2.1")  # not this computer's
+    server = ShareServer(lambda: {}, "t" * 22, ports=(0,))
+    with pytest.raises(ShareError, match="cannot listen on 192.0.2.1"):
+        server.start()
+    assert not server.running
+
+
+def test_the_link_is_kept_with_the_encounter_across_restarts(tmp_path: Path) -> None:
+    db = tmp_path / "encounters.json"
+    store = open_store(db)
+    live = LiveEncounter.create(store, "Bridge", rng=random.Random(3), actions=SETUP)
+    sharing = Sharing(live, ports=(0,))
+    try:
+        assert sharing.start() is None
+        url = sharing.url
+        # written at once: a link just handed out survives a crash
+        peek = open_store(db, read_only=True)
+        try:
+            kept = LiveEncounter.open(peek, "Bridge").ui_state[UI_KEY]
+        finally:
+            peek.close()
+        assert url is not None and kept["token"] in url and f":{kept['port']}/" in url
+    finally:
+        sharing.close()
+        live.close()
+        store.close()
+    store = open_store(db)
+    try:
+        again = Sharing(LiveEncounter.open(store, "Bridge"), ports=(0,))
+        assert again.resumes  # it was on when the tracker closed
+        assert again.start() is None
+        assert again.url == url
+        again.close()
+    finally:
+        store.close()
+
+
+def test_a_hostile_kept_state_is_not_trusted() -> None:
+    live = in_memory()
+    live.set_ui_state(**{UI_KEY: {"token": "../../etc", "port": "80", "lan": "yes", "on": 1}})
+    sharing = Sharing(live, ports=(0,))
+    assert not sharing.lan and not sharing.resumes
+    try:
+        sharing.start()
+        url = sharing.url
+        assert url is not None and "../" not in url and url.startswith("http://127.0.0.1:")
+    finally:
+        sharing.close()
+
+
+async def test_errors_in_the_server_never_reach_the_terminal(
+    capfd: pytest.CaptureFixture[str],
+) -> None:
+    def broken() -> dict[str, Any]:
+        raise RuntimeError("the view broke")
+
+    server = ShareServer(broken, "t" * 22, ports=(0,))
+    server.start()
+    try:
+        status, body = await get(f"{server.url}view.json")
+        assert status == 500
+        assert b"the view broke" not in body and b"Traceback" not in body
+        server.changed()
+        await asyncio.sleep(0.1)
+    finally:
+        server.stop()
+    out, err = capfd.readouterr()
+    assert out == "" and err == ""
+    logged = log_file()
+    assert logged is not None
+    assert "the view broke" in logged.read_text(encoding="utf-8")

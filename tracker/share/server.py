@@ -1,0 +1,214 @@
+"""The players' server on its own event loop, in a background thread, so
+the app's loop never waits on a phone and a stuck phone never holds a key.
+
+:meth:`ShareServer.start` returns once the port is bound (or raises
+:class:`ShareError` with one sentence); :meth:`changed` is what the app
+calls after each step (thread-safe, cheap: it only wakes the server's
+loop); :meth:`stop` closes every stream and the port.  The port is the
+first of *ports* that is free, else any free one."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import errno
+import socket
+import threading
+from collections.abc import Sequence
+from typing import Any
+
+from aiohttp import web
+
+from tracker.share.feed import Feed, View
+from tracker.share.quiet import THREAD_NAME, quarantine
+from tracker.share.web import HEARTBEAT, Page, players_app
+
+#: the port tried first (then the port the encounter used last, then any)
+DEFAULT_PORT = 8765
+#: at most this many updates a second reach a page (a burst of keys is one)
+MIN_INTERVAL = 0.25
+LOCAL_HOST = "127.0.0.1"
+ANY_HOST = "0.0.0.0"
+
+
+class ShareError(Exception):
+    """Why sharing could not start, in one sentence."""
+
+
+def lan_address() -> str | None:
+    """This computer's address on the local network (the one its default
+    route leaves from: connecting a UDP socket sends no packet); None when
+    it has none."""
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        try:
+            probe.connect(("192.0.2.1", 9))  # TEST-NET-1: never routed anywhere real
+            address = str(probe.getsockname()[0])
+        except OSError:
+            return None
+    return None if address.startswith(("0.", "127.")) else address
+
+
+class ShareServer:
+    """The page, the view and its stream, served from a background thread."""
+
+    def __init__(
+        self,
+        view: View,
+        token: str,
+        *,
+        lan: bool = False,
+        ports: Sequence[int] = (DEFAULT_PORT,),
+        heartbeat: float = HEARTBEAT,
+        min_interval: float = MIN_INTERVAL,
+        page: Page | None = None,
+    ) -> None:
+        self._view = view
+        self._token = token
+        self.lan = lan
+        self.ports = tuple(ports)
+        self.heartbeat = heartbeat
+        self.min_interval = min_interval
+        self._page = page
+        #: the port bound (None: not listening)
+        self.port: int | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._thread: threading.Thread | None = None
+        self._feed: Feed | None = None
+        self._stopping: asyncio.Event | None = None
+        self._ready = threading.Event()
+        self._error: str | None = None
+        self._log = quarantine()
+
+    # -- what the app reads ---------------------------------------------------
+
+    @property
+    def running(self) -> bool:
+        return self.port is not None
+
+    @property
+    def viewers(self) -> int:
+        """Pages connected now (0 when not running)."""
+        feed = self._feed
+        return 0 if feed is None or not self.running else feed.viewers
+
+    @property
+    def token(self) -> str:
+        return self._token
+
+    @property
+    def host(self) -> str:
+        """The address a page opens: this computer's on the local network
+        (or its name, when it has none), else the loopback."""
+        if not self.lan:
+            return LOCAL_HOST
+        return lan_address() or socket.gethostname()
+
+    @property
+    def url(self) -> str:
+        return f"http://{self.host}:{self.port or self.ports[0]}/{self._token}/"
+
+    # -- what the app does ----------------------------------------------------
+
+    def start(self, timeout: float = 10.0) -> None:
+        """Bind and serve; return once listening (ShareError: why not)."""
+        if self._thread is not None:
+            return
+        self._ready.clear()
+        self._error = None
+        self._thread = threading.Thread(target=self._run, name=THREAD_NAME, daemon=True)
+        self._thread.start()
+        if not self._ready.wait(timeout):
+            self._error = "the players' view did not start in time"
+        if self._error is not None or self.port is None:
+            error = self._error or "the players' view did not start"
+            self.stop()
+            raise ShareError(error)
+
+    def stop(self, timeout: float = 5.0) -> None:
+        """Close every stream and the port; wait for the thread (bounded:
+        it is a daemon, it never holds the app's exit)."""
+        thread, loop, stopping = self._thread, self._loop, self._stopping
+        if thread is None:
+            return
+        if loop is not None and stopping is not None:
+            self._call(stopping.set)
+        thread.join(timeout)
+        self._thread = self._loop = self._stopping = self._feed = None
+        self.port = None
+
+    def changed(self) -> None:
+        """The fight changed (any thread): the pages get the new view."""
+        feed = self._feed
+        if feed is not None:
+            self._call(feed.poke)
+
+    def set_token(self, token: str) -> None:
+        """A new token: the old URL is a 404 from now on, and every page
+        connected through it is disconnected."""
+        self._token = token
+        feed = self._feed
+        if feed is not None:
+            self._call(feed.close)
+
+    # -- the server's thread --------------------------------------------------
+
+    def _call(self, callback: Any) -> None:
+        loop = self._loop
+        if loop is None:
+            return
+        with contextlib.suppress(RuntimeError):  # the loop closed meanwhile: stopping
+            loop.call_soon_threadsafe(callback)
+
+    def _run(self) -> None:
+        loop = asyncio.new_event_loop()
+        loop.set_exception_handler(self._loop_error)
+        self._loop = loop
+        try:
+            loop.run_until_complete(self._serve())
+        except Exception as exc:  # never on the GM's screen: logged
+            self._log.error("the players' view stopped", exc_info=exc)
+            self._error = self._error or f"the players' view stopped: {exc}"
+        finally:
+            self.port = None
+            self._ready.set()
+            try:
+                loop.run_until_complete(loop.shutdown_asyncgens())
+            finally:
+                loop.close()
+
+    def _loop_error(self, _loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
+        self._log.warning(str(context.get("message")), exc_info=context.get("exception"))
+
+    async def _serve(self) -> None:
+        self._stopping = asyncio.Event()
+        feed = Feed(self._view, self.min_interval)
+        app = players_app(feed, lambda: self._token, self._page, self.heartbeat)
+        runner = web.AppRunner(
+            app, access_log=None, handler_cancellation=True, shutdown_timeout=1.0
+        )
+        await runner.setup()
+        try:
+            self.port = await self._bind(runner)
+            if self.port is None:
+                return
+            self._feed = feed
+            self._ready.set()
+            await self._stopping.wait()
+        finally:
+            feed.close()
+            await runner.cleanup()
+
+    async def _bind(self, runner: web.AppRunner) -> int | None:
+        host = ANY_HOST if self.lan else LOCAL_HOST
+        for port in dict.fromkeys([*self.ports, 0]):
+            site = web.TCPSite(runner, host, port)
+            try:
+                await site.start()
+            except OSError as exc:
+                await site.stop()
+                if exc.errno not in (errno.EADDRINUSE, errno.EACCES) or port == 0:
+                    self._error = f"cannot listen on {host}: {exc.strerror or exc}"
+                    return None
+                continue
+            return int(runner.addresses[-1][1])
+        return None
