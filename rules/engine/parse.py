@@ -314,6 +314,8 @@ def _parse_options(verb: str, spec: _Spec, rest: list[str], i: int, action: dict
         word = rest[i].lower()
         opt = spec.options.get(word)
         if opt is None:
+            if word == "faces":  # a keyword, never a tag: it would not read back
+                raise fail(verb, "faces comes last, with the faces (faces 12,3,4)")
             if spec.free is None or (verb == "attack" and "damage" not in action):
                 raise fail(verb, f"unexpected {rest[i]!r}")
             i = free.take(rest, i)

@@ -303,3 +303,13 @@ def test_a_bad_part_of_a_batch_is_named() -> None:
         normalize_action({"verb": "batch", "actions": []})
     one = normalize_action({"verb": "batch", "actions": [{"verb": "next"}]})
     assert one == {"verb": "next"}
+
+
+def test_faces_is_a_keyword_never_a_tag() -> None:
+    # a tag "faces" would be written before crit and read back as the faces
+    # keyword: the line is refused instead of saved unreadable
+    with pytest.raises(ActionError, match="faces comes last"):
+        parse_action("damage 'Aa 1' 1 crit faces", ["Aa 1"])
+    action = parse_action("damage Goblin 1d6 fire crit faces 3")
+    assert action["tags"] == ["fire"] and action["faces"] == [3]
+    assert parse_action(format_action(action)) == action
