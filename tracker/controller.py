@@ -407,8 +407,10 @@ class EncounterController:
         from rules.engine.parse import parse_action
         from rules.errors import ActionError
 
+        from rules.engine.targets import group_names
+
         try:
-            action = parse_action(line, self.names())
+            action = parse_action(line, self.names(), group_names(self.encounter.combatants))
             return action, self.live.dice_needed(action)
         except ActionError as exc:
             return str(exc)
