@@ -405,9 +405,8 @@ class EncounterController:
     def dice_needed(self, line: str) -> tuple[Action, Dice] | str:
         """*line* parsed, with the dice it will roll, or why it is refused."""
         from rules.engine.parse import parse_action
-        from rules.errors import ActionError
-
         from rules.engine.targets import group_names
+        from rules.errors import ActionError
 
         try:
             action = parse_action(line, self.names(), group_names(self.encounter.combatants))
