@@ -102,6 +102,7 @@ _WORD_SLOTS = {
     ("cond", "of"): "names",
     ("bonus", "of"): "names",
     ("group", "name"): "groups",
+    ("add", "group"): "groups",
 }
 
 #: option words whose value is a list of targets, completed as the targets are
@@ -165,6 +166,8 @@ def _slot(verb: str, spec: _Spec, rest: Sequence[str]) -> tuple[str, list[str]] 
             continue
         seen.add(word)
         key, kind = option
+        if kind == "flag-or-text" and i + 1 < len(rest) and rest[i + 1].lower() in spec.options:
+            kind = "flag"  # ``add Imp group count 3``: no name given
         if kind == "flag":
             i += 1
             continue

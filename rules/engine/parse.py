@@ -325,7 +325,9 @@ def _parse_options(verb: str, spec: _Spec, rest: list[str], i: int, action: dict
             raise fail(verb, f"{word} given twice")
         seen.add(word)
         i += 1
-        if kind == "flag":
+        if kind == "flag" or (
+            kind == "flag-or-text" and (i >= len(rest) or rest[i].lower() in spec.options)
+        ):
             action[key] = True
             continue
         if i >= len(rest):
@@ -348,7 +350,7 @@ def _parse_options(verb: str, spec: _Spec, rest: list[str], i: int, action: dict
         elif kind == "dice":
             expr, i = _take_dice(rest, i - 1)
             action[key] = check_dice(expr, f"{verb} {word}", amount=True)
-        elif kind == "text":
+        elif kind in ("text", "flag-or-text"):
             if not token.strip():
                 raise fail(verb, f"{word} cannot be empty")
             action[key] = token.strip() if key != "notes" else token

@@ -29,6 +29,16 @@ def test_group_completes_an_existing_groups_name_then_the_targets() -> None:
     assert done("group Zombies Ogre,Za") == ["group Zombies Ogre,Zalek"]
 
 
+def test_add_group_completes_a_groups_name_or_the_next_keyword() -> None:
+    assert done("add Ghoul count 2 group Z") == ["add Ghoul count 2 group Zombies"]
+    assert done("add Ghoul group B") == ['add Ghoul group "Big Ones"']
+    assert done("add Ghoul group count 2 hp 9 pl") == ["add Ghoul group count 2 hp 9 player"]
+    assert done("add Ghoul group Zombies co") == [
+        "add Ghoul group Zombies count",
+        "add Ghoul group Zombies con",
+    ]
+
+
 def test_ungroup_offers_the_groups_first_then_the_combatants() -> None:
     assert done("ungroup Z") == [
         "ungroup Zombies",

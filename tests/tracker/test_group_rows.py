@@ -11,6 +11,7 @@ import random
 from pathlib import Path
 
 from textual.pilot import Pilot
+from textual.widgets import Input
 
 from rules.encounter import Encounter
 from rules.engine import Session
@@ -304,3 +305,18 @@ async def test_a_group_name_with_markup_is_shown_as_typed() -> None:
         assert "[bold]Horde[/] [link=x] ×4" in rows(app)[row_of(app, "×4")]
         assert title(app.screen.query_one(CombatantPane)) == "[bold]Horde[/] [link=x] ×4"
         assert details(app).startswith("[bold]Horde[/] [link=x]\ngroup of 4")  # wrapped
+
+
+async def test_the_add_form_adds_a_named_group_as_one_row() -> None:
+    app = make_app(horde(started=False))
+    async with app.run_test(size=(120, 60)) as pilot:
+        await pilot.press("a")
+        assert isinstance(app.screen, FormScreen)
+        values = {"name": "Ghoul", "count": "3", "hp": "9", "group": "Big Horde"}
+        for key, value in values.items():
+            app.screen.query_one(f"#field-{key}", Input).value = value
+        await pilot.press("enter")
+        assert isinstance(app.screen, EncounterScreen)
+        enc = app.live.session.encounter
+        assert [c.group for c in enc.combatants if c.name.startswith("Ghoul")] == ["Big Horde"] * 3
+        assert any("Big Horde ×3" in row for row in rows(app))
