@@ -160,7 +160,7 @@ ENCOUNTER_KEYS: tuple[Key, ...] = (
         "Add",
         "combatant: add…",
         "add combatants (name, count, HP number or dice, AL, initiative, the eight "
-        "abilities, athletics, defenses, notes)",
+        "abilities, athletics, defenses, notes, group)",
     ),
     Key(
         "combatant.damage",

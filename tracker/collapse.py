@@ -33,6 +33,12 @@ class Span(NamedTuple):
         """Whether the combatant at *index* in the order is on this row."""
         return self.start <= index < self.start + self.size
 
+    def lead(self, turn: int | None) -> int:
+        """The index of whom the row stands for when it is selected: the
+        member whose turn it is, else the first (so expanding the group
+        whose turn it is puts the cursor on the one acting)."""
+        return turn if turn is not None and self.covers(turn) else self.start
+
 
 def spans(combatants: Sequence[Combatant], expanded: Collection[str]) -> tuple[Span, ...]:
     """The rows for *combatants* in the order of play: each run of two or

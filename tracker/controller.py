@@ -136,10 +136,13 @@ class EncounterController:
         return list(self.encounter.combatants[span.start : span.start + span.size])
 
     def selected(self) -> Combatant | None:
-        """The combatant under the row cursor, a collapsed group's first
-        member (None: nobody)."""
+        """The combatant under the row cursor; on a collapsed group, the
+        member whose turn it is, else its first (None: nobody)."""
         span = self.selected_span()
-        return None if span is None else self.encounter.combatants[span.start]
+        if span is None:
+            return None
+        enc = self.encounter
+        return enc.combatants[span.lead(enc.turn if enc.started else None)]
 
     def step(self, delta: int) -> int | None:
         """The row *delta* rows below the cursor, clamped; None when there is

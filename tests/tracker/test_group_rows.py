@@ -320,3 +320,17 @@ async def test_the_add_form_adds_a_named_group_as_one_row() -> None:
         enc = app.live.session.encounter
         assert [c.group for c in enc.combatants if c.name.startswith("Ghoul")] == ["Big Horde"] * 3
         assert any("Big Horde ×3" in row for row in rows(app))
+
+
+async def test_expanding_the_group_whose_turn_it_is_lands_on_the_one_acting() -> None:
+    app = make_app(horde(), follow_turn=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        while app.live.session.encounter.active.name != "Zombie 3":
+            assert app.live.session.encounter.round == 1  # no endless loop
+            await pilot.press("n")
+        await to_row(pilot, app, "Ogre")
+        await pilot.press("g")  # to the turn: the group's row
+        assert pane(app).cursor_row == row_of(app, "Zombie ×4")
+        await pilot.press("o")
+        assert pane(app).selected_name == "Zombie 3"
+        assert combatant_title(app) == "Zombie 3"

@@ -55,6 +55,11 @@ def describe_group(
     head = Text(visible(first.group or ""), "bold")
     head.append(f"  group of {len(members)}, {up} standing", "italic")
     lines: list[Text] = [head]
+    acting = next((c for c in members if c.name == active), None)
+    if acting is not None:  # in view even when the list below is not
+        lines.append(Text(f"{ACTIVE_MARKER} {visible(acting.name)}'s turn", "bold"))
+    als = sorted({c.al for c in members})
+    lines.append(Text(f"AL {als[0]}" if len(als) == 1 else f"AL {als[0]}–{als[-1]}"))
     longest = max(cell_len(visible(c.name)) for c in members)
     name_width = min(NAME_MAX, longest)
     if width is not None:

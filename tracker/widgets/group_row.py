@@ -128,16 +128,18 @@ def group_state(
     deck: int | None,
 ) -> RowState:
     """The :class:`RowState` of a collapsed group's row: active while any
-    member's turn is on, on deck when the next turn is a member's,
-    ``marked`` when every standing member is marked."""
+    member's turn is on (its combatant is then the one acting, else the
+    first member), on deck when the next turn is a member's, ``marked``
+    when every standing member is marked."""
     from tracker.collapse import standing
 
     members = tuple(combatants[span.start : span.start + span.size])
     on = active is not None and span.covers(active)
+    lead = combatants[span.lead(active)]  # the pane's selected_name: the controller's
     targets = standing(members)
     marks = sum(1 for c in members if c.name in marked)
     return RowState(
-        members[0],
+        lead,
         on,
         all(n in marked for n in targets),
         False,
