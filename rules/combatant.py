@@ -12,6 +12,7 @@ from rules.damage import Defenses
 from rules.durations import Duration
 from rules.endurance import Endurance
 from rules.persistent import PersistentDamage
+from rules.view_settings import VISIBLE, visibility_of
 
 
 @dataclass(frozen=True)
@@ -22,7 +23,8 @@ class Combatant:
     combat starts; ``temp_hp_duration`` is when temp HP expire (§6);
     ``order_key`` is the GM's manual tie-break (lower first); ``group`` names
     the group it shares one initiative and one slot with (§4, groups), or
-    None."""
+    None; ``visibility`` is how the players' view shows it (``visible``,
+    ``masked`` or ``hidden``; a player is always visible)."""
 
     name: str
     max_hp: int
@@ -44,12 +46,20 @@ class Combatant:
     notes: str = ""
     order_key: int = 0
     group: str | None = None
+    visibility: str = VISIBLE
 
     @property
     def down(self) -> bool:
         """At 0 HP: shown as down and keeps its place; a non-player's turns
         are then skipped unless the ruleset says keep (RULES.md §4)."""
         return self.hp <= 0
+
+    @property
+    def bloodied(self) -> bool:
+        """At half its maximum HP or below (5 of 10 is bloodied, 6 of 11 is
+        not), and not down (RULES.md §4): the tracker's ruling, README
+        "Decisions" (Bloodied) and docs/rules.md, "The players' view"."""
+        return not self.down and self.max_hp > 0 and self.hp * 2 <= self.max_hp
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -75,6 +85,9 @@ class Combatant:
             "notes": self.notes,
             "order_key": self.order_key,
             "group": self.group,
+            # only when not visible: saves and journals from before
+            # visibilities existed stay exactly what this writes
+            **({} if self.visibility == VISIBLE else {"visibility": self.visibility}),
         }
 
     @classmethod
@@ -83,6 +96,8 @@ class Combatant:
         ath = data.get("athletics")
         luck = data.get("luck_points")
         group = data.get("group")
+        player = bool(data.get("player", False))
+        visibility = visibility_of(data.get("visibility"))
         return cls(
             name=str(data["name"]),
             max_hp=int(data["max_hp"]),
@@ -94,7 +109,7 @@ class Combatant:
             init_bonus=int(data.get("init_bonus", 0)),
             abilities={str(k).lower(): int(v) for k, v in dict(data.get("abilities", {})).items()},
             athletics=None if ath is None else int(ath),
-            player=bool(data.get("player", False)),
+            player=player,
             defenses=Defenses.from_dict(data.get("defenses")),
             conditions=tuple(Condition.from_dict(c) for c in data.get("conditions", ())),
             persistent=tuple(PersistentDamage.from_dict(p) for p in data.get("persistent", ())),
@@ -104,4 +119,5 @@ class Combatant:
             notes=str(data.get("notes", "")),
             order_key=int(data.get("order_key", 0)),
             group=None if group is None else str(group),
+            visibility=VISIBLE if player else visibility,  # players always show
         )

@@ -9,6 +9,7 @@ from typing import Any, NamedTuple
 
 from rules.combatant import Combatant
 from rules.rulesets import Ruleset
+from rules.view_settings import ViewSettings
 
 
 class LogEntry(NamedTuple):
@@ -34,7 +35,8 @@ class Encounter:
     in initiative order (delayed ones stay, named in ``delayed``); ``turn``
     indexes the active one (None and round 0 before ``start``).  ``rewound``
     counts the turns ``prev`` moved back without undoing: the next that many
-    turn boundaries were already processed (``rules.engine.turns``)."""
+    turn boundaries were already processed (``rules.engine.turns``).
+    ``view`` is what the players' view shows (``rules.players_view``)."""
 
     name: str
     ruleset: Ruleset = field(default_factory=Ruleset)
@@ -44,6 +46,7 @@ class Encounter:
     started: bool = False
     delayed: tuple[str, ...] = ()
     rewound: int = 0
+    view: ViewSettings = field(default_factory=ViewSettings)
 
     @property
     def active(self) -> Combatant | None:
@@ -63,6 +66,8 @@ class Encounter:
         }
         if self.rewound:
             out["rewound"] = self.rewound
+        if self.view != ViewSettings():
+            out["view"] = self.view.to_dict()
         return out
 
     @classmethod
@@ -77,4 +82,5 @@ class Encounter:
             started=bool(data.get("started", False)),
             delayed=tuple(str(n) for n in data.get("delayed", ())),
             rewound=int(data.get("rewound", 0)),
+            view=ViewSettings.from_dict(data.get("view")),
         )

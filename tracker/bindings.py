@@ -265,6 +265,35 @@ ENCOUNTER_KEYS: tuple[Key, ...] = (
         wide=True,
     ),
     Key(
+        "players.hide",
+        "V",
+        "hide",
+        "Hide",
+        "players' view: hide from the players",
+        "the marked (else the selected) monsters leave the players' view until revealed (v); "
+        "players are always shown",
+        show=False,
+    ),
+    Key(
+        "players.mask",
+        "M",
+        "mask",
+        "Mask",
+        "players' view: show as Unknown creature",
+        "the marked (else the selected) monsters show on the players' view as \"Unknown "
+        'creature": their place in the order, no name, HP or conditions',
+        show=False,
+    ),
+    Key(
+        "players.reveal",
+        "v",
+        "reveal",
+        "Reveal",
+        "players' view: reveal to the players",
+        "the marked (else the selected) combatants show in full on the players' view",
+        show=False,
+    ),
+    Key(
         "dice.roll",
         "r",
         "roll",

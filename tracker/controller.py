@@ -46,11 +46,17 @@ NEED_COMBATANT = frozenset(
         "remove",
         "attack",
         "toggle_group",
+        "hide",
+        "mask",
+        "reveal",
     }
 )
 
 #: Keys that act on one combatant, never on a whole collapsed group.
 ONE_COMBATANT = frozenset({"edit", "move", "order_down", "order_up", "return"})
+
+#: The players' view keys: what each makes of its targets.
+VISIBILITY_KEYS = {"hide": "hidden", "mask": "masked", "reveal": "visible"}
 
 
 class EncounterController:
@@ -302,7 +308,7 @@ class EncounterController:
     def names_for(self, action: str) -> list[str]:
         """Whom key *action* acts on now: the targets for the damage-like
         keys and ``uncondition``, else the selection."""
-        if action in ON_TARGETS or action == "uncondition":
+        if action in ON_TARGETS or action == "uncondition" or action in VISIBILITY_KEYS:
             return self.targets()
         if action == "delay":
             active = self.encounter.active if self.encounter.started else None
@@ -586,8 +592,22 @@ class EncounterController:
             return self._cannot_delay()
         if action == "return":
             return self._cannot_return()
+        if action in VISIBILITY_KEYS:
+            return self._cannot_show(action)
         if action == "uncondition" and not self.present_conditions(self.targets()):
             return f"{', '.join(self.targets())}: no conditions to remove"
+        return None
+
+    def _cannot_show(self, action: str) -> str | None:
+        """Why the players' view key *action* does nothing now (None: it
+        changes someone): a player is never hidden or masked."""
+        to = VISIBILITY_KEYS[action]
+        chosen = [c for c in self.encounter.combatants if c.name in self.targets()]
+        if to != "visible" and any(c.player for c in chosen):
+            return "players are always shown on the players' view (mark monsters only)"
+        if chosen and all(c.visibility == to for c in chosen):
+            who = chosen[0].name if len(chosen) == 1 else f"all {len(chosen)}"
+            return f"{who}: {to} already"
         return None
 
     def _cannot_delay(self) -> str | None:

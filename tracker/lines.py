@@ -108,8 +108,9 @@ ON_TARGETS = {
     ),
 }
 
-#: Keys that send ``VERB T`` on whom they act on (``delay``: the active one).
-ON_NAMES = ("delay", "return")
+#: Keys that send ``VERB T`` on whom they act on (``delay``: the active one;
+#: the players' view keys: the marked combatants, else the selection).
+ON_NAMES = ("delay", "return", "hide", "mask", "reveal")
 
 #: Keys that send one fixed line.
 FIXED = {

@@ -5,7 +5,8 @@ later word to what the verb accepts there
 (:data:`rules.engine.grammar.SPECS`): its keywords (``crit``, ``rounds``,
 ``cover``…), the choices of a keyword (``dash|run|sprint``, ``half``…),
 condition names after ``cond``/``uncond T``, damage tags after an amount,
-a group's name after ``group`` (a new one is typed in full).
+a group's name after ``group`` (a new one is typed in full), the players'
+view settings and their values after ``view``.
 Case-insensitive; a completion is quoted as a name is, so it is always one
 word (``Imp;next`` is a name, never a second action).  The command line
 (``tracker.widgets.command_line``) shows these."""
@@ -25,6 +26,8 @@ from rules.damage import COMMON_TAGS
 from rules.engine.grammar import SET_ALIASES, SET_FIELDS, SPECS, VERBS
 from rules.engine.parse import split_batch
 from rules.text import name_key
+from rules.view_settings import SETTINGS as VIEW_SETTINGS
+from rules.view_settings import choices_of
 
 if TYPE_CHECKING:
     from rules.encounter import Encounter
@@ -103,6 +106,7 @@ _WORD_SLOTS = {
     ("bonus", "of"): "names",
     ("group", "name"): "groups",
     ("add", "group"): "groups",
+    ("view", "setting"): "view settings",
 }
 
 #: option words whose value is a list of targets, completed as the targets are
@@ -125,6 +129,8 @@ def _words(slot: str, known: Known) -> list[str]:
         return list(STACKING)
     if slot == "difficulty levels":
         return [n.lower() for n in DIFFICULTY_LEVELS]
+    if slot == "view settings":
+        return list(VIEW_SETTINGS)
     return []
 
 
@@ -151,6 +157,9 @@ def _slot(verb: str, spec: _Spec, rest: Sequence[str]) -> tuple[str, list[str]] 
                 return "choice", list(kind)
             if kind in ("targets", "target"):
                 return "names", []
+            if verb == "view" and key == "value":  # the values of the setting typed
+                setting = rest[0].lower() if rest else ""
+                return "choice", list(choices_of(setting)) if setting in VIEW_SETTINGS else []
             return _WORD_SLOTS.get((verb, key), ""), []
         if kind == "rest":
             return None

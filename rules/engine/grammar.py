@@ -18,7 +18,8 @@ HELP: dict[str, str] = {
     "add": (
         "add NAME [count N] [hp N|DICE] [avg] [al N] [init N] [bonus N] [player] "
         "[dex|per|str|con|int|wis|cha|luck N] [athletics N] [immune TAG,…] "
-        "[resist TAG=N,…] [weak TAG,…] [susceptible TAG,…] [notes TEXT] [group [NAME]]"
+        "[resist TAG=N,…] [weak TAG,…] [susceptible TAG,…] [notes TEXT] [group [NAME]] "
+        "[visible|masked|hidden]"
     ),
     "remove": "remove T|defeated",
     "init": "init T N",
@@ -46,6 +47,14 @@ HELP: dict[str, str] = {
     "return": "return T",
     "group": "group NAME T",
     "ungroup": "ungroup T|NAME",
+    "hide": "hide T",
+    "mask": "mask T",
+    "reveal": "reveal T",
+    "view": (
+        "view monster_hp|player_hp band|exact|hidden · "
+        "view show_al|show_initiative|reveal_on_turn on|off · "
+        "view new_monsters visible|masked|hidden"
+    ),
     "roll": "roll EXPR [adv N] [dis N] [dc N|dl NAME]",
     "luck": "luck T [roll N]",
     "cinematic": "cinematic T adv|dis",
@@ -205,6 +214,10 @@ _ADD_OPTS: dict[str, tuple[str, _Kind]] = {
     "grouped": ("group", "flag"),  # before "group": format writes the last
     # ``group`` alone: the group named after NAME; ``group Horde``: that one
     "group": ("group", "flag-or-text"),
+    # how the players' view shows the new combatants (one of the three)
+    "visible": ("visible", "flag"),
+    "masked": ("masked", "flag"),
+    "hidden": ("hidden", "flag"),
     **{a: (a, "ability") for a in ABILITIES},
 }
 
@@ -260,6 +273,10 @@ SPECS: dict[str, _Spec] = {
     "return": _Spec([("targets", "targets")]),
     "group": _Spec([("name", "text"), ("targets", "targets")]),
     "ungroup": _Spec([("targets", "targets")]),
+    "hide": _Spec([("targets", "targets")]),
+    "mask": _Spec([("targets", "targets")]),
+    "reveal": _Spec([("targets", "targets")]),
+    "view": _Spec([("setting", "word"), ("value", "word")]),
     "roll": _Spec(
         [("expr", "dice")],
         {"adv": ("adv", "int"), "dis": ("dis", "int"), "dc": ("dc", "int"), "dl": ("dl", "word")},
@@ -377,6 +394,10 @@ def set_value(field: str, value: str) -> int | None:
         return bounded(field, text, 0 if field == "hp" else None)  # set hp 0: down
     except ActionError as exc:
         raise ActionError(f"set: {exc}") from None
+
+
+#: ``add`` flags that set how the players' view shows the new combatants.
+ADD_VISIBILITY: tuple[str, ...] = ("visible", "masked", "hidden")
 
 
 SET_NUMERIC = frozenset(

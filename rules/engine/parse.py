@@ -15,6 +15,7 @@ from typing import Any
 from rules.engine.damage_parts import FreeWords
 from rules.engine.format import format_action
 from rules.engine.grammar import (
+    ADD_VISIBILITY,
     BATCH,
     MAX_BATCH,
     MAX_FACES,
@@ -33,6 +34,7 @@ from rules.engine.grammar import (
 from rules.engine.targets import fuse_all
 from rules.errors import ActionError
 from rules.text import MAX_NAME, MAX_NOTES, check_text, describe, first_unsafe
+from rules.view_settings import canonical_word
 
 
 def _int(verb: str, key: str, token: str) -> int:
@@ -274,6 +276,11 @@ def _parse_words(verb: str, spec: _Spec, rest: list[str]) -> dict[str, Any]:
     _parse_options(verb, spec, rest, i, action)
     if verb == "set":
         check_set_value(action["field"], action["value"])
+    if verb == "view":  # written canonically: yes → on (rules.view_settings)
+        try:
+            action["value"] = canonical_word(action["setting"], action["value"])
+        except ValueError as exc:
+            raise fail(verb, str(exc)) from None
     if "faces" in action:  # keep the canonical key order: faces last
         action["faces"] = action.pop("faces")
     return action
@@ -369,6 +376,9 @@ def _parse_options(verb: str, spec: _Spec, rest: list[str], i: int, action: dict
     free.store(action, spec.free or "tags")
     if verb == "roll" and "dc" in action and "dl" in action:
         raise fail(verb, "give dc N or dl NAME, not both")
+    shown = [w for w in ADD_VISIBILITY if action.get(w)] if verb == "add" else []
+    if len(shown) > 1:
+        raise fail(verb, f"give one of visible, masked or hidden, not {' and '.join(shown)}")
     if verb in ("persist",) and not action.get("tags"):
         raise fail(verb, "needs at least one damage tag (e.g. bleed, fire)")
 

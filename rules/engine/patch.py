@@ -3,8 +3,10 @@ dicts holding only what changed, so a step's size never depends on the
 fight's.  ``"combatants"`` maps a name to its changed ``to_dict`` fields;
 ``"present"`` maps a name to its full dict or ``None`` (added, removed, a
 rename is both); ``"order"`` lists the names when order or names changed;
-the encounter's scalars, ``"delayed"`` and ``"ruleset"`` appear only when
-changed.  *after* applied to the state before gives the state after, and
+the encounter's scalars, ``"delayed"``, ``"ruleset"`` and ``"view"`` (the
+players' view settings) appear only when changed; a combatant field its
+``to_dict`` leaves out (``visibility`` when visible) is ``None`` in a
+patch.  *after* applied to the state before gives the state after, and
 *before* the reverse (undo)."""
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from typing import Any
 from rules.combatant import Combatant
 from rules.encounter import Encounter
 from rules.rulesets import Ruleset
+from rules.view_settings import ViewSettings
 
 Patch = dict[str, Any]
 
@@ -36,6 +39,8 @@ def diff(old: Encounter, new: Encounter) -> tuple[Patch, Patch]:
         before["delayed"], after["delayed"] = list(old.delayed), list(new.delayed)
     if old.ruleset != new.ruleset:
         before["ruleset"], after["ruleset"] = old.ruleset.to_dict(), new.ruleset.to_dict()
+    if old.view != new.view:
+        before["view"], after["view"] = old.view.to_dict(), new.view.to_dict()
     if old.combatants is new.combatants:
         return before, after
     old_names = [c.name for c in old.combatants]
@@ -57,9 +62,9 @@ def diff(old: Encounter, new: Encounter) -> tuple[Patch, Patch]:
             present_before[c.name], present_after[c.name] = None, c.to_dict()
         elif o != c:
             a, b = o.to_dict(), c.to_dict()
-            keys = [k for k in b if a.get(k) != b[k]]
+            keys = [k for k in {**a, **b} if a.get(k) != b.get(k)]
             fields_before[c.name] = {k: a.get(k) for k in keys}
-            fields_after[c.name] = {k: b[k] for k in keys}
+            fields_after[c.name] = {k: b.get(k) for k in keys}
     for name, o in old_by.items():
         if name not in seen:
             present_before[name], present_after[name] = o.to_dict(), None
@@ -83,6 +88,8 @@ def apply_patch(enc: Encounter, patch: Mapping[str, Any]) -> Encounter:
         changes["delayed"] = tuple(patch["delayed"])
     if "ruleset" in patch:
         changes["ruleset"] = Ruleset.from_dict(patch["ruleset"])
+    if "view" in patch:
+        changes["view"] = ViewSettings.from_dict(patch["view"])
     if "combatants" in patch or "present" in patch or "order" in patch:
         by = {c.name: c for c in enc.combatants}
         for name, fields in dict(patch.get("combatants", {})).items():
@@ -110,6 +117,8 @@ def mismatch(enc: Encounter, patch: Mapping[str, Any]) -> str | None:
         return "the delayed combatants differ"
     if "ruleset" in patch and enc.ruleset.to_dict() != dict(patch["ruleset"]):
         return "the ruleset differs"
+    if "view" in patch and enc.view.to_dict() != dict(patch["view"]):
+        return "the players' view settings differ"
     if "order" in patch and [c.name for c in enc.combatants] != list(patch["order"]):
         return "the initiative order differs"
     combatants = patch.get("combatants")

@@ -14,6 +14,7 @@ from rules.durations import Duration, tick_durations
 from rules.encounter import Encounter
 from rules.endurance import endurance_check, endurance_of, start_of_turn
 from rules.engine.groups import grouped_order, share_initiative
+from rules.engine.verbs_view import reveal_on_turn
 from rules.engine.work import Work
 from rules.errors import ActionError
 from rules.persistent import tick_persistent
@@ -199,8 +200,9 @@ def end_combat(work: Work) -> None:
 
 
 def begin_turn(work: Work) -> None:
-    """Start-of-turn processing for the active combatant: start-of-turn
-    durations tick (§6/§9/§10), then its endurance (§8).  Only counts off
+    """Start-of-turn processing for the active combatant: a hidden monster
+    is revealed if the players' view says so (``reveal_on_turn``), then
+    start-of-turn durations tick (§6/§9/§10), then its endurance (§8).  Only counts off
     ``Encounter.rewound`` while catching up after ``prev``."""
     active = work.enc.active
     if active is None:
@@ -211,6 +213,7 @@ def begin_turn(work: Work) -> None:
         work.log(name, f"{name}'s turn (already processed)")
         return
     work.log(name, f"{name}'s turn")
+    reveal_on_turn(work, name)
     combatants, lines = work.roll("", tick_durations, work.enc.combatants, name, "start")
     work.enc = replace(work.enc, combatants=combatants)
     for line in lines:

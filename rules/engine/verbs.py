@@ -15,6 +15,7 @@ from rules.engine import verbs_edits as edits
 from rules.engine import verbs_effects as effects
 from rules.engine import verbs_groups as groups
 from rules.engine import verbs_roster as roster
+from rules.engine import verbs_view as shown
 from rules.engine.format import format_action
 from rules.engine.grammar import BATCH
 from rules.engine.verbs_edits import check_batch_end
@@ -49,6 +50,10 @@ HANDLERS: dict[str, Handler] = {
     "return": roster.return_,
     "group": groups.group,
     "ungroup": groups.ungroup,
+    "hide": shown.set_visibility,
+    "mask": shown.set_visibility,
+    "reveal": shown.set_visibility,
+    "view": shown.view,
     "roll": combat.roll,
     "luck": combat.luck,
     "cinematic": combat.cinematic,

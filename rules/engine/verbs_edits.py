@@ -21,6 +21,7 @@ from rules.engine.work import Work, call
 from rules.errors import ActionError
 from rules.luck import luck_points
 from rules.text import name_key
+from rules.view_settings import VISIBLE
 
 
 def _int_value(field: str, value: str, low: int | None = None, high: int | None = None) -> int:
@@ -52,6 +53,9 @@ def set_field(work: Work, a: Mapping[str, Any]) -> None:
     new, shown = _edit(c, field, value, work.batch)
     work.put(new)
     work.log(name, f"{name}: {field} set to {shown}")
+    if new.player and new.visibility != VISIBLE:  # players are always shown
+        work.put(replace(new, visibility=VISIBLE))
+        work.log(name, f"{name} is a player character now: revealed to the players")
 
 
 def _edit(c: Combatant, field: str, value: str, batch: bool = False) -> tuple[Combatant, str]:

@@ -32,6 +32,7 @@ from rules.engine.turns import (
     following,
     turn_shift_notes,
 )
+from rules.engine.verbs_view import JOINS_SHOWN, visibility_for_new
 from rules.engine.work import Work, call
 from rules.errors import ActionError
 from rules.limits import check_roster
@@ -131,7 +132,9 @@ def add(work: Work, a: Mapping[str, Any]) -> None:
     """``add``: new combatants (RULES.md §4 HP and initiative, §8 endurance,
     §11 luck); added mid-combat, one rolls initiative if it has none and
     makes the entering-combat Dash check (§8).  A name already in the fight
-    is refused unless ``count`` is given (which continues the numbering)."""
+    is refused unless ``count`` is given (which continues the numbering).
+    How the players' view shows them: ``visible|masked|hidden`` as given,
+    else the ``new_monsters`` setting for non-players (``verbs_view``)."""
     base = _check_name(a["name"])
     if a.get("count") is None:
         _refuse_taken(work.names, base)
@@ -153,6 +156,7 @@ def add(work: Work, a: Mapping[str, Any]) -> None:
         wanted = check_group_name("add", named) if isinstance(named, str) else base
         group = spelled(work.enc.combatants, wanted)
     mode = "average" if a.get("avg") else "roll"
+    visibility = visibility_for_new(work, a, bool(a.get("player", False)))
     for name in names:
         order_key += 1
         hp, hp_text = work.roll(f"{name} hit points", hit_points, a["hp"], work.roller, mode)
@@ -170,6 +174,7 @@ def add(work: Work, a: Mapping[str, Any]) -> None:
             notes=str(a.get("notes", "")),
             order_key=order_key,
             group=group,
+            visibility=visibility,
         )
         c = replace(
             c,
@@ -185,6 +190,8 @@ def add(work: Work, a: Mapping[str, Any]) -> None:
             parts.append(f"{c.luck_points} luck points")
         if group is not None:
             parts.append(f"group {group}")
+        if visibility != "visible":
+            parts.append(JOINS_SHOWN[visibility])
         work.log(name, f"{name} joins the encounter ({', '.join(parts)})")
         if work.enc.started:
             shared = next((m for m in members(work.enc.combatants, group)), None)

@@ -51,3 +51,17 @@ def test_end_and_remove_defeated_through_do(capsys, db, tmp_path) -> None:
     run(capsys, db, "do", "Crypt", "undo")  # in a new process: the fight goes on
     resumed = state(capsys, db)
     assert resumed["started"] and resumed["round"] == 2
+
+
+def test_the_players_view_is_scripted_through_do_and_shown_in_json(capsys, db) -> None:
+    run(capsys, db, "new", "Crypt")
+    run(capsys, db, "do", "Crypt", "add Mira player hp 30 init 18\nadd Spy hp 8 hidden")
+    status, out = run(capsys, db, "do", "Crypt", "view monster_hp exact\nmask Spy")
+    assert status == 0 and out.count("ok ") == 2
+    shown = state(capsys, db)
+    assert shown["view"]["monster_hp"] == "exact"
+    assert [c["visibility"] for c in shown["combatants"]] == ["visible", "masked"]
+    status, out = run(capsys, db, "do", "Crypt", "hide Mira")
+    assert status == 1 and "always visible to the players" in out
+    run(capsys, db, "do", "Crypt", "undo")  # undone in another process
+    assert state(capsys, db)["combatants"][1]["visibility"] == "hidden"

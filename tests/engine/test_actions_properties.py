@@ -140,6 +140,10 @@ ACTIONS = st.one_of(
             "notes": TEXT,
             "group": st.just(True),
         },
+    ).flatmap(
+        lambda a: st.sampled_from([None, "visible", "masked", "hidden"]).map(
+            lambda shown: a if shown is None else {**a, shown: True}
+        )
     ),
     record("remove", {"targets": targets()}),
     record("init", {"targets": targets(True), "value": SMALL}),
@@ -207,6 +211,30 @@ ACTIONS = st.one_of(
     record("roll", {"expr": DICE, "dl": st.sampled_from(["heroic", "simple"])}),
     record("luck", {"targets": targets()}, {"roll": st.integers(1, 20)}),
     record("cinematic", {"targets": targets(), "mode": st.sampled_from(["adv", "dis"])}),
+    record("hide", {"targets": targets()}),
+    record("mask", {"targets": targets()}),
+    record("reveal", {"targets": targets()}),
+    record(
+        "view",
+        {
+            "setting": st.sampled_from(["monster_hp", "player_hp"]),
+            "value": st.sampled_from(["band", "exact", "hidden"]),
+        },
+    ),
+    record(
+        "view",
+        {
+            "setting": st.sampled_from(["show_al", "show_initiative", "reveal_on_turn"]),
+            "value": st.sampled_from(["on", "off"]),
+        },
+    ),
+    record(
+        "view",
+        {
+            "setting": st.just("new_monsters"),
+            "value": st.sampled_from(["visible", "masked", "hidden"]),
+        },
+    ),
     record("undo", {}),
     record("redo", {}),
 )

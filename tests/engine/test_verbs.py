@@ -76,6 +76,13 @@ CASES: dict[str, tuple[list[str], str, bool]] = {
     "roll": ([], "roll 1d20+5 adv 1 dc 15", True),
     "luck": ([], "luck Mira", True),
     "cinematic": ([], "cinematic Mira adv", True),
+    "hide": ([], "hide 'Goblin 1,Ogre'", True),
+    "mask": (["hide Ogre"], "mask Ogre", True),
+    "reveal": (["hide Goblin*"], "reveal Goblin*", True),
+    "hide-group": (["group Raiders Goblin*"], "hide Raiders", False),
+    "add-hidden": ([], "add Spy hp 9 hidden", True),
+    "view": ([], "view monster_hp exact", True),
+    "view-bool": ([], "view show_al on", False),
 }
 
 

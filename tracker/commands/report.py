@@ -53,6 +53,7 @@ def state_json(live: LiveEncounter) -> dict[str, Any]:
             "down": c.down,
             "player": c.player,
             "delayed": c.name in enc.delayed,
+            "visibility": c.visibility,
             "group": c.group,
             "conditions": [
                 {"name": k.name, "value": k.value, "rounds_left": k.rounds_left}
@@ -70,6 +71,7 @@ def state_json(live: LiveEncounter) -> dict[str, Any]:
         "round": enc.round,
         "started": enc.started,
         "active": None if active is None else active.name,
+        "view": enc.view.to_dict(),
         "combatants": [combatant(c) for c in enc.combatants],
         "log": [{"round": e.round, "actor": e.actor, "text": e.text} for e in live.full_log()],
     }

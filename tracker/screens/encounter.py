@@ -246,6 +246,26 @@ class EncounterScreen(EncounterView):
         if line is not None:
             self.report(self.apply(line))
 
+    def action_hide(self) -> None:
+        """The targets leave the players' view."""
+        self._on_targets("hide")
+
+    def action_mask(self) -> None:
+        """The targets show on the players' view as "Unknown creature"."""
+        self._on_targets("mask")
+
+    def action_reveal(self) -> None:
+        """The targets show in full on the players' view."""
+        self._on_targets("reveal")
+
+    def _on_targets(self, action: str) -> None:
+        """Send *action* on the marked combatants, else the selection (the
+        marks clear afterwards as ``keep_marks`` says)."""
+        then = self.controller.used_marks if self.controller.marks_used() else None
+        line = self.controller.line(action)
+        if line is not None:
+            self.report(self.apply(line, then))
+
     def action_edit(self) -> None:
         """The edit form: every changed field is sent as ONE batched action
         (``set … max_hp 30; set … hp 20``), one undoable step, all or nothing."""

@@ -2,7 +2,8 @@
 app: column widths by pane width (:func:`layout` decides what a narrow pane
 gives up; a number is never cut), names cut in the middle, by screen cells,
 so a group's rows stay distinct, HP and badge text (bloodied and down in
-words as well as colour), and each row's cells as Rich ``Text``."""
+words as well as colour), what the players' view hides (``(hidden)``,
+``(masked)`` after the name), and each row's cells as Rich ``Text``."""
 
 from __future__ import annotations
 
@@ -68,8 +69,8 @@ class RowState(NamedTuple):
 
 def bloodied(c: Combatant) -> bool:
     """At half its maximum HP or below, and not down (the HP bar turns from
-    its high colour at the same point)."""
-    return not c.down and c.max_hp > 0 and c.hp * 2 <= c.max_hp
+    its high colour at the same point; ``Combatant.bloodied``)."""
+    return c.bloodied
 
 
 class Content(NamedTuple):
@@ -107,7 +108,8 @@ def content_of(rows: list[RowState]) -> Content:
         if row.members:  # a collapsed group's text spans the columns
             continue
         c = row.combatant
-        name = max(name, cell_len(visible(c.name)) + (10 if row.delayed else 0))
+        note, _ = name_notes(row.delayed, c.visibility)
+        name = max(name, cell_len(visible(c.name)) + len(note))
         numbers, temp = hp_text(c)
         hp = max(hp, cell_len(numbers + temp))
     return Content(name, hp)
@@ -218,14 +220,28 @@ def badges(c: Combatant, compact: bool = False, width: int | None = None) -> Tex
     return text
 
 
-def name_cell(name: str, delayed: bool, width: int) -> str:
+#: What the GM is told of a combatant the players' view does not show in full.
+SHOWN_NOTES = {"hidden": "hidden", "masked": "masked"}
+
+
+def name_notes(delayed: bool, visibility: str = "visible") -> tuple[str, str]:
+    """The notes after a name, in full and short: ``(delayed)`` / ``(d)``,
+    ``(hidden)`` / ``(h)``, ``(masked)`` / ``(m)``, or both
+    (``(delayed, hidden)`` / ``(d,h)``); empty when there are none."""
+    words = [w for w in ("delayed" if delayed else "", SHOWN_NOTES.get(visibility, "")) if w]
+    if not words:
+        return "", ""
+    return f" ({', '.join(words)})", f" ({','.join(w[0] for w in words)})"
+
+
+def name_cell(name: str, delayed: bool, width: int, visibility: str = "visible") -> str:
     """The name column's text for a column *width* cells wide: the name then
-    ``(delayed)``, which shortens to ``(d)`` or goes before the name is cut
-    below its first letters."""
+    its notes (:func:`name_notes`), which shorten to their letters or go
+    before the name is cut below its first letters."""
     room = width - 1
-    note = " (delayed)" if delayed else ""
+    note, short = name_notes(delayed, visibility)
     if note and cell_len(name) + len(note) > room:
-        note = " (d)" if room - 4 >= min(cell_len(name), NAME_MIN) else ""
+        note = short if room - len(short) >= min(cell_len(name), NAME_MIN) else ""
     return " " + fit_name(name, max(0, room - len(note))) + note
 
 
@@ -254,9 +270,9 @@ def row_cells(
     init = "–" if c.initiative is None else str(c.initiative)
     name = visible(c.name)
     if lay is None:
-        name = " " + name + (" (delayed)" if row.delayed else "")
+        name = " " + name + name_notes(row.delayed, c.visibility)[0]
     else:
-        name = name_cell(name, row.delayed, lay.widths[2])
+        name = name_cell(name, row.delayed, lay.widths[2], c.visibility)
     badge_room = None if lay is None else lay.badges
     return [
         gutter,
