@@ -308,6 +308,9 @@ class EncounterController:
     def names_for(self, action: str) -> list[str]:
         """Whom key *action* acts on now: the targets for the damage-like
         keys and ``uncondition``, else the selection."""
+        if action in VISIBILITY_KEYS and self.selected_group() and not self.marks_used():
+            # the players see the group, down members too: all or nothing
+            return [c.name for c in self.selected_group()]
         if action in ON_TARGETS or action == "uncondition" or action in VISIBILITY_KEYS:
             return self.targets()
         if action == "delay":
@@ -602,7 +605,8 @@ class EncounterController:
         """Why the players' view key *action* does nothing now (None: it
         changes someone): a player is never hidden or masked."""
         to = VISIBILITY_KEYS[action]
-        chosen = [c for c in self.encounter.combatants if c.name in self.targets()]
+        names = self.names_for(action)
+        chosen = [c for c in self.encounter.combatants if c.name in names]
         if to != "visible" and any(c.player for c in chosen):
             return "players are always shown on the players' view (mark monsters only)"
         if chosen and all(c.visibility == to for c in chosen):

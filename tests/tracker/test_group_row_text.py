@@ -81,7 +81,7 @@ def test_marks_every_standing_member_or_some() -> None:
 
 
 def test_a_narrow_row_shortens_the_counts_then_cuts_the_name() -> None:
-    numbers = [4, 2, 0, 3]
+    numbers = [4, 2, 0, 0, 0, 3]
     full = "Zombies ×12 · 4 bloodied · 2 down · 3 marked"
 
     def at(width: int) -> str:
@@ -180,3 +180,13 @@ def test_a_group_name_shows_as_plain_visible_text(name: str, width: int) -> None
 def test_markup_in_a_group_name_is_its_characters() -> None:
     assert group_cells(row_named("[bold]Horde[/bold]", 2))[2].plain == " [bold]Horde[/bold] ×2"
     assert group_cells(row_named("Horde\x1b[2J", 2))[2].plain == " Horde\\x1b[2J ×2"
+
+
+def test_the_row_counts_members_hidden_or_masked_on_the_players_view() -> None:
+    session = horde(4)
+    session.apply("hide 'Zombie 1,Zombie 2'")
+    session.apply("mask 'Zombie 3'")
+    assert text(session).endswith("Zombie ×4 · 2 hidden · 1 masked")
+    assert "".join(p for p, _ in summary("Zombie", 4, [0, 0, 0, 2, 1, 0], 25)) == (
+        "Zombie ×4 · 2 (h) · 1 (m)"
+    )

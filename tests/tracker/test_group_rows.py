@@ -334,3 +334,18 @@ async def test_expanding_the_group_whose_turn_it_is_lands_on_the_one_acting() ->
         await pilot.press("o")
         assert pane(app).selected_name == "Zombie 3"
         assert combatant_title(app) == "Zombie 3"
+
+
+async def test_hiding_a_collapsed_group_hides_every_member_and_the_row_says_so() -> None:
+    app = make_app(horde("damage 'Zombie 2' 10"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await to_row(pilot, app, "Zombie ×4")
+        await pilot.press("V")  # the players' view: hidden
+        enc = app.live.session.encounter
+        assert [c.visibility for c in enc.combatants if c.group] == [
+            "hidden"
+        ] * 4  # the down one too
+        row = rows(app)[row_of(app, "Zombie ×4")]
+        assert "Zombie ×4 · 1 down · 4 hidden" in row
+        await pilot.press("v")
+        assert all(c.visibility == "visible" for c in app.live.session.encounter.combatants)

@@ -35,20 +35,25 @@ COUNTS = (
     ("bloodied", "½", "initiative--hp-mid"),
     ("down", "down", "initiative--down"),
     ("delayed", "(d)", "initiative--delayed"),
+    ("hidden", "(h)", ""),  # from the players' view (issue 12)
+    ("masked", "(m)", ""),
     ("marked", "●", "initiative--mark"),
 )
 SEPARATOR = " · "
 
 
 def counts(row: RowState) -> list[int]:
-    """How many members are bloodied, down, delaying and marked (the marked
-    only while some of the standing ones are not: ``●`` says all are)."""
+    """How many members are bloodied, down, delaying, hidden from or masked
+    on the players' view, and marked (the marked only while some of the
+    standing ones are not: ``●`` says all are)."""
     members = row.members
     marked = 0 if row.marked else row.marks
     return [
         sum(1 for c in members if bloodied(c)),
         sum(1 for c in members if c.down),
         row.delays,
+        sum(1 for c in members if c.visibility == "hidden"),
+        sum(1 for c in members if c.visibility == "masked"),
         marked,
     ]
 
