@@ -143,13 +143,24 @@ ENCOUNTER_KEYS: tuple[Key, ...] = (
         wide=True,
     ),
     Key(
+        "select.group",
+        "o",
+        "toggle_group",
+        "Group",
+        "selection: expand / collapse the group",
+        "a group shows as one row (Zombies ×12 · 4 bloodied · 2 down): o shows its members, "
+        "o on a member folds them again; on the one row, damage, heal, temp, persistent, "
+        "conditions, attack and space act on its standing members",
+        show=False,
+    ),
+    Key(
         "combatant.add",
         "a",
         "add",
         "Add",
         "combatant: add…",
         "add combatants (name, count, HP number or dice, AL, initiative, the eight "
-        "abilities, athletics, defenses, notes)",
+        "abilities, athletics, defenses, notes, group)",
     ),
     Key(
         "combatant.damage",

@@ -2,7 +2,9 @@
 marks (saved with the encounter, so a relaunch resumes them), what keys
 target and why one does not apply, the lines they send, and applying them
 with failures turned into one sentence for the GM.  The row cursor moves in
-the pane first, so it is read through a callable, never a stale copy."""
+the pane first, so it is read through a callable, never a stale copy.  A
+collapsed group is one row (``tracker.collapse``): the cursor counts rows,
+and a key on a collapsed row acts on the group's standing members."""
 
 from __future__ import annotations
 
@@ -10,6 +12,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from tracker import lines
+from tracker.collapse import Collapse, Span, row_of, standing
 from tracker.lines import ON_TARGETS, Ask
 
 if TYPE_CHECKING:
@@ -42,11 +45,15 @@ NEED_COMBATANT = frozenset(
         "edit",
         "remove",
         "attack",
+        "toggle_group",
         "hide",
         "mask",
         "reveal",
     }
 )
+
+#: Keys that act on one combatant, never on a whole collapsed group.
+ONE_COMBATANT = frozenset({"edit", "move", "order_down", "order_up", "return"})
 
 #: The players' view keys: what each makes of its targets.
 VISIBILITY_KEYS = {"hide": "hidden", "mask": "masked", "reveal": "visible"}
@@ -79,6 +86,8 @@ class EncounterController:
         self.selected_name: str | None = selected if isinstance(selected, str) else None
         #: the marked combatants' names, in the order they were marked
         self.marked: list[str] = [str(n) for n in marked] if isinstance(marked, list) else []
+        #: which groups show member by member (the others: one row each)
+        self.collapse = Collapse(ui.get("expanded"))
         #: program-rolled movement previews by (name, movement), valid while
         #: the encounter is the one they were rolled on (every step replaces it)
         self._previews: dict[tuple[str, str], EnduranceCheck] = {}
@@ -109,20 +118,56 @@ class EncounterController:
         """The down monsters ``remove defeated`` would take out (RULES.md §4)."""
         return [c.name for c in self.encounter.combatants if c.down and not c.player]
 
-    def selected(self) -> Combatant | None:
-        """The combatant under the row cursor (None: nobody)."""
+    def rows(self) -> tuple[Span, ...]:
+        """The initiative pane's rows: one per combatant, one per collapsed
+        group (``tracker.collapse``)."""
+        return self.collapse.rows(self.encounter.combatants)
+
+    def row_of(self, index: int) -> int:
+        """The row showing the combatant at *index* in the order."""
+        return row_of(self.rows(), index)
+
+    def selected_span(self) -> Span | None:
+        """The row under the cursor (None: no rows)."""
         index = self._cursor()
-        combatants = self.encounter.combatants
-        return combatants[index] if index is not None and index < len(combatants) else None
+        rows = self.rows()
+        return rows[index] if index is not None and index < len(rows) else None
+
+    def selected_group(self) -> list[Combatant]:
+        """The members of the collapsed group under the cursor, in the order
+        of play; empty when the cursor is on one combatant."""
+        span = self.selected_span()
+        if span is None or not span.collapsed:
+            return []
+        return list(self.encounter.combatants[span.start : span.start + span.size])
+
+    def selected(self) -> Combatant | None:
+        """The combatant under the row cursor; on a collapsed group, the
+        member whose turn it is, else its first (None: nobody)."""
+        span = self.selected_span()
+        if span is None:
+            return None
+        enc = self.encounter
+        return enc.combatants[span.lead(enc.turn if enc.started else None)]
 
     def step(self, delta: int) -> int | None:
         """The row *delta* rows below the cursor, clamped; None when there is
-        nobody to select."""
+        nobody to select.  A collapsed group is one row."""
         index = self._cursor()
-        count = len(self.encounter.combatants)
+        count = len(self.rows())
         if index is None or count == 0:
             return None
         return max(0, min(index + delta, count - 1))
+
+    def toggle_group(self) -> bool:
+        """Expand the collapsed group under the cursor, or collapse the
+        group of the member under it (saved with the UI state); False: the
+        selection is in no group of two or more."""
+        span = self.selected_span()
+        if span is None or not self.collapse.toggle(self.encounter.combatants, span.start):
+            return False
+        self.live.set_ui_state(expanded=self.collapse.saved())
+        return True
 
     def remember(self, name: str | None) -> None:
         """The selection is now *name* (saved with the UI state)."""
@@ -141,7 +186,7 @@ class EncounterController:
         selection becomes whoever the cursor is on, and None."""
         names = self.names()
         if self.selected_name in names:
-            return names.index(self.selected_name)
+            return self.row_of(names.index(self.selected_name))
         current = self.selected()
         self.selected_name = None if current is None else current.name
         self.live.set_ui_state(selected=self.selected_name)
@@ -171,13 +216,15 @@ class EncounterController:
             return None
         if self.follow_turn:
             self.remember(active.name)
-        return enc.turn
+        return self.row_of(enc.turn)
 
     def active_row(self) -> int | None:
-        """The active combatant's row (the jump-to-active key), None before
-        the fight starts."""
+        """The active combatant's row (the jump-to-active key; its group's
+        when collapsed), None before the fight starts."""
         enc = self.encounter
-        return enc.turn if enc.started and enc.active is not None else None
+        if not enc.started or enc.active is None or enc.turn is None:
+            return None
+        return self.row_of(enc.turn)
 
     def prune_marks(self) -> None:
         """Forget marks on combatants no longer in the encounter."""
@@ -185,11 +232,20 @@ class EncounterController:
         self.marked = [n for n in self.marked if n in names]
 
     def toggle_mark(self) -> bool:
-        """Mark the selected combatant, or unmark them; False: nobody selected."""
+        """Mark the selected combatant, or unmark them; on a collapsed group,
+        mark its standing members (unmark them when all are marked); False:
+        nobody selected."""
         current = self.selected()
         if current is None:
             return False
-        if current.name in self.marked:
+        group = self.selected_group()
+        if group:
+            names = standing(group)
+            if all(n in self.marked for n in names):
+                self.marked = [n for n in self.marked if n not in names]
+            else:
+                self.marked += [n for n in names if n not in self.marked]
+        elif current.name in self.marked:
             self.marked.remove(current.name)
         else:
             self.marked.append(current.name)
@@ -217,10 +273,14 @@ class EncounterController:
         return any(n in names for n in self.marked)
 
     def targets(self) -> list[str]:
-        """Marked combatants (in the order of play), else the selection."""
+        """Marked combatants (in the order of play), else the selection (a
+        collapsed group's standing members)."""
         marked = [n for n in self.names() if n in self.marked]
         if marked:
             return marked
+        group = self.selected_group()
+        if group:
+            return standing(group)
         current = self.selected()
         return [] if current is None else [current.name]
 
@@ -248,11 +308,16 @@ class EncounterController:
     def names_for(self, action: str) -> list[str]:
         """Whom key *action* acts on now: the targets for the damage-like
         keys and ``uncondition``, else the selection."""
+        if action in VISIBILITY_KEYS and self.selected_group() and not self.marks_used():
+            # the players see the group, down members too: all or nothing
+            return [c.name for c in self.selected_group()]
         if action in ON_TARGETS or action == "uncondition" or action in VISIBILITY_KEYS:
             return self.targets()
         if action == "delay":
             active = self.encounter.active if self.encounter.started else None
             return [] if active is None else [active.name]
+        if action == "remove" and self.selected_group():
+            return [c.name for c in self.selected_group()]
         current = self.selected()
         return [] if current is None else [current.name]
 
@@ -277,6 +342,11 @@ class EncounterController:
             return built
 
         who = ", ".join(names)
+        group = self.selected_group()
+        if group and not self.marks_used() and action != "initiative":
+            # not thirty names: the group, and whom the key reaches in it
+            up = "standing" if any(not c.down for c in group) else "down, every one"
+            who = f"group {group[0].group} ({len(names)} {up})"
         if action in ON_TARGETS:
             _, title, usage = ON_TARGETS[action]
             saves = None
@@ -300,6 +370,8 @@ class EncounterController:
                 return None
             return Ask(f"Remove condition: {who}", "", line, self.marks_used(), present)
         if action == "initiative":
+            if group:  # a member's initiative is the whole group's (§4)
+                who = f"group {group[0].group} ({len(group)})"
             return Ask(f"Initiative: {who}", "N (the rolled total)", line)
         if action == "roll":
             return Ask("Roll dice", "EXPR [adv N] [dis N] [dc N]", line)
@@ -411,10 +483,11 @@ class EncounterController:
     def dice_needed(self, line: str) -> tuple[Action, Dice] | str:
         """*line* parsed, with the dice it will roll, or why it is refused."""
         from rules.engine.parse import parse_action
+        from rules.engine.targets import group_names
         from rules.errors import ActionError
 
         try:
-            action = parse_action(line, self.names())
+            action = parse_action(line, self.names(), group_names(self.encounter.combatants))
             return action, self.live.dice_needed(action)
         except ActionError as exc:
             return str(exc)
@@ -504,6 +577,14 @@ class EncounterController:
             return None if self.marked else "no marks to clear"
         if action in NEED_COMBATANT and not enc.combatants:
             return "no combatants yet: a adds some"
+        if action == "toggle_group":
+            span = self.selected_span()
+            return None if span is None else self.collapse.why_not(enc.combatants, span.start)
+        if action in ONE_COMBATANT and self.selected_group():
+            group = self.selected_group()
+            return (
+                f"group {group[0].group} is one row: o expands it to pick one of its {len(group)}"
+            )
         if action == "move":
             current = self.selected()
             if current is not None and current.endurance is None:
@@ -524,7 +605,8 @@ class EncounterController:
         """Why the players' view key *action* does nothing now (None: it
         changes someone): a player is never hidden or masked."""
         to = VISIBILITY_KEYS[action]
-        chosen = [c for c in self.encounter.combatants if c.name in self.targets()]
+        names = self.names_for(action)
+        chosen = [c for c in self.encounter.combatants if c.name in names]
         if to != "visible" and any(c.player for c in chosen):
             return "players are always shown on the players' view (mark monsters only)"
         if chosen and all(c.visibility == to for c in chosen):

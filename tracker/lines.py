@@ -34,11 +34,12 @@ ADD_FIELDS = (
     ("weak", "Weak ×2", "tags"),
     ("susceptible", "Susc ×1.5", "susceptible to: tags"),
     ("notes", "Notes", "free text"),
+    ("group", "Group", "one initiative, one row: e.g. Zombies"),
 )
 
 #: Add-form fields whose value is one word: spaces typed in them are dropped
 #: (``fire, cold`` is ``fire,cold``); the others (a name, notes) keep theirs.
-_ONE_WORD = frozenset(key for key, _, _ in ADD_FIELDS) - {"name", "notes"}
+_ONE_WORD = frozenset(key for key, _, _ in ADD_FIELDS) - {"name", "notes", "group"}
 
 #: Edit form: (set FIELD, label), in the form's order (name first).
 EDIT_FIELDS = (

@@ -1,10 +1,12 @@
 """Completing a line of the action language as it is typed: the first word
-of each action to a verb, a target (also after a comma, for several) to a
-combatant's name, and every later word to what the verb accepts there
+of each action to a verb, a target (also after a comma, for several; also
+after ``half`` and ``none``) to a combatant's name or a group's, and every
+later word to what the verb accepts there
 (:data:`rules.engine.grammar.SPECS`): its keywords (``crit``, ``rounds``,
 ``cover``…), the choices of a keyword (``dash|run|sprint``, ``half``…),
 condition names after ``cond``/``uncond T``, damage tags after an amount,
-the players' view settings and their values after ``view``.
+a group's name after ``group`` (a new one is typed in full), the players'
+view settings and their values after ``view``.
 Case-insensitive; a completion is quoted as a name is, so it is always one
 word (``Imp;next`` is a name, never a second action).  The command line
 (``tracker.widgets.command_line``) shows these."""
@@ -23,6 +25,7 @@ from rules.conditions import KNOWN_CONDITIONS
 from rules.damage import COMMON_TAGS
 from rules.engine.grammar import SET_ALIASES, SET_FIELDS, SPECS, VERBS
 from rules.engine.parse import split_batch
+from rules.text import name_key
 from rules.view_settings import SETTINGS as VIEW_SETTINGS
 from rules.view_settings import choices_of
 
@@ -59,17 +62,20 @@ def quoted(name: str) -> str:
 @dataclass(frozen=True)
 class Known:
     """What the fight offers completion besides the verbs and keywords: its
-    combatants' names, the damage tags it already uses and the conditions
-    its combatants have (the common ones of each are always offered too)."""
+    combatants' names, the damage tags it already uses, the conditions its
+    combatants have (the common ones of each are always offered too) and
+    its groups' names."""
 
     names: Sequence[str] = ()
     tags: Sequence[str] = ()
     conditions: Sequence[str] = ()
+    groups: Sequence[str] = ()
 
 
 def known_in(enc: Encounter) -> Known:
     """What *enc* offers completion: its names in the order of play, every
-    tag its defenses and persistent damage name, every condition present."""
+    tag its defenses and persistent damage name, every condition present,
+    its groups' names (as their first member spells them)."""
     tags: dict[str, None] = {}
     conditions: dict[str, None] = {}
     for c in enc.combatants:
@@ -82,7 +88,8 @@ def known_in(enc: Encounter) -> Known:
         for cond in c.conditions:
             conditions.setdefault(cond.name, None)
     names = [c.name for c in enc.combatants]
-    return Known(names, sorted(tags), sorted(conditions))
+    groups = {name_key(c.group): c.group for c in enc.combatants if c.group is not None}
+    return Known(names, sorted(tags), sorted(conditions), list(groups.values()))
 
 
 #: words a ``word`` or ``text`` slot takes, by (verb, record key), beyond names
@@ -97,14 +104,21 @@ _WORD_SLOTS = {
     ("temp", "of"): "names",
     ("cond", "of"): "names",
     ("bonus", "of"): "names",
+    ("group", "name"): "groups",
+    ("add", "group"): "groups",
     ("view", "setting"): "view settings",
 }
+
+#: option words whose value is a list of targets, completed as the targets are
+_TARGET_OPTIONS = frozenset({("damage", "half"), ("damage", "none")})
 
 
 def _words(slot: str, known: Known) -> list[str]:
     """The candidates of a slot named by :data:`_WORD_SLOTS` (or ``names``)."""
     if slot == "names":
         return list(known.names)
+    if slot == "groups":
+        return list(known.groups)
     if slot == "tags":
         return list(dict.fromkeys([*known.tags, *COMMON_TAGS]))
     if slot == "conditions":
@@ -161,12 +175,16 @@ def _slot(verb: str, spec: _Spec, rest: Sequence[str]) -> tuple[str, list[str]] 
             continue
         seen.add(word)
         key, kind = option
+        if kind == "flag-or-text" and i + 1 < len(rest) and rest[i + 1].lower() in spec.options:
+            kind = "flag"  # ``add Imp group count 3``: no name given
         if kind == "flag":
             i += 1
             continue
         if i + 1 == len(rest):  # the word typed is this keyword's value
             if isinstance(kind, tuple):
                 return "choice", list(kind)
+            if (verb, word) in _TARGET_OPTIONS:
+                return "names", []
             return _WORD_SLOTS.get((verb, word), ""), []
         i = _dice_end(rest, i + 1) if kind in ("dice", "hp") else i + 2
         if i > len(rest):
@@ -205,7 +223,7 @@ def completions(
     """
     known = known or Known(names)
     if not known.names:
-        known = Known(names, known.tags, known.conditions)
+        known = Known(names, known.tags, known.conditions, known.groups)
     head, word = current_word(value)
     if not word:
         return []
@@ -227,11 +245,16 @@ def completions(
     kind, keywords = found
     in_quotes = word.startswith('"')
     if kind == "names":
+        verb = tokens[0].lower()
+        # a group's name is a target too; ungroup is mostly given one
+        targets = (
+            [*known.groups, *known.names] if verb == "ungroup" else [*known.names, *known.groups]
+        )
         if not in_quotes:
-            return [head + quoted(n) for n in _matching(word, known.names)]
+            return [head + quoted(n) for n in _matching(word, targets)]
         before, _, typed = word[1:].rpartition(",")
         lead = before + "," if before else ""
-        return [head + quoted(lead + n) for n in _matching(typed, known.names)]
+        return [head + quoted(lead + n) for n in _matching(typed, targets)]
     if joined:  # only targets are lists
         return []
     typed = word[1:] if in_quotes else word

@@ -88,7 +88,7 @@ def format_action(action: Mapping[str, Any]) -> str:
         value = action.get(key)
         if value is None or (kind in ("tags", "resist", "targets") and not value):
             continue  # absent, or an empty list / table: nothing to say
-        if kind == "flag":
+        if kind == "flag" or (kind == "flag-or-text" and value is True):
             if value:
                 parts.append(word)
             continue

@@ -18,7 +18,7 @@ HELP: dict[str, str] = {
     "add": (
         "add NAME [count N] [hp N|DICE] [avg] [al N] [init N] [bonus N] [player] "
         "[dex|per|str|con|int|wis|cha|luck N] [athletics N] [immune TAG,…] "
-        "[resist TAG=N,…] [weak TAG,…] [susceptible TAG,…] [notes TEXT] [group] "
+        "[resist TAG=N,…] [weak TAG,…] [susceptible TAG,…] [notes TEXT] [group [NAME]] "
         "[visible|masked|hidden]"
     ),
     "remove": "remove T|defeated",
@@ -170,7 +170,9 @@ def bounded(key: str, value: int | str, low: int | None = None, high: int | None
 
 
 # A kind names how a word is read (targets, target, text, word, int, dice,
-# hp, rest, flag, tags, resist, ability) or is a tuple of allowed words.
+# hp, rest, flag, tags, resist, ability; ``flag-or-text``: a flag, or the
+# next word as its text when that is no keyword of the verb) or is a tuple
+# of allowed words.
 # Options map a keyword to (record key, kind); ``free`` names the record key
 # that collects any other words (damage tags).
 _Kind = str | tuple[str, ...]
@@ -210,7 +212,8 @@ _ADD_OPTS: dict[str, tuple[str, _Kind]] = {
     "susceptible": ("susceptibilities", "tags"),
     "notes": ("notes", "text"),
     "grouped": ("group", "flag"),  # before "group": format writes the last
-    "group": ("group", "flag"),
+    # ``group`` alone: the group named after NAME; ``group Horde``: that one
+    "group": ("group", "flag-or-text"),
     # how the players' view shows the new combatants (one of the three)
     "visible": ("visible", "flag"),
     "masked": ("masked", "flag"),

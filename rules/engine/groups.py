@@ -14,7 +14,8 @@ from dataclasses import replace
 from rules.abilities import initiative_modifier, initiative_order, roll_initiative
 from rules.combatant import Combatant
 from rules.engine.work import Work
-from rules.text import name_key
+from rules.errors import ActionError
+from rules.text import MAX_NAME, name_key
 
 
 def natural_key(name: str) -> tuple[tuple[int, int | str], ...]:
@@ -24,6 +25,19 @@ def natural_key(name: str) -> tuple[tuple[int, int | str], ...]:
         for part in re.split(r"(\d+)", name_key(name))
         if part
     )
+
+
+def check_group_name(verb: str, name: str) -> str:
+    """*name* as a group's name (stripped), or one ActionError: it must not
+    be empty, hold a comma (a list of targets) or pass the name limit."""
+    name = name.strip()
+    if not name:
+        raise ActionError(f"{verb}: a group needs a name")
+    if "," in name:
+        raise ActionError(f"{verb}: {name!r}: a group's name cannot contain a comma")
+    if len(name) > MAX_NAME:
+        raise ActionError(f"{verb}: a group's name is at most {MAX_NAME} characters")
+    return name
 
 
 def same_group(c: Combatant, group: str | None) -> bool:

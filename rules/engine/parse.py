@@ -159,25 +159,29 @@ def _batch_part(record: dict[str, Any], n: int, total: int, shown: str) -> dict[
     return record
 
 
-def _parse_batch(parts: list[str], names: Sequence[str] = ()) -> dict[str, Any]:
+def _parse_batch(
+    parts: list[str], names: Sequence[str] = (), groups: Sequence[str] = ()
+) -> dict[str, Any]:
     if len(parts) > MAX_BATCH:
         raise ActionError(f"too many actions on one line ({len(parts)}; at most {MAX_BATCH})")
     actions = []
     for n, part in enumerate(parts, 1):
         shown = part.strip()
         try:
-            record = _parse_one(part, names)
+            record = _parse_one(part, names, groups)
         except ActionError as exc:
             raise ActionError(f"part {n} of {len(parts)} ({shown}): {exc}") from None
         actions.append(_batch_part(record, n, len(parts), shown))
     return {"verb": BATCH, "actions": actions}
 
 
-def parse_action(line: str, names: Sequence[str] = ()) -> dict[str, Any]:
+def parse_action(
+    line: str, names: Sequence[str] = (), groups: Sequence[str] = ()
+) -> dict[str, Any]:
     """Parse one line into its canonical record (a batch record for several
     actions); raises :class:`ActionError`, and nothing else, for any text.
-    With the encounter's *names*, an unquoted full name with spaces is one
-    target (``rules.engine.targets.fuse_names``)."""
+    With the encounter's *names* (and its *groups*' names), an unquoted full
+    name with spaces is one target (``rules.engine.targets.fuse_names``)."""
     if not isinstance(line, str):
         raise ActionError(f"an action line is text, not {type(line).__name__}")
     if len(line) > 2000:
@@ -186,7 +190,10 @@ def parse_action(line: str, names: Sequence[str] = ()) -> dict[str, Any]:
     try:
         parts = [p for p in split_batch(line) if p.strip()]
         one = parts[0] if parts else ""
-        record = _parse_batch(parts, names) if len(parts) > 1 else _parse_one(one, names)
+        if len(parts) > 1:
+            record = _parse_batch(parts, names, groups)
+        else:
+            record = _parse_one(one, names, groups)
     except ActionError:
         bad = first_unsafe(line.strip())
         if bad >= 0:  # say so, rather than echo the character in a message
@@ -240,7 +247,7 @@ def _check_texts(record: Mapping[str, Any], where: str = "") -> None:
                 check_text(field, str(item), limit)
 
 
-def _parse_one(line: str, names: Sequence[str] = ()) -> dict[str, Any]:
+def _parse_one(line: str, names: Sequence[str] = (), groups: Sequence[str] = ()) -> dict[str, Any]:
     tokens = _split(line)
     if not tokens:
         raise ActionError("empty line: type a verb (" + ", ".join(VERBS) + ")")
@@ -251,10 +258,12 @@ def _parse_one(line: str, names: Sequence[str] = ()) -> dict[str, Any]:
         hint = f" (did you mean {', '.join(close)}?)" if close else ""
         raise ActionError(f"unknown verb {tokens[0]!r}{hint}; verbs: {', '.join(VERBS)}")
     rest = tokens[1:]
-    if names and rest:
+    if (names or groups) and rest:
         after_verb = line.lstrip()[len(tokens[0]) :].lstrip()
         quoted = after_verb[:1] in ("'", '"')
-        rest = fuse_all(spec, rest, names, lambda words: _parse_words(verb, spec, words), quoted)
+        rest = fuse_all(
+            spec, rest, names, lambda words: _parse_words(verb, spec, words), quoted, groups
+        )
     return _parse_words(verb, spec, rest)
 
 
@@ -325,7 +334,9 @@ def _parse_options(verb: str, spec: _Spec, rest: list[str], i: int, action: dict
             raise fail(verb, f"{word} given twice")
         seen.add(word)
         i += 1
-        if kind == "flag":
+        if kind == "flag" or (
+            kind == "flag-or-text" and (i >= len(rest) or rest[i].lower() in spec.options)
+        ):
             action[key] = True
             continue
         if i >= len(rest):
@@ -348,7 +359,7 @@ def _parse_options(verb: str, spec: _Spec, rest: list[str], i: int, action: dict
         elif kind == "dice":
             expr, i = _take_dice(rest, i - 1)
             action[key] = check_dice(expr, f"{verb} {word}", amount=True)
-        elif kind == "text":
+        elif kind in ("text", "flag-or-text"):
             if not token.strip():
                 raise fail(verb, f"{word} cannot be empty")
             action[key] = token.strip() if key != "notes" else token
@@ -374,12 +385,15 @@ def _parse_options(verb: str, spec: _Spec, rest: list[str], i: int, action: dict
         raise fail(verb, "needs at least one damage tag (e.g. bleed, fire)")
 
 
-def normalize_action(action: Mapping[str, Any] | str, names: Sequence[str] = ()) -> dict[str, Any]:
-    """A canonical record from a line (read with the encounter's *names*, as
-    :func:`parse_action`) or a dict built by code; a dict is formatted and
-    parsed again, so code cannot slip past a check the GM would hit."""
+def normalize_action(
+    action: Mapping[str, Any] | str, names: Sequence[str] = (), groups: Sequence[str] = ()
+) -> dict[str, Any]:
+    """A canonical record from a line (read with the encounter's *names* and
+    *groups*, as :func:`parse_action`) or a dict built by code; a dict is
+    formatted and parsed again, so code cannot slip past a check the GM
+    would hit."""
     if isinstance(action, str):
-        return parse_action(action, names)
+        return parse_action(action, names, groups)
     if isinstance(action, Mapping) and action.get("verb") == BATCH:
         parts = batch_parts(action)
         out = []

@@ -171,7 +171,7 @@ class Session:
         """
         from rules.engine.parse import normalize_action
 
-        action = normalize_action(line_or_action, self._names())
+        action = normalize_action(line_or_action, self._names(), self._groups())
         verb = action["verb"]
         if verb == "undo":
             return self.undo()
@@ -192,6 +192,12 @@ class Session:
     def _names(self) -> list[str]:
         """The combatants' names, for reading an unquoted full name."""
         return [c.name for c in self.encounter.combatants]
+
+    def _groups(self) -> list[str]:
+        """The groups' names, for reading an unquoted group name with spaces."""
+        from rules.engine.targets import group_names
+
+        return group_names(self.encounter.combatants)
 
     def _commit(self, resolved: dict[str, Any], work: Work) -> Step:
         from rules.engine.patch import diff
@@ -414,7 +420,7 @@ class Session:
         from rules.engine.parse import normalize_action
         from rules.engine.verbs import run
 
-        record = normalize_action(action, self._names())
+        record = normalize_action(action, self._names(), self._groups())
         verb = record["verb"]
         if verb in ("undo", "redo") or (verb == "prev" and self._last_is_next()):
             return []

@@ -1,11 +1,13 @@
 """What a typed target means (README, "The action language"): a name, a
-unique prefix of one, or a group selector — ``all``, ``monsters`` (every
-non-player), ``players``, ``Zombie*`` (every name starting so, any case) —
-in a comma list.  :func:`resolve_targets` turns them into full names (the
+unique prefix of one, a group's name (every member, docs/rules.md §4
+"Groups"), or a selector — ``all``, ``monsters`` (every non-player),
+``players``, ``Zombie*`` (every name starting so, any case) — in a comma
+list.  :func:`resolve_targets` turns them into full names (the
 journaled action keeps those, so a replay is exact); :func:`fuse_names`
 lets an unquoted full name with spaces (``damage Hobgoblin 1 20``) be read
 as one word before the parser splits the rest.  A combatant literally
-named like a selector is meant by that word: an exact name wins."""
+named like a selector or a group is meant by that word: an exact name
+wins, then a group's name, then a selector, then a prefix."""
 
 from __future__ import annotations
 
@@ -51,11 +53,27 @@ def _select(combatants: Sequence[Combatant], word: str) -> list[str]:
     return found
 
 
+def group_names(combatants: Sequence[Combatant]) -> list[str]:
+    """Each group's name as its first member spells it, in the order of play."""
+    seen: dict[str, str] = {}
+    for c in combatants:
+        if c.group is not None:
+            seen.setdefault(name_key(c.group), c.group)
+    return list(seen.values())
+
+
+def group_members(combatants: Sequence[Combatant], word: str) -> list[str]:
+    """The names of group *word*'s members (any case), in the order of play."""
+    key = name_key(word.strip())
+    return [c.name for c in combatants if c.group is not None and name_key(c.group) == key]
+
+
 def resolve_targets(combatants: Sequence[Combatant], words: Sequence[str]) -> list[str]:
     """The full names *words* mean, in the order given, each once: an exact
-    name (any case) first, then a selector, then the one name a word
-    prefixes (``rules.engine.work.resolve_name``).  A selector matching
-    nobody, or an unknown or ambiguous word, raises one ActionError."""
+    name (any case) first, then a group's name (all its members, down ones
+    too), then a selector, then the one name a word prefixes
+    (``rules.engine.work.resolve_name``).  A selector matching nobody, or an
+    unknown or ambiguous word, raises one ActionError."""
     from rules.engine.work import resolve_name
 
     names = [c.name for c in combatants]
@@ -63,8 +81,11 @@ def resolve_targets(combatants: Sequence[Combatant], words: Sequence[str]) -> li
     out: list[str] = []
     for word in words:
         exact = keys.get(name_key(word.strip()))
+        members = [] if exact is not None else group_members(combatants, word)
         if exact is not None:
             found = [exact]
+        elif members:
+            found = members
         elif is_selector(word):
             found = _select(combatants, word.strip())
         else:
@@ -89,19 +110,24 @@ def fuse_names(
     start: int,
     names: Sequence[str],
     parses: Callable[[list[str]], T] | None = None,
+    groups: Sequence[str] = (),
 ) -> list[str]:
     """*rest* with the words from *start* joined into one when they spell a
-    full name (or a comma list of them) with spaces in it: the longest such
-    run whose line *parses* (that callable raising ActionError when not;
-    without it, the longest run).
-    When the words also read as a shorter name that is itself exact and
-    the line parses that way too, the reading is ambiguous: one
-    ActionError asks for quotes.  Without a run, *rest* is unchanged."""
+    full name (or a comma list of them) with spaces in it — a combatant's,
+    or a group's among *groups*: the longest such run whose line *parses*
+    (that callable raising ActionError when not; without it, the longest
+    run).
+    When the words also read as a shorter combatant name that is itself
+    exact and the line parses that way too, the reading is ambiguous: one
+    ActionError asks for quotes.  A group's name never makes that doubt
+    (``damage Zombie 2 1d4`` is Zombie 2 of group Zombie: the longer name
+    wins).  Without a run, *rest* is unchanged."""
     keys = {name_key(n) for n in names}
     runs = []
+    spelled = keys | {name_key(g) for g in groups}
     for end in range(len(rest), start + 1, -1):
         text = " ".join(rest[start:end])
-        if _names_in(text, keys):
+        if _names_in(text, spelled):
             runs.append([*rest[:start], text, *rest[end:]])
     if parses is None:
         return runs[0] if runs else list(rest)
@@ -133,16 +159,21 @@ NAME_OPTIONS = frozenset({"half", "none", "of"})
 
 
 def fuse_all(
-    spec: Any, rest: list[str], names: Sequence[str], parses: Callable[[list[str]], T], quoted: bool
+    spec: Any,
+    rest: list[str],
+    names: Sequence[str],
+    parses: Callable[[list[str]], T],
+    quoted: bool,
+    groups: Sequence[str] = (),
 ) -> list[str]:
     """:func:`fuse_names` after each option word that names combatants
     (the longest run), then at the targets (unless the GM *quoted* them),
-    where the line must parse."""
+    where the line must parse; *groups*: the groups' names."""
     i = 2
     while i < len(rest):
         if rest[i - 1].lower() in NAME_OPTIONS and rest[i - 1].lower() in spec.options:
-            rest = fuse_names(rest, i, names)
+            rest = fuse_names(rest, i, names, groups=groups)
         i += 1
     if spec.positional and spec.positional[0][1] in ("targets", "target") and not quoted:
-        rest = fuse_names(rest, 0, names, parses)
+        rest = fuse_names(rest, 0, names, parses, groups)
     return rest

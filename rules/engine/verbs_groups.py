@@ -10,22 +10,11 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
-from rules.engine.groups import gather, members, spelled
+from rules.engine.groups import check_group_name, gather, members, spelled
 from rules.engine.turns import turn_shift_notes
 from rules.engine.work import Work
 from rules.errors import ActionError
-from rules.text import MAX_NAME, name_key, shorten
-
-
-def _group_name(name: str) -> str:
-    name = name.strip()
-    if not name:
-        raise ActionError("group: a group needs a name")
-    if "," in name:
-        raise ActionError(f"group: {name!r}: a group's name cannot contain a comma")
-    if len(name) > MAX_NAME:
-        raise ActionError(f"group: a group's name is at most {MAX_NAME} characters")
-    return name
+from rules.text import name_key, shorten
 
 
 def group(work: Work, a: Mapping[str, Any]) -> None:
@@ -35,7 +24,7 @@ def group(work: Work, a: Mapping[str, Any]) -> None:
     first target's in the order — and everyone of the group sits together
     in its slot; a turn this skips or repeats this round is warned of."""
     before = work.enc
-    name = spelled(work.enc.combatants, _group_name(a["name"]))
+    name = spelled(work.enc.combatants, check_group_name("group", a["name"]))
     work.resolved["name"] = name
     targets = work.resolve_all(a["targets"])
     joining = [n for n in work.names if n in targets]  # in the order

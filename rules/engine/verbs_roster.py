@@ -16,7 +16,13 @@ from rules.durations import Duration
 from rules.encounter import Encounter
 from rules.endurance import endurance_of
 from rules.engine.complete import quoted
-from rules.engine.groups import members, place_block, reposition_group, spelled
+from rules.engine.groups import (
+    check_group_name,
+    members,
+    place_block,
+    reposition_group,
+    spelled,
+)
 from rules.engine.turns import (
     advance,
     begin_turn,
@@ -144,7 +150,11 @@ def add(work: Work, a: Mapping[str, Any]) -> None:
         frozenset(a.get("susceptibilities", ())),
     )
     order_key = max((c.order_key for c in work.enc.combatants), default=0)
-    group = spelled(work.enc.combatants, base) if a.get("group") else None
+    named = a.get("group")  # True: the group named after them; text: that group
+    group = None
+    if named:
+        wanted = check_group_name("add", named) if isinstance(named, str) else base
+        group = spelled(work.enc.combatants, wanted)
     mode = "average" if a.get("avg") else "roll"
     visibility = visibility_for_new(work, a, bool(a.get("player", False)))
     for name in names:

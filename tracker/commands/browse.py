@@ -127,6 +127,9 @@ def _show(args: argparse.Namespace, store: Store) -> int:
     headers = ["", "init", "name", "HP", "temp", "AL", "conditions"]
     if any(defenses):
         headers.insert(6, "defenses")
+    grouped = any(c["group"] is not None for c in state["combatants"])
+    if grouped:  # a column only in a fight with groups, after the name
+        headers.insert(3, "group")
     for header in headers:
         table.add_column(header, overflow="fold")  # a long name wraps, never loses a letter
     for c, defense in zip(state["combatants"], defenses, strict=True):
@@ -150,6 +153,8 @@ def _show(args: argparse.Namespace, store: Store) -> int:
         ]
         if any(defenses):
             cells.insert(6, _text(defense, 10 * CELL))
+        if grouped:
+            cells.insert(3, _text(c["group"] or ""))
         table.add_row(*cells, style=style)
     console.print(table)
     for entry in state["log"][-10:]:

@@ -54,6 +54,7 @@ def state_json(live: LiveEncounter) -> dict[str, Any]:
             "player": c.player,
             "delayed": c.name in enc.delayed,
             "visibility": c.visibility,
+            "group": c.group,
             "conditions": [
                 {"name": k.name, "value": k.value, "rounds_left": k.rounds_left}
                 for k in c.conditions
@@ -203,12 +204,15 @@ def markdown_report(live: LiveEncounter) -> str:
         if text == f"Round {current}":
             continue  # the heading says it
         lines.append(f"- {_log_item(escaper, entry['actor'] or '', text)}")
+    grouped = any(c["group"] is not None for c in state["combatants"])
     lines += [
         "",
         "## Where things stand",
         "",
-        "| Combatant | HP | Temp | AL | Conditions | Persistent damage |",
-        "|---|---|---|---|---|---|",
+        "| Combatant |"
+        + (" Group |" if grouped else "")
+        + " HP | Temp | AL | Conditions | Persistent damage |",
+        "|---|---|---|---|---|---|" + ("---|" if grouped else ""),
     ]
     for c in state["combatants"]:
         conds = ", ".join(condition_text(k) for k in c["conditions"]) or "—"
@@ -221,6 +225,8 @@ def markdown_report(live: LiveEncounter) -> str:
         name = c["name"] + (" (down)" if c["down"] else "")
         hp = f"{c['hp']}/{c['max_hp']}"
         cells = [name, hp, str(c["temp_hp"]), str(c["al"]), conds, persistent]
+        if grouped:  # a column only in a fight with groups
+            cells.insert(1, c["group"] or "—")
         lines.append("| " + " | ".join(md_cell(cell) for cell in cells) + " |")
     return "\n".join(lines) + "\n"
 

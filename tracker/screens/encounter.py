@@ -161,6 +161,12 @@ class EncounterScreen(EncounterView):
     def action_clear_marks(self) -> None:
         self.clear_marks()
 
+    def action_toggle_group(self) -> None:
+        """Expand the collapsed group under the cursor, or fold the group of
+        the member under it back into one row."""
+        if self.controller.toggle_group():
+            self.refresh_panes()
+
     def action_details_down(self) -> None:
         self._details.scroll_relative(y=3, animate=False)
 
@@ -292,7 +298,10 @@ class EncounterScreen(EncounterView):
             return
         from tracker.screens.prompt import ConfirmScreen
 
+        group = self.controller.selected_group()
         question = f"Remove {current.name} from the fight?"
+        if group:  # the collapsed row: the whole group
+            question = f"Remove group {current.group}, all {len(group)}, from the fight?"
         self.app.push_screen(
             ConfirmScreen(question, "ctrl+z brings it back.", destructive=True),
             lambda yes: self.report(self.apply(line)) if yes else None,

@@ -137,8 +137,10 @@ class EncounterView(Screen[None]):
             self._show_mark_rows()
 
     def _show_mark_rows(self) -> None:
-        self.table.show(self.encounter, self.controller.marked)
+        self.table.show(self.encounter, self.controller.marked, self.controller.rows())
         self._show_marks()
+        if self.controller.selected_group():  # its member list shows the marks
+            self._show_selected()
 
     def _show_marks(self) -> None:
         """The marks count, in the initiative pane's header (one line
@@ -156,7 +158,7 @@ class EncounterView(Screen[None]):
         if drawn is not None:
             ctl.remember(drawn)
         turn = ctl.turn_moved()  # the turn passed: in view (and selected; marks may clear)
-        table.show(enc, ctl.marked)
+        table.show(enc, ctl.marked, ctl.rows())
         if turn is not None:
             table.reveal_turn(turn)
         index = ctl.follow()  # None: the selection is whoever the cursor is on
@@ -186,6 +188,12 @@ class EncounterView(Screen[None]):
                 self.refresh_bindings()
 
     def _show_selected(self) -> None:
+        group = self.controller.selected_group()
+        if group:
+            enc = self.encounter
+            active = enc.active.name if enc.started and enc.active is not None else None
+            self._details.show_group(group, active, self.controller.marked)
+            return
         current = self.selected()
         delayed = current is not None and current.name in self.encounter.delayed
         self._details.show(current, self.encounter.ruleset, delayed)

@@ -5,6 +5,8 @@ number comes from the rules core) and redraws only for a different object."""
 
 from __future__ import annotations
 
+from collections.abc import Collection, Sequence
+
 from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
 from rich.measure import Measurement
 from rich.segment import Segment
@@ -198,12 +200,13 @@ class CombatantPane(SteadyScrollView):
         self._body: RenderableType = Text()
         self._lines: list[Strip] = []
         self._width = 0
-        self._shown: tuple[Combatant | None, bool] | None = None
+        self._shown: tuple[object, ...] | None = None
         self._title: str | None = None
 
     def show(self, c: Combatant | None, ruleset: Ruleset, delayed: bool = False) -> bool:
         """Show *c*; returns False when it was already shown (nothing redrawn)."""
-        if self._shown is not None and self._shown[0] is c and self._shown[1] == delayed:
+        shown = self._shown
+        if shown is not None and len(shown) == 2 and shown[0] is c and shown[1] == delayed:
             return False
         self._shown = (c, delayed)
         if c is None:
@@ -211,6 +214,24 @@ class CombatantPane(SteadyScrollView):
             self._body = Text.styled("No combatant selected.\nPress a to add one.", "italic")
         else:
             title, self._body = c.name, Details(c, ruleset, delayed)
+        return self._show_body(title)
+
+    def show_group(
+        self, members: Sequence[Combatant], active: str | None, marked: Collection[str]
+    ) -> bool:
+        """Show a collapsed group's members (``tracker.widgets.group_details``);
+        False when that was already shown."""
+        marks = frozenset(c.name for c in members if c.name in marked)
+        key = (tuple(members), active if any(c.name == active for c in members) else None, marks)
+        if self._shown == key:
+            return False
+        self._shown = key
+        from tracker.widgets.group_details import GroupDetails
+
+        self._body = GroupDetails(members, key[1], marks)
+        return self._show_body(f"{members[0].group} ×{len(members)}")
+
+    def _show_body(self, title: str) -> bool:
         if title != self._title:
             self._title = title
             self.set_titles(plain(title), plain(""))  # repaints its border row alone

@@ -19,6 +19,8 @@ from textual.strip import Strip
 
 from rules.encounter import Encounter
 from rules.engine.turns import on_deck
+from tracker.collapse import Span
+from tracker.widgets.group_row import group_cells, row_states
 from tracker.widgets.initiative_rows import (
     Content,
     Layout,
@@ -226,7 +228,10 @@ class InitiativePane(SteadyScrollView, can_focus=True):
         return self._layout
 
     def _cells(self, row: RowState, lay: Layout | None = None) -> list[Text]:
-        """The row's cells in this pane's styles (:func:`row_cells`)."""
+        """The row's cells in this pane's styles (:func:`row_cells`; a
+        collapsed group's, ``tracker.widgets.group_row``)."""
+        if row.members:
+            return group_cells(row, self._style, None if lay is None else sum(lay.widths[2:]))
         return row_cells(row, self._compact, self._style, lay)
 
     def _line(self, cells: list[Text], width: int, lay: Layout) -> Strip:
@@ -308,15 +313,24 @@ class InitiativePane(SteadyScrollView, can_focus=True):
         line = Strip.join([margin, strips[y - 1], margin]).crop(0, width)
         return line.apply_style(self.pane_style)
 
-    def show(self, encounter: Encounter, marked: Collection[str] = ()) -> int:
-        """Bring the rows in line with *encounter*; return how many changed."""
+    def show(
+        self,
+        encounter: Encounter,
+        marked: Collection[str] = (),
+        rows: tuple[Span, ...] | None = None,
+    ) -> int:
+        """Bring the rows in line with *encounter* (*rows*: which are
+        collapsed groups, ``tracker.collapse``); return how many changed."""
         active = encounter.turn if encounter.started else None
         deck = on_deck(encounter)
         delayed = set(encounter.delayed)
-        wanted = [
-            RowState(c, i == active, c.name in marked, c.name in delayed, i == deck)
-            for i, c in enumerate(encounter.combatants)
-        ]
+        if rows is not None and len(rows) != len(encounter.combatants):
+            wanted = row_states(encounter.combatants, rows, marked, delayed, active, deck)
+        else:
+            wanted = [
+                RowState(c, i == active, c.name in marked, c.name in delayed, i == deck)
+                for i, c in enumerate(encounter.combatants)
+            ]
         old = self._rows
         strips = self._strips
         changed = [i for i, row in enumerate(wanted) if i >= len(old) or old[i] != row] + list(

@@ -60,6 +60,11 @@ class RowState(NamedTuple):
     delayed: bool
     #: the next to act (``rules.engine.turns.on_deck``)
     on_deck: bool = False
+    #: a collapsed group's members in the order of play (``tracker.collapse``;
+    #: empty: one combatant's row), and how many are marked and delaying
+    members: tuple[Combatant, ...] = ()
+    marks: int = 0
+    delays: int = 0
 
 
 def bloodied(c: Combatant) -> bool:
@@ -100,6 +105,8 @@ def content_of(rows: list[RowState]) -> Content:
     """The widest name (as shown, with ``(delayed)``) and HP numbers among *rows*."""
     name = hp = 0
     for row in rows:
+        if row.members:  # a collapsed group's text spans the columns
+            continue
         c = row.combatant
         note, _ = name_notes(row.delayed, c.visibility)
         name = max(name, cell_len(visible(c.name)) + len(note))
@@ -296,8 +303,11 @@ def hp_cell(c: Combatant, base: Style, bar: int, style: StyleOf = no_style) -> T
 
 
 def fit_cells(cells: list[Text], lay: Layout) -> list[Text]:
-    """*cells* fitted to *lay*'s columns, in place."""
-    for size, cell in zip(lay.widths, cells, strict=True):
+    """*cells* fitted to *lay*'s columns, in place; fewer cells than
+    columns: the last one spans the rest (a collapsed group's text)."""
+    widths = list(lay.widths[: len(cells)])
+    widths[-1] = sum(lay.widths[len(cells) - 1 :])
+    for size, cell in zip(widths, cells, strict=True):
         if cell.justify == "right":
             cell.align("right", size)
         else:

@@ -1,0 +1,129 @@
+"""Which rows the initiative pane shows (issue 11, README "Decisions"): a
+group (docs/rules.md §4, "Groups") is one row, ``Zombies ×12 · 4 bloodied
+· 2 down``, until the GM expands it.  Textual-free: the controller (the
+selection, the marks, the targets) and the pane read the same
+:class:`Span` list, so a row index means the same thing to both."""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+from collections.abc import Collection, Sequence
+from typing import TYPE_CHECKING, NamedTuple
+
+from rules.text import name_key
+
+if TYPE_CHECKING:
+    from rules.combatant import Combatant
+
+
+class Span(NamedTuple):
+    """One row of the pane: the combatants ``start`` to ``start + size``
+    of the order; ``group`` is set when they are a collapsed group."""
+
+    start: int
+    size: int = 1
+    #: the collapsed group's name as its first member spells it (None: one combatant)
+    group: str | None = None
+
+    @property
+    def collapsed(self) -> bool:
+        return self.group is not None
+
+    def covers(self, index: int) -> bool:
+        """Whether the combatant at *index* in the order is on this row."""
+        return self.start <= index < self.start + self.size
+
+    def lead(self, turn: int | None) -> int:
+        """The index of whom the row stands for when it is selected: the
+        member whose turn it is, else the first (so expanding the group
+        whose turn it is puts the cursor on the one acting)."""
+        return turn if turn is not None and self.covers(turn) else self.start
+
+
+def spans(combatants: Sequence[Combatant], expanded: Collection[str]) -> tuple[Span, ...]:
+    """The rows for *combatants* in the order of play: each run of two or
+    more members of one group (any case) is one collapsed row unless its
+    key (``name_key``) is in *expanded*; everyone else is a row of its own.
+    A member the GM moved out of the group's slot (``order``) starts a
+    run of its own."""
+    out: list[Span] = []
+    i, n = 0, len(combatants)
+    while i < n:
+        group = combatants[i].group
+        j = i + 1
+        if group is not None:
+            key = name_key(group)
+            if key not in expanded:
+                while j < n and _key(combatants[j]) == key:
+                    j += 1
+        out.append(Span(i, j - i, group if j - i > 1 else None))
+        i = j
+    return tuple(out)
+
+
+def _key(c: Combatant) -> str | None:
+    return None if c.group is None else name_key(c.group)
+
+
+def row_of(rows: Sequence[Span], index: int) -> int:
+    """The row showing the combatant at *index* in the order."""
+    starts = [s.start for s in rows]
+    return max(0, bisect_right(starts, index) - 1)
+
+
+def standing(members: Sequence[Combatant]) -> list[str]:
+    """Whom a key on a collapsed group acts on: its members that are not
+    down, or every member when all are (a heal still reaches them)."""
+    up = [c.name for c in members if not c.down]
+    return up or [c.name for c in members]
+
+
+class Collapse:
+    """Which groups are expanded (the rest are one row each), and the rows
+    that makes, worked out again only when the combatants or the
+    expanded groups change."""
+
+    def __init__(self, expanded: object = None) -> None:
+        """*expanded*: the saved list of ``name_key``s (anything else: none)."""
+        #: the groups shown member by member, by ``name_key``
+        self.expanded: set[str] = (
+            {str(k) for k in expanded} if isinstance(expanded, list) else set()
+        )
+        self._rows: tuple[Span, ...] = ()
+        self._of: tuple[Sequence[Combatant], frozenset[str]] | None = None
+
+    def rows(self, combatants: Sequence[Combatant]) -> tuple[Span, ...]:
+        key = frozenset(self.expanded)
+        if self._of is None or self._of[0] is not combatants or self._of[1] != key:
+            self._rows = spans(combatants, self.expanded)
+            self._of = (combatants, key)
+        return self._rows
+
+    def why_not(self, combatants: Sequence[Combatant], index: int) -> str | None:
+        """Why the row of the combatant at *index* cannot be expanded or
+        collapsed (None: it can): it must be in a group that is, or
+        collapsed would be, one row of two or more."""
+        c = combatants[index]
+        if c.group is None:
+            return f"{c.name} is in no group (group NAME T joins one)"
+        key = name_key(c.group)
+        around = spans(combatants, self.expanded - {key})
+        if not around[row_of(around, index)].collapsed:
+            return f"group {c.group} has no other member beside {c.name}: nothing to collapse"
+        return None
+
+    def toggle(self, combatants: Sequence[Combatant], index: int) -> bool:
+        """Expand the collapsed group on the row of the combatant at
+        *index*, or collapse its expanded group; False when :meth:`why_not`."""
+        if self.why_not(combatants, index) is not None:
+            return False
+        group = combatants[index].group
+        assert group is not None  # why_not
+        self.expanded ^= {name_key(group)}
+        present = {name_key(c.group) for c in combatants if c.group is not None}
+        self.expanded &= present  # forget groups that are gone
+        return True
+
+    def saved(self) -> list[str]:
+        """The expanded groups as the UI state keeps them."""
+        return sorted(self.expanded)

@@ -1,0 +1,100 @@
+"""The combatant pane for a collapsed group (issue 11): one line per member
+— whose turn it is (``▶``) and the marks (``●``), the name, HP (``½`` when
+bloodied, ``down``) and conditions — so the GM sees the horde without
+expanding it.  Names and conditions are the GM's text, shown plain."""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Sequence
+from typing import TYPE_CHECKING
+
+from rich.cells import cell_len
+from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
+from rich.measure import Measurement
+from rich.text import Text
+
+from rules.text import visible
+from tracker.widgets.initiative_rows import ACTIVE_MARKER, BLOODIED_MARKER, bloodied, fit_name
+
+if TYPE_CHECKING:
+    from rules.combatant import Combatant
+
+#: the member names' column: at most this many cells, the rest for HP and conditions
+NAME_MAX = 16
+
+
+def hp_words(c: Combatant) -> str:
+    """``8/14``, ``3/9 ½`` or ``down``, with ``+N`` temp HP."""
+    marker = BLOODIED_MARKER if bloodied(c) else ""
+    text = "down" if c.down else f"{c.hp}/{c.max_hp}{marker}"
+    return text + (f" +{c.temp_hp}" if c.temp_hp else "")
+
+
+def conditions_words(c: Combatant) -> str:
+    """The member's conditions as the log words them (``poisoned 2·3``)."""
+    out = []
+    for cond in c.conditions:
+        word = visible(cond.name) + ("" if cond.value is None else f" {cond.value}")
+        if cond.rounds_left is not None:
+            word += f"·{cond.rounds_left}"
+        out.append(word)
+    out += [f"~{visible('/'.join(p.tags)) or 'pers'}" for p in c.persistent]
+    return ", ".join(out)
+
+
+def describe_group(
+    members: Sequence[Combatant],
+    active: str | None,
+    marked: Collection[str],
+    width: int | None = None,
+) -> RenderableType:
+    """A Rich renderable listing *members* in *width* cells (names cut in
+    the middle, so ``Zombie 11`` keeps its number)."""
+    first = members[0]
+    up = sum(1 for c in members if not c.down)
+    head = Text(visible(first.group or ""), "bold")
+    head.append(f"  group of {len(members)}, {up} standing", "italic")
+    lines: list[Text] = [head]
+    acting = next((c for c in members if c.name == active), None)
+    if acting is not None:  # in view even when the list below is not
+        lines.append(Text(f"{ACTIVE_MARKER} {visible(acting.name)}'s turn", "bold"))
+    als = sorted({c.al for c in members})
+    lines.append(Text(f"AL {als[0]}" if len(als) == 1 else f"AL {als[0]}–{als[-1]}"))
+    longest = max(cell_len(visible(c.name)) for c in members)
+    name_width = min(NAME_MAX, longest)
+    if width is not None:
+        name_width = max(4, min(name_width, width - 3 - 1 - 6))
+    for c in members:
+        line = Text()
+        line.append(ACTIVE_MARKER if c.name == active else " ", "bold")
+        line.append("● " if c.name in marked else "  ")
+        name = fit_name(visible(c.name), name_width)
+        line.append(name + " " * (name_width - cell_len(name)), "bold" if c.name == active else "")
+        line.append(" " + hp_words(c), "italic" if c.down else "")
+        words = conditions_words(c)
+        if words:
+            line.append("  " + words, "dim")
+        if width is not None:
+            line.truncate(width, overflow="ellipsis")
+        lines.append(line)
+    lines.append(Text("o expands the group; keys act on its standing members", "dim italic"))
+    return Group(*lines)
+
+
+class GroupDetails:
+    """:func:`describe_group` at whatever width it is rendered."""
+
+    def __init__(self, members: Sequence[Combatant], active: str | None, marked: Collection[str]):
+        self.members, self.active, self.marked = members, active, marked
+        self._cache: tuple[int, RenderableType] | None = None
+
+    def at(self, width: int) -> RenderableType:
+        if self._cache is None or self._cache[0] != width:
+            self._cache = (width, describe_group(self.members, self.active, self.marked, width))
+        return self._cache[1]
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        yield self.at(options.max_width)
+
+    def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
+        return Measurement.get(console, options, self.at(options.max_width))

@@ -1,0 +1,176 @@
+"""A collapsed group's row in the initiative pane, without Textual (issue
+11): ``▶  19 Zombies ×12 · 4 bloodied · 2 down`` — the gutter and the
+shared initiative in their columns, then one text over the name, HP, AL and
+badge columns.  A narrow pane shortens the counts (``4 ½ · 2 down``), then
+cuts the group's name in the middle; the ``×12`` is never cut.  The group's
+name is the GM's text, shown plain (``rules.text.visible``)."""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Sequence
+from typing import TYPE_CHECKING
+
+from rich.cells import cell_len
+from rich.style import Style
+from rich.text import Text
+
+from rules.text import visible
+from tracker.collapse import Span
+from tracker.widgets.initiative_rows import (
+    ACTIVE_MARKER,
+    NAME_MIN,
+    ON_DECK_MARKER,
+    RowState,
+    StyleOf,
+    bloodied,
+    fit_name,
+    no_style,
+)
+
+if TYPE_CHECKING:
+    from rules.combatant import Combatant
+
+#: (full, short) of each count, and the component style it is drawn in.
+COUNTS = (
+    ("bloodied", "½", "initiative--hp-mid"),
+    ("down", "down", "initiative--down"),
+    ("delayed", "(d)", "initiative--delayed"),
+    ("hidden", "(h)", ""),  # from the players' view (issue 12)
+    ("masked", "(m)", ""),
+    ("marked", "●", "initiative--mark"),
+)
+SEPARATOR = " · "
+
+
+def counts(row: RowState) -> list[int]:
+    """How many members are bloodied, down, delaying, hidden from or masked
+    on the players' view, and marked (the marked only while some of the
+    standing ones are not: ``●`` says all are)."""
+    members = row.members
+    marked = 0 if row.marked else row.marks
+    return [
+        sum(1 for c in members if bloodied(c)),
+        sum(1 for c in members if c.down),
+        row.delays,
+        sum(1 for c in members if c.visibility == "hidden"),
+        sum(1 for c in members if c.visibility == "masked"),
+        marked,
+    ]
+
+
+def summary(
+    name: str, size: int, numbers: Sequence[int], width: int | None = None
+) -> list[tuple[str, str]]:
+    """The row's text as ``(piece, component style)`` pairs: the group's
+    *name* (made visible) ``×size``, then each nonzero count of
+    :data:`COUNTS`.  In *width* cells: the counts' short words first, then
+    the name cut in the middle (``Zomb… ×12``), then the counts dropped
+    from the last; the ``×size`` always stays."""
+    shown = visible(name)
+    tail = f" ×{size}"
+    present = [(n, spec) for n, spec in zip(numbers, COUNTS, strict=True) if n]
+
+    def pieces(label: str, short: bool, keep: int) -> list[tuple[str, str]]:
+        out = [(label + tail, "")]
+        for n, (full, brief, style) in present[:keep]:
+            out.append((SEPARATOR, ""))
+            out.append((f"{n} {brief if short else full}", style))
+        return out
+
+    if width is None:
+        return pieces(shown, False, len(present))
+    room = width - cell_len(tail)  # for the name and the counts
+    for keep in range(len(present), -1, -1):  # the last counts go first
+        for short in (False, True):
+            left = room - sum(cell_len(t) for t, _ in pieces("", short, keep)[1:])
+            if cell_len(shown) <= left:
+                return pieces(shown, short, keep)
+        if left >= min(cell_len(shown), NAME_MIN):  # short counts, the name cut
+            return pieces(fit_name(shown, left), True, keep)
+    return [(fit_name(shown, max(0, room)) + tail, "")]
+
+
+def group_cells(row: RowState, style: StyleOf = no_style, width: int | None = None) -> list[Text]:
+    """The collapsed row's cells: the gutter (``▶``/``▷``, ``●`` when every
+    standing member is marked), the shared initiative, and the summary
+    fitted to *width* cells (whole without it)."""
+    base = Style()
+    if row.active:
+        base = style("initiative--active")
+    elif row.marked:
+        base = style("initiative--marked")
+    everyone_down = all(c.down for c in row.members)
+    if everyone_down:  # on a band (turn, mark): the band's colour, so it reads
+        down = style("initiative--down")
+        base = base + (Style(italic=down.italic) if row.active or row.marked else down)
+    gutter = Text(style=base)
+    if row.active:
+        gutter.append(ACTIVE_MARKER, style("initiative--active-marker"))
+    elif row.on_deck:
+        gutter.append(ON_DECK_MARKER, style("initiative--on-deck"))
+    else:
+        gutter.append(" ")
+    gutter.append("●" if row.marked else " ", style("initiative--mark"))
+    first = row.combatant
+    init = "–" if first.initiative is None else str(first.initiative)
+    text = Text(" ", base)
+    room = None if width is None else max(0, width - 1)
+    name = first.group or ""
+    for piece, part in summary(name, len(row.members), counts(row), room):
+        if not part:
+            text.append(piece, base + Style(bold=row.active))
+        else:
+            text.append(piece, base + (style(part) if not everyone_down else Style()))
+    return [gutter, Text(init, base, justify="right"), text]
+
+
+def group_state(
+    combatants: Sequence[Combatant],
+    span: Span,
+    marked: Collection[str],
+    delayed: Collection[str],
+    active: int | None,
+    deck: int | None,
+) -> RowState:
+    """The :class:`RowState` of a collapsed group's row: active while any
+    member's turn is on (its combatant is then the one acting, else the
+    first member), on deck when the next turn is a member's, ``marked``
+    when every standing member is marked."""
+    from tracker.collapse import standing
+
+    members = tuple(combatants[span.start : span.start + span.size])
+    on = active is not None and span.covers(active)
+    lead = combatants[span.lead(active)]  # the pane's selected_name: the controller's
+    targets = standing(members)
+    marks = sum(1 for c in members if c.name in marked)
+    return RowState(
+        lead,
+        on,
+        all(n in marked for n in targets),
+        False,
+        not on and deck is not None and span.covers(deck),
+        members=members,
+        marks=marks,
+        delays=sum(1 for c in members if c.name in delayed),
+    )
+
+
+def row_states(
+    combatants: Sequence[Combatant],
+    spans: Sequence[Span],
+    marked: Collection[str],
+    delayed: Collection[str],
+    active: int | None,
+    deck: int | None,
+) -> list[RowState]:
+    """One :class:`RowState` per row: a combatant's as the pane has always
+    drawn it, a collapsed group's from :func:`group_state`."""
+    rows = []
+    for span in spans:
+        if span.collapsed:
+            rows.append(group_state(combatants, span, marked, delayed, active, deck))
+            continue
+        i = span.start
+        c = combatants[i]
+        rows.append(RowState(c, i == active, c.name in marked, c.name in delayed, i == deck))
+    return rows
