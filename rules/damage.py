@@ -143,7 +143,7 @@ def apply_damage(
     kind = f" {'/'.join(tags)}" if tags else ""
     parts = [f"{c.name} takes {amount}{kind}"]
     parts += [f"{s.label} = {s.value}" for s in steps]
-    where = absorbed_text(absorbed, hp_lost)
+    where = absorbed_text(absorbed, hp_lost, new.hp, c.max_hp)
     text = " → ".join(parts) + f" ({where})"
     if new.down and not c.down:
         text += f"; {c.name} is down"
@@ -153,12 +153,13 @@ def apply_damage(
     return new, result
 
 
-def absorbed_text(absorbed: int, hp_lost: int) -> str:
-    """Where a hit went (RULES.md §5 step 5, §6): ``3 absorbed by temp HP, 2
-    from HP``, or ``2 HP`` when no temp HP took any."""
-    if absorbed:
-        return f"{absorbed} absorbed by temp HP, {hp_lost} from HP"
-    return f"{hp_lost} HP"
+def absorbed_text(absorbed: int, hp_lost: int, hp: int, max_hp: int) -> str:
+    """Where a hit went and what is left (RULES.md §5 step 5, §6): ``3
+    absorbed by temp HP, 2 HP lost, 18/20 left``, or ``2 HP lost, 18/20
+    left`` when no temp HP took any.  The HP left is spelled out: a bare
+    ``(2 HP)`` read as "now at 2 HP"."""
+    left = f"{hp_lost} HP lost, {hp}/{max_hp} left"
+    return f"{absorbed} absorbed by temp HP, {left}" if absorbed else left
 
 
 class HealResult(NamedTuple):
@@ -231,7 +232,7 @@ def apply_damage_parts(
     defenses by its own tags (RULES.md §5 steps 2–4), the sum then through
     temp HP and HP (step 5, §6) as one instance; the text shows every
     part's steps (``Ogre takes [9 slashing → resist ½ = 4] + 6 fire = 10
-    (10 HP)``).  One part is :func:`apply_damage`."""
+    (10 HP lost, 40/50 left)``).  One part is :func:`apply_damage`."""
     if len(parts) == 1:
         return apply_damage(c, parts[0][0], parts[0][1], ruleset)
     shown: list[str] = []

@@ -308,7 +308,7 @@ def test_the_log_says_what_temp_hp_absorbed_and_what_came_off_hp() -> None:
     s = party()
     s.apply("temp Mira 3")
     step = s.apply("damage Mira 5")
-    assert step.log[-1].text == "Mira takes 5 (3 absorbed by temp HP, 2 from HP)"
+    assert step.log[-1].text == "Mira takes 5 (3 absorbed by temp HP, 2 HP lost, 28/30 left)"
     s.apply("temp Mira 8")
     step = s.apply("damage Mira 5")
-    assert step.log[-1].text == "Mira takes 5 (5 absorbed by temp HP, 0 from HP)"
+    assert step.log[-1].text == "Mira takes 5 (5 absorbed by temp HP, 0 HP lost, 28/30 left)"

@@ -171,8 +171,8 @@ def test_area_damage_with_saves_is_one_roll_one_step_one_undo() -> None:
     )
     assert (hp(s, "Zombie 1"), hp(s, "Zombie 2"), hp(s, "Ogre")) == (2, 11, 60)
     lines = texts(step)
-    assert "Zombie 1 takes 18 fire (18 HP)" in lines
-    assert "Zombie 2 takes 9 fire (9 HP) (half: saved)" in lines
+    assert "Zombie 1 takes 18 fire (18 HP lost, 2/20 left)" in lines
+    assert "Zombie 2 takes 9 fire (9 HP lost, 11/20 left) (half: saved)" in lines
     assert "Ogre takes no damage (none: saved)" in lines
     assert step.action["faces"] == [6, 5, 4, 3]
     s.undo()
@@ -182,7 +182,7 @@ def test_area_damage_with_saves_is_one_roll_one_step_one_undo() -> None:
 def test_half_goes_through_the_targets_own_defenses() -> None:
     s = make()  # Ogre: resist fire 5 (core: halve), weak cold
     step = s.apply("damage 'Ogre,Zombie 1' 21 fire half Ogre")
-    assert "Ogre takes 10 fire → resist ½ = 5 (5 HP) (half: saved)" in texts(step)
+    assert "Ogre takes 10 fire → resist ½ = 5 (5 HP lost, 55/60 left) (half: saved)" in texts(step)
     assert hp(s, "Ogre") == 55 and hp(s, "Zombie 1") == 0
 
 
@@ -222,7 +222,7 @@ def test_each_part_through_the_defenses_by_its_own_tags() -> None:
         {"amount": "3", "tags": ["poison"]},
     ]
     assert texts(step)[-1] == (
-        "Ogre takes 8 slashing + [5 cold → weak ×2 = 10] + [3 poison → immune = 0] = 18 (18 HP)"
+        "Ogre takes 8 slashing + [5 cold → weak ×2 = 10] + [3 poison → immune = 0] = 18 (18 HP lost, 42/60 left)"
     )
     s.undo()
     assert state(s) == before
@@ -240,7 +240,7 @@ def test_attack_damage_takes_parts() -> None:
     s.apply("start")
     step = s.apply("attack Ogre roll 15 damage 4 slashing + 3 cold")
     assert hp(s, "Ogre") == 60 - (4 + 6)
-    assert "Ogre takes 4 slashing + [3 cold → weak ×2 = 6] = 10 (10 HP)" in texts(step)
+    assert "Ogre takes 4 slashing + [3 cold → weak ×2 = 6] = 10 (10 HP lost, 50/60 left)" in texts(step)
 
 
 def test_temp_hp_soaks_the_sum_once() -> None:
@@ -300,4 +300,4 @@ def test_did_you_mean_uses_the_fights_own_tags() -> None:
 def test_the_save_note_comes_before_down() -> None:
     s = make()
     step = s.apply("damage 'Zombie 1,Zombie 2' 40 half 'Zombie 2'")
-    assert "Zombie 2 takes 20 (20 HP) (half: saved); Zombie 2 is down" in texts(step)
+    assert "Zombie 2 takes 20 (20 HP lost, 0/20 left) (half: saved); Zombie 2 is down" in texts(step)

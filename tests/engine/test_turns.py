@@ -106,7 +106,7 @@ def test_persistent_damage_ticks_at_end_of_turn_until_the_flat_check() -> None:
     tick = step.log[0]
     assert tick.actor == "Goblin"
     assert tick.text == (
-        "Goblin persistent fire 1d6 (4) = 4: Goblin takes 4 fire (4 HP); "
+        "Goblin persistent fire 1d6 (4) = 4: Goblin takes 4 fire (4 HP lost, 8/12 left); "
         "flat check 7 vs DC 20: continues"
     )
     assert c(s, "Goblin").persistent

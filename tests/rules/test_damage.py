@@ -22,12 +22,12 @@ def ogre(**kw: object) -> Combatant:
 
 
 def test_spec_example_text() -> None:
-    # §5: "Ogre takes 14 fire → weak ×2 = 28 → resist 5 = 23 (8 absorbed by temp HP, 15 from HP)"
+    # §5: "Ogre takes 14 fire → weak ×2 = 28 → resist 5 = 23 (8 absorbed by temp HP, 15 HP lost, 25/40 left)"
     c = ogre(temp_hp=8, defenses=Defenses(weaknesses=frozenset({"fire"}), resistances={"fire": 5}))
     new, r = apply_damage(c, 14, ["fire"], FORGE)
     assert (
         r.text
-        == "Ogre takes 14 fire → weak ×2 = 28 → resist 5 = 23 (8 absorbed by temp HP, 15 from HP)"
+        == "Ogre takes 14 fire → weak ×2 = 28 → resist 5 = 23 (8 absorbed by temp HP, 15 HP lost, 25/40 left)"
     )
     assert [s.value for s in r.steps] == [28, 23]
     assert (r.final, r.temp_absorbed, r.hp_lost) == (23, 8, 15)
@@ -37,7 +37,7 @@ def test_spec_example_text() -> None:
 
 def test_plain_damage() -> None:
     new, r = apply_damage(ogre(), 7, ["slashing"], CORE)
-    assert new.hp == 33 and r.steps == () and r.text == "Ogre takes 7 slashing (7 HP)"
+    assert new.hp == 33 and r.steps == () and r.text == "Ogre takes 7 slashing (7 HP lost, 33/40 left)"
 
 
 def test_immunity_zeroes_and_skips_the_rest() -> None:
