@@ -8,7 +8,8 @@ The dict (every text is a person's text made safe by
 
     {
       "name": str,            # the encounter's name
-      "round": int,           # the round of the turn shown (see "active")
+      "round": int,           # the round of the turn shown (see "active"); 0
+                              # when combat is not on
       "started": bool,        # combat is on
       "ended": bool,          # combat was fought and ended (``end``)
       "active": int | None,   # index in "combatants" of the highlighted turn
@@ -252,7 +253,9 @@ def players_view(encounter: Encounter, settings: ViewSettings | None = None) -> 
         entries.append(entry)
     return {
         "name": visible(enc.name),
-        "round": enc.round + round_shift,
+        # after the fight, no round: ended on a hidden turn, the actual
+        # round can be one more than the last the players saw
+        "round": enc.round + round_shift if enc.started else 0,
         "started": enc.started,
         "ended": not enc.started and enc.round > 0,
         "active": active,

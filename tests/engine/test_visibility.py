@@ -307,3 +307,20 @@ def test_a_long_delay_before_a_hidden_turn_is_passed_over_as_without_it() -> Non
     without.apply("next")
     assert with_it.encounter.active is not None and with_it.encounter.active.name == "Assassin"
     assert players_view(with_it.encounter) == players_view(without.encounter)
+
+
+def test_ending_the_fight_on_a_hidden_turn_tells_no_round() -> None:
+    # the assassin acts first each round; the GM ends the fight on its turn
+    # of round 2, while the page still shows round 1's last visible turn: a
+    # round count jumping to 2 at the end would give the assassin away
+    with_it, without = twin(*FIGHT, "start", hidden="add Assassin hp 30 init 25")
+    for _ in range(5):  # Mira, Wolf, Ogre, Zalek, then the assassin's round 2
+        with_it.apply("next")
+    for _ in range(3):  # Wolf, Ogre, Zalek
+        without.apply("next")
+    assert with_it.encounter.round == 2 and without.encounter.round == 1
+    assert players_view(with_it.encounter) == players_view(without.encounter)
+    with_it.apply("end")
+    without.apply("end")
+    assert players_view(with_it.encounter) == players_view(without.encounter)
+    assert players_view(with_it.encounter)["ended"] is True

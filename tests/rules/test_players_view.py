@@ -342,7 +342,7 @@ def test_before_and_after_the_fight() -> None:
     assert before["active"] is None and before["next"] is None
     after = Encounter("Crypt", combatants=(pc("Mira"),), round=4, started=False)
     ended = players_view(after)
-    assert ended["ended"] is True and ended["round"] == 4 and ended["active"] is None
+    assert ended["ended"] is True and ended["round"] == 0 and ended["active"] is None
 
 
 # ---------------------------------------------------------------------------
