@@ -10,6 +10,7 @@ import asyncio
 import json
 import random
 import socket
+import time
 from collections.abc import AsyncIterator, Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -261,3 +262,48 @@ async def test_errors_in_the_server_never_reach_the_terminal(
     logged = log_file()
     assert logged is not None
     assert "the view broke" in logged.read_text(encoding="utf-8")
+
+
+def closed_by_server(sock: socket.socket) -> bool:
+    """The server has closed (or reset) *sock*: it reads as the end."""
+    sock.setblocking(False)
+    try:
+        return sock.recv(1) == b""
+    except BlockingIOError:
+        return False  # still open, nothing said
+    except ConnectionError:
+        return True
+
+
+def test_a_flood_of_connections_cannot_take_the_trackers_files() -> None:
+    # anyone on the network can open connections without the token; each
+    # held open is a file of the tracker's own process (1,024 by default):
+    # past the limit the server closes them at once, so the GM's saves
+    # never run out of files, and pages get in again once the flood ends
+    server = ShareServer(lambda: {}, "t" * 22, ports=(0,), max_connections=8)
+    server.start()
+    flood: list[socket.socket] = []
+    try:
+        assert server.port is not None
+        flood = [socket.create_connection(("127.0.0.1", server.port)) for _ in range(20)]
+        deadline = time.monotonic() + 10
+        while sum(closed_by_server(s) for s in flood) < 12:
+            assert time.monotonic() < deadline, "the server kept every connection"
+            time.sleep(0.02)
+        assert sum(not closed_by_server(s) for s in flood) == 8
+        for s in flood:
+            s.close()
+        deadline = time.monotonic() + 10
+        while True:  # the held ones are let go; a page gets in
+            try:
+                status, _ = asyncio.run(get(f"{server.url}view.json"))
+            except aiohttp.ClientError:
+                status = 0
+            if status == 200:
+                break
+            assert time.monotonic() < deadline, "no page got in after the flood"
+            time.sleep(0.05)
+    finally:
+        for s in flood:
+            s.close()
+        server.stop()
