@@ -203,7 +203,9 @@ class LiveEncounter:
                 # a sealed step that does not fit: keep the fight up to it
                 store.cut_steps(name, session.seq + 1, str(exc))
                 break
-            ui_state.update(record.get("ui", {}))
+            ui = record.get("ui")
+            if isinstance(ui, dict):  # UI state is never worth a fight: a bad one is dropped
+                ui_state.update(ui)
             replayed += 1
         pending = -1 if loaded.snapshot is None else replayed
         return cls(name, session, store, ui_state, pending)
