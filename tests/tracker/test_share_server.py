@@ -307,3 +307,12 @@ def test_a_flood_of_connections_cannot_take_the_trackers_files() -> None:
         for s in flood:
             s.close()
         server.stop()
+
+
+@pytest.mark.parametrize("port", [True, 1.5, 0, 65536, -1, "8765"])
+def test_a_kept_port_that_is_not_a_port_number_is_dropped(port: object) -> None:
+    # True is an int to Python: it would be port 1, a privileged port
+    from tracker.share.sharing import ShareState
+
+    assert ShareState.from_ui({"token": "t" * 22, "port": port}).port is None
+    assert ShareState.from_ui({"token": "t" * 22, "port": 8770}).port == 8770

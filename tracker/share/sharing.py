@@ -61,7 +61,7 @@ class ShareState:
         token, port = value.get("token"), value.get("port")
         return cls(
             token if isinstance(token, str) and TOKEN.fullmatch(token) else None,
-            port if isinstance(port, int) and 0 < port < 65536 else None,
+            port if type(port) is int and 0 < port < 65536 else None,  # not a bool
             value.get("lan") is True,
             value.get("on") is True,
         )
