@@ -90,6 +90,9 @@ class Sharing:
         self._ports = ports
         self._options = dict(server_options or {})
         self._server: ShareServer | None = None
+        #: what the GM must know of the last start (the link changed), until
+        #: the dialog has shown it
+        self.note: str | None = None
         self.state = ShareState.from_ui(live.ui_state.get(UI_KEY))
         if lan is not None:
             self.state = replace(self.state, lan=lan)
@@ -116,6 +119,11 @@ class Sharing:
     def resumes(self) -> bool:
         """Sharing was on when the tracker last closed this encounter."""
         return self.state.on
+
+    def take_note(self) -> str | None:
+        """:attr:`note`, once."""
+        note, self.note = self.note, None
+        return note
 
     def changed(self) -> None:
         """The fight changed (``LiveEncounter.watch``): the pages update."""
@@ -148,6 +156,13 @@ class Sharing:
             server.start()
         except ShareError as exc:
             return str(exc)
+        self.note = None
+        kept = self.state.port
+        if kept is not None and server.port != kept:
+            self.note = (
+                f"The players' view: port {kept} is busy, so the link has changed "
+                "(pages on the old one stop; P shows the new one)."
+            )
         self._server = server
         live.watch(self.changed)
         return self._keep(replace(self.state, token=token, port=server.port, on=True))
