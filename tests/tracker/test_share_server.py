@@ -316,3 +316,33 @@ def test_a_kept_port_that_is_not_a_port_number_is_dropped(port: object) -> None:
 
     assert ShareState.from_ui({"token": "t" * 22, "port": port}).port is None
     assert ShareState.from_ui({"token": "t" * 22, "port": 8770}).port == 8770
+
+
+def test_a_step_that_could_not_be_saved_is_taken_back_from_the_pages(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # the server reads the fight from its own thread whenever a page asks;
+    # a step applied and then refused by a full disk is rolled back, and
+    # the pages must be told, or they keep a change the GM never made
+    from rules.players_view import players_view
+    from saves import SaveError
+
+    store = open_store(tmp_path / "encounters.json")
+    live = LiveEncounter.create(store, "Bridge", rng=random.Random(3), actions=SETUP)
+    read: list[dict[str, Any]] = []
+    live.watch(lambda: read.append(players_view(live.encounter)))
+    before = players_view(live.encounter)
+
+    def full_disk(*_: Any, **__: Any) -> None:
+        read.append(players_view(live.encounter))  # a page asking meanwhile
+        raise SaveError("No space left on device")
+
+    monkeypatch.setattr(store, "append", full_disk)
+    try:
+        with pytest.raises(SaveError):
+            live.do("damage Goblin 3")
+        assert read[-1] == before
+    finally:
+        monkeypatch.undo()
+        live.close()
+        store.close()
