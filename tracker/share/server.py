@@ -5,7 +5,9 @@ the app's loop never waits on a phone and a stuck phone never holds a key.
 :class:`ShareError` with one sentence); :meth:`changed` is what the app
 calls after each step (thread-safe, cheap: it only wakes the server's
 loop); :meth:`stop` closes every stream and the port.  The port is the
-first of *ports* that is free, else any free one."""
+first of *ports* that is free, else any free one.  At most
+:data:`MAX_CONNECTIONS` are held at once (:class:`_Gate`): each is a file
+of the app's own process."""
 
 from __future__ import annotations
 
@@ -212,10 +214,8 @@ class ShareServer:
         finally:
             feed.close()
             if listener is not None:
-                listener.close()
+                listener.close()  # the port, at once (as aiohttp's own sites do)
             await runner.cleanup()
-            if listener is not None:
-                await listener.wait_closed()
 
     async def _bind(self, runner: web.AppRunner) -> asyncio.Server | None:
         host = ANY_HOST if self.lan else LOCAL_HOST
