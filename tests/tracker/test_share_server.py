@@ -346,3 +346,19 @@ def test_a_step_that_could_not_be_saved_is_taken_back_from_the_pages(
         monkeypatch.undo()
         live.close()
         store.close()
+
+
+def test_a_local_network_that_cannot_be_listened_on_can_be_turned_back(
+    sharing: Sharing, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # l in the dialog restarts the server on the network; when that fails
+    # (an address this computer does not have), l again must bring the
+    # players' view back on this computer, not leave sharing off for good
+    assert sharing.start() is None
+    monkeypatch.setattr("tracker.share.server.ANY_HOST", "192.0.2.1")
+    problem = sharing.set_lan(True)
+    assert problem is not None and "cannot listen on 192.0.2.1" in problem
+    assert not sharing.running
+    assert sharing.set_lan(False) is None
+    assert sharing.running and sharing.url is not None
+    assert sharing.url.startswith("http://127.0.0.1:")

@@ -178,9 +178,10 @@ class Sharing:
 
     def set_lan(self, on: bool) -> str | None:
         """Listen on the local network (or this computer only); a running
-        server restarts on the same port and token."""
+        server restarts on the same port and token, and so does one whose
+        last restart here failed (sharing is still on)."""
         problem = self._keep(replace(self.state, lan=on))
-        if self.running:
+        if self.running or self.state.on:
             self._halt()
             problem = self.start() or problem
         return problem
