@@ -362,3 +362,15 @@ def test_a_local_network_that_cannot_be_listened_on_can_be_turned_back(
     assert sharing.set_lan(False) is None
     assert sharing.running and sharing.url is not None
     assert sharing.url.startswith("http://127.0.0.1:")
+
+
+def test_no_network_at_all_is_no_address_not_a_crash(monkeypatch: pytest.MonkeyPatch) -> None:
+    # a computer without IPv4, or out of files: the dialog asks for the
+    # address every time it draws the link
+    from tracker.share import server as server_module
+
+    def no_socket(*_: Any, **__: Any) -> socket.socket:
+        raise OSError(97, "Address family not supported by protocol")
+
+    monkeypatch.setattr(server_module.socket, "socket", no_socket)
+    assert server_module.lan_address() is None

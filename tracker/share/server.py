@@ -48,12 +48,12 @@ def lan_address() -> str | None:
     """This computer's address on the local network (the one its default
     route leaves from: connecting a UDP socket sends no packet); None when
     it has none."""
-    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
-        try:
+    try:
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
             probe.connect(("192.0.2.1", 9))  # TEST-NET-1: never routed anywhere real
             address = str(probe.getsockname()[0])
-        except OSError:
-            return None
+    except OSError:  # no route, no IPv4, no file left
+        return None
     return None if address.startswith(("0.", "127.")) else address
 
 
