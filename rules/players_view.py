@@ -8,7 +8,8 @@ The dict (every text is a person's text made safe by
 
     {
       "name": str,            # the encounter's name
-      "round": int,           # the round of the turn shown (see "active")
+      "round": int,           # the round of the turn shown (see "active"); 0
+                              # when combat is not on
       "started": bool,        # combat is on
       "ended": bool,          # combat was fought and ended (``end``)
       "active": int | None,   # index in "combatants" of the highlighted turn
@@ -39,9 +40,11 @@ Rulings (docs/rules.md): a hidden combatant is absent (no count, no gap:
 ids are places in the shown list); a masked one is "Unknown creature"
 with its place, initiative (the order shows it anyway), down and delayed
 markers, and nothing else.  While a hidden combatant's turn is on, the
-previous visible combatant that takes turns stays highlighted, with the
-round of that turn; "next" never names a hidden combatant and skips those
-whose turns are passed over (RULES.md §4: delaying, down monsters)."""
+visible turn just before it stays highlighted, with the round of that
+turn, or, when there is none to keep (nobody visible has acted yet, or
+the one before has just delayed), the next visible turn is highlighted
+already (``_shown_turn``); "next" never names a hidden combatant and skips
+those whose turns are passed over (RULES.md §4: delaying, down monsters)."""
 
 from __future__ import annotations
 
@@ -101,12 +104,16 @@ def _ordinal(n: int) -> str:
     return f"{n}{suffix}"
 
 
-def duration_words(enc: Encounter, duration: Duration | None) -> str | None:
+def duration_words(
+    enc: Encounter, duration: Duration | None, current: str | None = None
+) -> str | None:
     """A duration as the players read it (RULES.md §10): ``until the end
     of Mira's next turn``, ``… current turn``, ``… turn after next``,
     ``… 3rd turn from now``; the combatant it counts on named only if the
     players see it (``an unknown creature`` when masked; no count at all
-    when hidden: :data:`UNTOLD`).  None when it has no duration."""
+    when hidden: :data:`UNTOLD`).  *current*: whose turn the players see
+    as on now (default: the active combatant's).  None when it has no
+    duration."""
     if duration is None:
         return None
     counter = next((c for c in enc.combatants if c.name == duration.of), None)
@@ -114,8 +121,9 @@ def duration_words(enc: Encounter, duration: Duration | None) -> str | None:
         return UNTOLD
     who = "an unknown creature" if visibility(counter) == MASKED else visible(counter.name)
     turns = duration.rounds_left
-    active = enc.active if enc.started else None
-    if active is not None and active.name == counter.name and duration.tick == "end":
+    if current is None and enc.started and enc.active is not None:
+        current = enc.active.name
+    if current == counter.name and duration.tick == "end":
         turns -= 1  # the end of the turn on now is still to come
     if turns <= 0:
         return f"until the end of {who}'s current turn"
@@ -128,51 +136,58 @@ def duration_words(enc: Encounter, duration: Duration | None) -> str | None:
     return f"until the {duration.tick} of {who}'s {when}"
 
 
-def _condition(enc: Encounter, cond: Condition) -> dict[str, Any]:
+def _condition(enc: Encounter, cond: Condition, current: str | None) -> dict[str, Any]:
     return {
         "name": visible(cond.name),
         "value": cond.value,
-        "duration": duration_words(enc, cond.duration),
+        "duration": duration_words(enc, cond.duration, current),
     }
 
 
-def _shown_turn(enc: Encounter, shown: list[bool]) -> tuple[int | None, bool]:
-    """The index of the turn the players see highlighted, and whether it is
-    in the previous round.  The active combatant if shown; while a hidden
-    one acts, the previous shown combatant that takes turns (cyclically,
-    into the previous round, but never before round 1: then nobody)."""
+def _shown_turn(enc: Encounter, shown: list[bool]) -> tuple[int | None, int, bool]:
+    """The index of the turn the players see highlighted, the round it is
+    in relative to the actual one (-1, 0 or +1), and whether that turn is
+    still to come.  The active combatant if shown.  While a hidden one
+    acts: the shown combatant just before it (only hidden ones between,
+    cyclically into the previous round) if it takes turns, since its turn
+    has just been played; else (it is passed over now, as when it has just
+    delayed, or nobody visible has acted yet this fight) the next shown one
+    to act, as its turn will look.  So a hidden turn never shows the turn
+    moving back, nor a started fight with nobody's turn."""
     turn = enc.turn
     if not enc.started or turn is None or not 0 <= turn < len(enc.combatants):
-        return None, False
+        return None, 0, False
     if shown[turn]:
-        return turn, False
+        return turn, 0, False
     skip = passed_over(enc)
     n = len(enc.combatants)
     for step in range(1, n):
         i = turn - step
-        wrapped = i < 0
-        if wrapped:
-            if enc.round <= 1:
-                return None, False  # nobody visible has acted yet
-            i += n
-        if shown[i] and enc.combatants[i].name not in skip:
-            return i, wrapped
-    return None, False
+        if i < 0 and enc.round <= 1:
+            break  # nobody visible has acted yet
+        if shown[i % n]:
+            if enc.combatants[i % n].name not in skip:
+                return i % n, -1 if i < 0 else 0, False
+            break
+    for step in range(1, n):
+        i = turn + step
+        if shown[i % n] and enc.combatants[i % n].name not in skip:
+            return i % n, 1 if i >= n else 0, True
+    return None, 0, False
 
 
 def _next_shown(enc: Encounter, shown: list[bool], highlighted: int | None) -> int | None:
-    """The index of the next shown combatant that will take a turn after
-    the actual one (RULES.md §4: delaying and passed-over down monsters
-    excluded), or None (no such one, or it is the one highlighted)."""
-    turn = enc.turn
-    if not enc.started or turn is None or not 0 <= turn < len(enc.combatants):
+    """The index of the next shown combatant that takes a turn after the
+    one highlighted (RULES.md §4: delaying and passed-over down monsters
+    excluded), or None (nobody highlighted, or nobody else to act)."""
+    if highlighted is None:
         return None
     skip = passed_over(enc)
     n = len(enc.combatants)
     for step in range(1, n):
-        i = (turn + step) % n
+        i = (highlighted + step) % n
         if shown[i] and enc.combatants[i].name not in skip:
-            return None if i == highlighted else i
+            return i
     return None
 
 
@@ -185,7 +200,9 @@ def _al(c: Combatant) -> int:
         return c.al
 
 
-def _combatant(enc: Encounter, c: Combatant, settings: ViewSettings, place: int) -> dict[str, Any]:
+def _combatant(
+    enc: Encounter, c: Combatant, settings: ViewSettings, place: int, current: str | None
+) -> dict[str, Any]:
     masked = visibility(c) == MASKED
     entry: dict[str, Any] = {
         "id": f"c{place + 1}",
@@ -207,7 +224,7 @@ def _combatant(enc: Encounter, c: Combatant, settings: ViewSettings, place: int)
     entry["hp"] = _hp(c, settings.player_hp if c.player else settings.monster_hp)
     if settings.show_al:
         entry["al"] = _al(c)
-    entry["conditions"] = [_condition(enc, cond) for cond in c.conditions]
+    entry["conditions"] = [_condition(enc, cond, current) for cond in c.conditions]
     entry["persistent"] = [visible("/".join(p.tags)) or "persistent" for p in c.persistent]
     return entry
 
@@ -219,14 +236,16 @@ def players_view(encounter: Encounter, settings: ViewSettings | None = None) -> 
     enc = encounter
     settings = enc.view if settings is None else settings
     shown = [visibility(c) != HIDDEN for c in enc.combatants]
-    highlighted, earlier_round = _shown_turn(enc, shown)
+    highlighted, round_shift, ahead = _shown_turn(enc, shown)
     upcoming = _next_shown(enc, shown, highlighted)
+    # a turn shown before it comes is worded as the one on now
+    current = enc.combatants[highlighted].name if ahead and highlighted is not None else None
     entries: list[dict[str, Any]] = []
     active = following = None
     for i, c in enumerate(enc.combatants):
         if not shown[i]:
             continue
-        entry = _combatant(enc, c, settings, len(entries))
+        entry = _combatant(enc, c, settings, len(entries), current)
         if i == highlighted:
             entry["active"], active = True, len(entries)
         if i == upcoming:
@@ -234,7 +253,9 @@ def players_view(encounter: Encounter, settings: ViewSettings | None = None) -> 
         entries.append(entry)
     return {
         "name": visible(enc.name),
-        "round": enc.round - 1 if earlier_round else enc.round,
+        # after the fight, no round: ended on a hidden turn, the actual
+        # round can be one more than the last the players saw
+        "round": enc.round + round_shift if enc.started else 0,
         "started": enc.started,
         "ended": not enc.started and enc.round > 0,
         "active": active,

@@ -203,7 +203,9 @@ class LiveEncounter:
                 # a sealed step that does not fit: keep the fight up to it
                 store.cut_steps(name, session.seq + 1, str(exc))
                 break
-            ui_state.update(record.get("ui", {}))
+            ui = record.get("ui")
+            if isinstance(ui, dict):  # UI state is never worth a fight: a bad one is dropped
+                ui_state.update(ui)
             replayed += 1
         pending = -1 if loaded.snapshot is None else replayed
         return cls(name, session, store, ui_state, pending)
@@ -256,21 +258,22 @@ class LiveEncounter:
         """Apply one action and save it durably (ActionError: nothing changed)."""
         if isinstance(line_or_action, str) and line_or_action.strip().lower() in ("undo", "redo"):
             return self.undo() if line_or_action.strip().lower() == "undo" else self.redo()
-        step = self.session.apply(line_or_action)
-        self._save(step)
-        self._tell()
-        return step
+        return self._saved(self.session.apply(line_or_action))
 
     def undo(self) -> Step:
-        step = self.session.undo()
-        self._save(step)
-        self._tell()
-        return step
+        return self._saved(self.session.undo())
 
     def redo(self) -> Step:
-        step = self.session.redo()
-        self._save(step)
-        self._tell()
+        return self._saved(self.session.redo())
+
+    def _saved(self, step: Step) -> Step:
+        """Save *step*, then tell the watchers, also when it could not be
+        saved and was rolled back: one of them may have read the fight in
+        between (the players' view, from its own thread)."""
+        try:
+            self._save(step)
+        finally:
+            self._tell()
         return step
 
     def watch(self, callback: Callable[[], None]) -> None:

@@ -260,8 +260,11 @@ class CombatTrackerApp(QuietWhenQuitting, App[None]):
 
         if self.live is None or not ShareState.from_ui(self.live.ui_state.get(UI_KEY)).on:
             return
-        problem = self.share().start()
-        if problem is None:
+        sharing = self.share()
+        problem = sharing.start()
+        if problem is None and sharing.note is not None:
+            self.notify(sharing.note, severity="warning", timeout=8, markup=False)
+        elif problem is None:
             self.notify("Sharing the players' view again (P: its link).", timeout=4)
         else:
             self.notify(problem, severity="warning", timeout=8, markup=False)

@@ -241,3 +241,86 @@ def test_a_hidden_monster_is_skipped_by_next_on_the_view_across_rounds() -> None
         assert {active, upcoming} <= {"Mira", "Ogre", "Zalek"}
         assert active != upcoming
         s.apply("next")
+
+
+# ---------------------------------------------------------------------------
+# a hidden turn never shows: the view is the one of the same fight without it
+
+
+def twin(*lines: str, hidden: str | None = None) -> tuple[Session, Session]:
+    """The fight of *lines* with a hidden ambusher (*hidden*, an ``add``
+    line, taken as hidden) and the same fight without it at all: what the
+    players see of the first must be what they would see of the second."""
+    with_it = Session(Encounter("Crypt"), rng=random.Random(5))
+    without = Session(Encounter("Crypt"), rng=random.Random(5))
+    for line in lines:
+        if line == "HIDDEN":
+            assert hidden is not None
+            with_it.apply(f"{hidden} hidden")
+            continue
+        with_it.apply(line)
+        without.apply(line)
+    return with_it, without
+
+
+FIGHT = (
+    "add Mira player hp 24 init 20",
+    "add Wolf hp 30 init 15",
+    "HIDDEN",
+    "add Ogre hp 40 init 10",
+    "add Zalek player hp 38 init 5",
+)
+
+
+def test_an_ambusher_acting_first_looks_like_the_first_visible_turn() -> None:
+    # the hidden assassin acts first in round 1: the players must not see a
+    # fight that started with nobody's turn (nothing else starts that way)
+    with_it, without = twin(*FIGHT, "start", hidden="add Assassin hp 30 init 25")
+    assert with_it.encounter.active is not None and with_it.encounter.active.name == "Assassin"
+    assert players_view(with_it.encounter) == players_view(without.encounter)
+    with_it.apply("next")  # Mira's turn, in both fights now
+    assert players_view(with_it.encounter) == players_view(without.encounter)
+
+
+def test_a_delay_just_before_a_hidden_turn_moves_the_turn_on_not_back() -> None:
+    with_it, without = twin(*FIGHT, "start", "next", hidden="add Assassin hp 30 init 12")
+    with_it.apply("delay Wolf")  # the assassin's turn comes: the view shows Ogre's
+    without.apply("delay Wolf")
+    assert with_it.encounter.active is not None and with_it.encounter.active.name == "Assassin"
+    view = players_view(with_it.encounter)
+    assert view["combatants"][view["active"]]["name"] == "Ogre"  # never back to Mira
+    assert view == players_view(without.encounter)
+    with_it.apply("next")
+    assert players_view(with_it.encounter) == players_view(without.encounter)
+
+
+def test_a_long_delay_before_a_hidden_turn_is_passed_over_as_without_it() -> None:
+    with_it, without = twin(
+        *FIGHT, "start", "next", "delay Wolf", hidden="add Assassin hp 30 init 12"
+    )
+    for _ in range(3):  # Ogre, Zalek, then round 2: Mira's turn (and the assassin's first)
+        with_it.apply("next")
+    for _ in range(2):
+        without.apply("next")
+    assert players_view(with_it.encounter) == players_view(without.encounter)
+    with_it.apply("next")  # Wolf still delays: the hidden assassin's turn comes
+    without.apply("next")
+    assert with_it.encounter.active is not None and with_it.encounter.active.name == "Assassin"
+    assert players_view(with_it.encounter) == players_view(without.encounter)
+
+
+def test_ending_the_fight_on_a_hidden_turn_tells_no_round() -> None:
+    # the assassin acts first each round; the GM ends the fight on its turn
+    # of round 2, while the page still shows round 1's last visible turn: a
+    # round count jumping to 2 at the end would give the assassin away
+    with_it, without = twin(*FIGHT, "start", hidden="add Assassin hp 30 init 25")
+    for _ in range(5):  # Mira, Wolf, Ogre, Zalek, then the assassin's round 2
+        with_it.apply("next")
+    for _ in range(3):  # Wolf, Ogre, Zalek
+        without.apply("next")
+    assert with_it.encounter.round == 2 and without.encounter.round == 1
+    assert players_view(with_it.encounter) == players_view(without.encounter)
+    with_it.apply("end")
+    without.apply("end")
+    assert players_view(with_it.encounter) == players_view(without.encounter)
+    assert players_view(with_it.encounter)["ended"] is True

@@ -285,22 +285,36 @@ def test_a_hidden_turn_at_the_top_of_a_round_shows_the_round_before() -> None:
     assert during_assassin == during_ogre
 
 
-def test_a_hidden_first_turn_of_the_fight_highlights_nobody() -> None:
-    cs = (npc("Assassin", visibility="hidden"), pc("Mira"), npc("Ogre"))
-    view = players_view(fight(*cs, turn=0, round=1))
-    assert view["started"] is True and view["round"] == 1
-    assert view["active"] is None
-    assert not any(c["active"] for c in view["combatants"])
-    assert next_name(view) == "Mira"
+def test_a_hidden_first_turn_of_the_fight_shows_the_first_visible_turn() -> None:
+    # nobody visible has acted yet: a started fight with nobody's turn would
+    # tell the players that someone unseen acts first, so the view shows the
+    # turn to come (as it will look when it comes), with its durations
+    cond = Condition("prone", duration=Duration(1, "end", "Mira"))
+    cs = (npc("Assassin", visibility="hidden"), pc("Mira"), npc("Ogre", conditions=(cond,)))
+    during_assassin = players_view(fight(*cs, turn=0, round=1))
+    during_mira = players_view(fight(*cs, turn=1, round=1))
+    assert active_name(during_assassin) == "Mira" and next_name(during_assassin) == "Ogre"
+    assert during_assassin["round"] == 1
+    assert during_assassin == during_mira
+    (shown,) = during_assassin["combatants"][1]["conditions"]
+    assert shown["duration"] == "until the end of Mira's current turn"
 
 
-def test_the_highlight_passes_over_turns_that_were_passed_over() -> None:
-    # the goblin is a down monster (RULES.md §4: its turn is skipped), so the
-    # last visible turn before the hidden one was Mira's, not the goblin's
-    cs = (pc("Mira"), npc("Goblin", 0, max_hp=7), npc("Assassin", visibility="hidden"), npc("Ogre"))
-    view = players_view(fight(*cs, turn=2, round=2))
-    assert active_name(view) == "Mira"
-    assert next_name(view) == "Ogre"
+def test_a_hidden_turn_after_one_passed_over_shows_the_turn_to_come() -> None:
+    # Wolf delays just before the hidden turn (or is a down monster): going
+    # back to the turn before Wolf's would show the turn moving backwards
+    cs = (pc("Mira"), npc("Wolf"), npc("Assassin", visibility="hidden"), npc("Ogre"))
+    during_assassin = players_view(fight(*cs, turn=2, round=2, delayed=("Wolf",)))
+    assert during_assassin == players_view(fight(*cs, turn=3, round=2, delayed=("Wolf",)))
+    down = (pc("Mira"), npc("Wolf", 0), npc("Assassin", visibility="hidden"), npc("Ogre"))
+    assert active_name(players_view(fight(*down, turn=2, round=2))) == "Ogre"
+
+
+def test_the_turn_to_come_may_be_in_the_next_round() -> None:
+    cs = (pc("Mira"), npc("Ogre"), npc("Assassin", visibility="hidden"))
+    during_assassin = players_view(fight(*cs, turn=2, round=2, delayed=("Ogre",)))
+    assert active_name(during_assassin) == "Mira" and during_assassin["round"] == 3
+    assert during_assassin == players_view(fight(*cs, turn=0, round=3, delayed=("Ogre",)))
 
 
 def test_next_skips_down_monsters_only_when_the_ruleset_skips_them() -> None:
@@ -328,7 +342,7 @@ def test_before_and_after_the_fight() -> None:
     assert before["active"] is None and before["next"] is None
     after = Encounter("Crypt", combatants=(pc("Mira"),), round=4, started=False)
     ended = players_view(after)
-    assert ended["ended"] is True and ended["round"] == 4 and ended["active"] is None
+    assert ended["ended"] is True and ended["round"] == 0 and ended["active"] is None
 
 
 # ---------------------------------------------------------------------------

@@ -2,7 +2,7 @@
 random settings, nothing of a hidden combatant (name, HP, conditions,
 persistent damage) and nothing but the place of a masked one reaches the
 serialized view, no unsafe character reaches it, and a hidden turn shows
-exactly as the visible turn before it.
+exactly as a visible turn beside it (the one just played or the one to come).
 
 Every secret carries a unique ASCII marker (``HN3Q``: hidden name of
 combatant 3) and every secret number is a six-digit one while the rest are
@@ -21,6 +21,7 @@ from rules.combatant import Combatant
 from rules.conditions import Condition
 from rules.durations import Duration
 from rules.encounter import Encounter
+from rules.engine.turns import passed_over
 from rules.persistent import PersistentDamage
 from rules.players_view import players_view
 from rules.rulesets import ruleset
@@ -163,7 +164,7 @@ def test_nothing_secret_and_nothing_unsafe_reaches_the_view(
 
 @given(fights(), SETTINGS)
 @settings(max_examples=300, deadline=None)
-def test_a_hidden_turn_shows_as_the_visible_turn_before_it(
+def test_a_hidden_turn_shows_as_a_visible_turn_beside_it(
     enc: Encounter, view: ViewSettings
 ) -> None:
     active = enc.active
@@ -171,13 +172,17 @@ def test_a_hidden_turn_shows_as_the_visible_turn_before_it(
         return
     during_hidden = players_view(enc, view)
     index = during_hidden["active"]
-    if index is None:  # nobody visible has acted yet this fight
-        assert not any(c["active"] for c in during_hidden["combatants"])
-        return
+    skip = passed_over(enc)
     places = [i for i, c in enumerate(enc.combatants) if c.visibility != "hidden"]
+    if index is None:  # a started fight shows someone's turn while anyone shown acts
+        assert all(enc.combatants[i].name in skip for i in places)
+        return
     turn = places[index]
-    # a turn later in the order than the hidden one was in the round before
-    earlier = replace(enc, turn=turn, round=enc.round - 1 if turn > (enc.turn or 0) else enc.round)
-    during_visible = players_view(earlier, view)
+    assert enc.combatants[turn].name not in skip
+    # the turn just played (earlier in the order, or at the end of the round
+    # before) or the one to come (later, or at the top of the next round)
+    expected = {enc.round, enc.round + 1} if turn < (enc.turn or 0) else {enc.round - 1, enc.round}
+    assert during_hidden["round"] in expected and during_hidden["round"] >= 1
+    during_visible = players_view(replace(enc, turn=turn, round=during_hidden["round"]), view)
     for key in ("active", "next", "round", "started"):
         assert during_visible[key] == during_hidden[key], key

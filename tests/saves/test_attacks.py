@@ -145,3 +145,29 @@ def test_a_hard_linked_steps_file_is_never_written_through(tmp_path: Path) -> No
     with open_store(db) as store, pytest.raises(SaveError, match="belong to another encounter"):
         LiveEncounter.open(store, "Crypt")
     assert bridge.read_bytes() == before
+
+
+@pytest.mark.parametrize("ui", ["ab", [["players_view", 1, 2]], 7, None])
+def test_a_steps_ui_state_that_is_not_an_object_is_dropped(tmp_path: Path, ui: object) -> None:
+    # the UI state (the players' view link among it) rides with each step:
+    # a hand-edited one that still passes its checksum must not stop the
+    # fight from opening
+    db = tmp_path / "e.json"
+    with open_store(db) as store:
+        live = LiveEncounter.create(store, "Bridge", rng=random.Random(3), actions=CAST)
+        live.set_ui_state(players_view={"token": "t" * 22, "on": True})
+        live.do("start")
+        live.close()
+    steps = folder(db) / "steps.jsonl"
+    *kept, last = steps.read_bytes().splitlines()
+    doc = unseal(last)
+    doc.pop("crc", None)
+    doc["record"] = {**doc["record"], "ui": ui}
+    steps.write_bytes(b"\n".join([*kept, seal(doc)]) + b"\n")
+    with open_store(db) as store:
+        resumed = LiveEncounter.open(store, "Bridge")
+        assert resumed.encounter == live.encounter
+        assert "players_view" not in resumed.ui_state or isinstance(
+            resumed.ui_state["players_view"], dict
+        )
+        resumed.close()

@@ -350,3 +350,72 @@ async def test_the_page_is_legible_on_a_phone_and_a_tv(browser: Any) -> None:
         await off_loop(
             lambda: browser.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
         )
+
+
+#: counts the views the page draws (each view event rebuilds the heading)
+COUNT_VIEWS = """
+window.views = 0;
+new MutationObserver(function () { window.views += 1; })
+  .observe(document.getElementById('title'), {childList: true, characterData: true, subtree: true});
+"""
+
+
+async def test_a_hidden_turn_sends_the_page_nothing(browser: Any, served: list[str]) -> None:
+    # the turn passes to the hidden shadow: the view is the same as during
+    # Zalek's turn, so the page must not even be sent it (a page that can
+    # see an event arrive can count the hidden turns)
+    live = fight()
+    live.do("add Shadow hp 40 init 10 hidden")  # acts after Zalek, before the goblin
+    app = CombatTrackerApp(live=live, config=Config())
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("P", "escape")
+        assert app.sharing is not None and app.sharing.url is not None
+        url = app.sharing.url
+        await off_loop(lambda: browser.get(url))
+        await until(pilot, lambda: len(rows(browser)) == 3, CONNECT_DEADLINE)
+        await off_loop(lambda: browser.execute_script(COUNT_VIEWS))
+        built = len(served)
+        await pilot.press("n")  # the shadow's turn
+        assert app.live is not None and app.live.encounter.active.name == "Shadow"
+        await until(pilot, lambda: len(served) > built, CONNECT_DEADLINE)  # built, offered
+        await pilot.press("n")  # the goblin's: the page follows
+        await until(pilot, lambda: "active" in row_of(browser, "Goblin")[1], UPDATE_DEADLINE)
+        assert await off_loop(lambda: browser.execute_script("return window.views;")) == 1
+
+
+#: every text the status line shows from now on, and the page's checks of its link
+WATCH_STATUS = """
+window.statuses = [];
+var s = document.getElementById('status');
+new MutationObserver(function () { window.statuses.push(s.hidden ? null : s.textContent); })
+  .observe(s, {childList: true, attributes: true, characterData: true, subtree: true});
+window.checks = 0;
+var f = window.fetch;
+window.fetch = function () { window.checks += 1; return f.apply(this, arguments); };
+"""
+
+RETIRED = "This link no longer works: ask the GM for the new one."
+
+
+async def test_a_replaced_link_says_so_and_keeps_saying_it(browser: Any) -> None:
+    app = CombatTrackerApp(live=fight(), config=Config())
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("P", "escape")
+        sharing = app.sharing
+        assert sharing is not None and sharing.url is not None
+        url = sharing.url
+        await off_loop(lambda: browser.get(url))
+        await until(pilot, lambda: len(rows(browser)) == 3, CONNECT_DEADLINE)
+        await off_loop(lambda: browser.execute_script(WATCH_STATUS))
+        assert sharing.new_link() is None
+        await until(pilot, lambda: status(browser) == RETIRED, CONNECT_DEADLINE)
+        # the page goes on trying (the GM may share that link again); each
+        # try must not flash "reconnecting…" over the message
+        await until(
+            pilot,
+            lambda: browser.execute_script("return window.checks;") >= 3,
+            CONNECT_DEADLINE,
+        )
+        statuses = await off_loop(lambda: browser.execute_script("return window.statuses;"))
+        first = statuses.index(RETIRED)
+        assert set(statuses[first:]) == {RETIRED}, statuses

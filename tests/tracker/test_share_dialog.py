@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+import socket
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -245,3 +246,27 @@ async def test_number_keys_change_what_the_players_see_as_undoable_actions() -> 
         assert (view.monster_hp, view.show_al) == ("exact", False)
         await pilot.press("P")
         assert "1 monster HP: exact" in text_of(app, "#share-settings")
+
+
+async def test_a_kept_port_that_is_busy_says_the_link_changed() -> None:
+    # the players hold (or the GM printed) a link on the kept port; another
+    # program took it meanwhile: the link has to change, and the GM must
+    # know, or the players' pages say "reconnecting…" for ever
+    live = fight()
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        taken = busy.getsockname()[1]
+        live.set_ui_state(**{UI_KEY: {"token": "t" * 22, "port": taken, "on": True}})
+        app = make_app(live)
+        notes: list[str] = []
+        async with app.run_test(size=(80, 24)) as pilot:
+            app.notify = lambda message, **_: notes.append(message)  # type: ignore[method-assign]
+            await until(pilot, lambda: app.sharing is not None and app.sharing.running)
+            await until(pilot, lambda: bool(notes))
+            assert app.sharing is not None and app.sharing.url is not None
+            assert f":{taken}/" not in app.sharing.url
+            (note,) = notes
+            assert f"port {taken} is busy" in note and "link has changed" in note
+            await pilot.press("P")  # the dialog says so too, with the new link
+            assert f"port {taken} is busy" in text_of(app, "#share-problem")

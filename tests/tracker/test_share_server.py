@@ -10,6 +10,7 @@ import asyncio
 import json
 import random
 import socket
+import time
 from collections.abc import AsyncIterator, Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -261,3 +262,115 @@ async def test_errors_in_the_server_never_reach_the_terminal(
     logged = log_file()
     assert logged is not None
     assert "the view broke" in logged.read_text(encoding="utf-8")
+
+
+def closed_by_server(sock: socket.socket) -> bool:
+    """The server has closed (or reset) *sock*: it reads as the end."""
+    sock.setblocking(False)
+    try:
+        return sock.recv(1) == b""
+    except BlockingIOError:
+        return False  # still open, nothing said
+    except ConnectionError:
+        return True
+
+
+def test_a_flood_of_connections_cannot_take_the_trackers_files() -> None:
+    # anyone on the network can open connections without the token; each
+    # held open is a file of the tracker's own process (1,024 by default):
+    # past the limit the server closes them at once, so the GM's saves
+    # never run out of files, and pages get in again once the flood ends
+    server = ShareServer(lambda: {}, "t" * 22, ports=(0,), max_connections=8)
+    server.start()
+    flood: list[socket.socket] = []
+    try:
+        assert server.port is not None
+        flood = [socket.create_connection(("127.0.0.1", server.port)) for _ in range(20)]
+        deadline = time.monotonic() + 10
+        while sum(closed_by_server(s) for s in flood) < 12:
+            assert time.monotonic() < deadline, "the server kept every connection"
+            time.sleep(0.02)
+        assert sum(not closed_by_server(s) for s in flood) == 8
+        for s in flood:
+            s.close()
+        deadline = time.monotonic() + 10
+        while True:  # the held ones are let go; a page gets in
+            try:
+                status, _ = asyncio.run(get(f"{server.url}view.json"))
+            except aiohttp.ClientError:
+                status = 0
+            if status == 200:
+                break
+            assert time.monotonic() < deadline, "no page got in after the flood"
+            time.sleep(0.05)
+    finally:
+        for s in flood:
+            s.close()
+        server.stop()
+
+
+@pytest.mark.parametrize("port", [True, 1.5, 0, 65536, -1, "8765"])
+def test_a_kept_port_that_is_not_a_port_number_is_dropped(port: object) -> None:
+    # True is an int to Python: it would be port 1, a privileged port
+    from tracker.share.sharing import ShareState
+
+    assert ShareState.from_ui({"token": "t" * 22, "port": port}).port is None
+    assert ShareState.from_ui({"token": "t" * 22, "port": 8770}).port == 8770
+
+
+def test_a_step_that_could_not_be_saved_is_taken_back_from_the_pages(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # the server reads the fight from its own thread whenever a page asks;
+    # a step applied and then refused by a full disk is rolled back, and
+    # the pages must be told, or they keep a change the GM never made
+    from rules.players_view import players_view
+    from saves import SaveError
+
+    store = open_store(tmp_path / "encounters.json")
+    live = LiveEncounter.create(store, "Bridge", rng=random.Random(3), actions=SETUP)
+    read: list[dict[str, Any]] = []
+    live.watch(lambda: read.append(players_view(live.encounter)))
+    before = players_view(live.encounter)
+
+    def full_disk(*_: Any, **__: Any) -> None:
+        read.append(players_view(live.encounter))  # a page asking meanwhile
+        raise SaveError("No space left on device")
+
+    monkeypatch.setattr(store, "append", full_disk)
+    try:
+        with pytest.raises(SaveError):
+            live.do("damage Goblin 3")
+        assert read[-1] == before
+    finally:
+        monkeypatch.undo()
+        live.close()
+        store.close()
+
+
+def test_a_local_network_that_cannot_be_listened_on_can_be_turned_back(
+    sharing: Sharing, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # l in the dialog restarts the server on the network; when that fails
+    # (an address this computer does not have), l again must bring the
+    # players' view back on this computer, not leave sharing off for good
+    assert sharing.start() is None
+    monkeypatch.setattr("tracker.share.server.ANY_HOST", "192.0.2.1")
+    problem = sharing.set_lan(True)
+    assert problem is not None and "cannot listen on 192.0.2.1" in problem
+    assert not sharing.running
+    assert sharing.set_lan(False) is None
+    assert sharing.running and sharing.url is not None
+    assert sharing.url.startswith("http://127.0.0.1:")
+
+
+def test_no_network_at_all_is_no_address_not_a_crash(monkeypatch: pytest.MonkeyPatch) -> None:
+    # a computer without IPv4, or out of files: the dialog asks for the
+    # address every time it draws the link
+    from tracker.share import server as server_module
+
+    def no_socket(*_: Any, **__: Any) -> socket.socket:
+        raise OSError(97, "Address family not supported by protocol")
+
+    monkeypatch.setattr(server_module.socket, "socket", no_socket)
+    assert server_module.lan_address() is None

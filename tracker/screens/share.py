@@ -96,7 +96,7 @@ class ShareScreen(QuietWhenQuitting, ModalScreen[None]):
                     yield Static(id="share-settings", markup=False)
 
     def on_mount(self) -> None:
-        self.show()
+        self.show(self.sharing.take_note())
         self.set_interval(VIEWERS_EVERY, self._show_viewers)
 
     def show(self, problem: str | None = None) -> None:

@@ -5,7 +5,9 @@ the app's loop never waits on a phone and a stuck phone never holds a key.
 :class:`ShareError` with one sentence); :meth:`changed` is what the app
 calls after each step (thread-safe, cheap: it only wakes the server's
 loop); :meth:`stop` closes every stream and the port.  The port is the
-first of *ports* that is free, else any free one."""
+first of *ports* that is free, else any free one.  At most
+:data:`MAX_CONNECTIONS` are held at once (:class:`_Gate`): each is a file
+of the app's own process."""
 
 from __future__ import annotations
 
@@ -14,7 +16,7 @@ import contextlib
 import errno
 import socket
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from aiohttp import web
@@ -27,6 +29,13 @@ from tracker.share.web import HEARTBEAT, Page, players_app
 DEFAULT_PORT = 8765
 #: at most this many updates a second reach a page (a burst of keys is one)
 MIN_INTERVAL = 0.25
+#: connections held at once: each is a file of the tracker's own process
+#: (1,024 by default, 256 on macOS), so a flood from the network must never
+#: take them all; a table's pages need two or three each
+MAX_CONNECTIONS = 64
+#: an idle connection (no request yet, or none since the last) is closed
+#: after this many seconds; a page's stream is never idle
+IDLE_TIMEOUT = 20.0
 LOCAL_HOST = "127.0.0.1"
 ANY_HOST = "0.0.0.0"
 
@@ -39,12 +48,12 @@ def lan_address() -> str | None:
     """This computer's address on the local network (the one its default
     route leaves from: connecting a UDP socket sends no packet); None when
     it has none."""
-    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
-        try:
+    try:
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
             probe.connect(("192.0.2.1", 9))  # TEST-NET-1: never routed anywhere real
             address = str(probe.getsockname()[0])
-        except OSError:
-            return None
+    except OSError:  # no route, no IPv4, no file left
+        return None
     return None if address.startswith(("0.", "127.")) else address
 
 
@@ -61,6 +70,7 @@ class ShareServer:
         heartbeat: float = HEARTBEAT,
         min_interval: float = MIN_INTERVAL,
         page: Page | None = None,
+        max_connections: int = MAX_CONNECTIONS,
     ) -> None:
         self._view = view
         self._token = token
@@ -69,6 +79,7 @@ class ShareServer:
         self.heartbeat = heartbeat
         self.min_interval = min_interval
         self._page = page
+        self.max_connections = max_connections
         #: the port bound (None: not listening)
         self.port: int | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -184,31 +195,60 @@ class ShareServer:
         feed = Feed(self._view, self.min_interval)
         app = players_app(feed, lambda: self._token, self._page, self.heartbeat)
         runner = web.AppRunner(
-            app, access_log=None, handler_cancellation=True, shutdown_timeout=1.0
+            app,
+            access_log=None,
+            handler_cancellation=True,
+            shutdown_timeout=1.0,
+            keepalive_timeout=IDLE_TIMEOUT,
         )
         await runner.setup()
+        listener: asyncio.Server | None = None
         try:
-            self.port = await self._bind(runner)
-            if self.port is None:
+            listener = await self._bind(runner)
+            if listener is None:
                 return
+            self.port = int(listener.sockets[0].getsockname()[1])
             self._feed = feed
             self._ready.set()
             await self._stopping.wait()
         finally:
             feed.close()
+            if listener is not None:
+                listener.close()  # the port, at once (as aiohttp's own sites do)
             await runner.cleanup()
 
-    async def _bind(self, runner: web.AppRunner) -> int | None:
+    async def _bind(self, runner: web.AppRunner) -> asyncio.Server | None:
         host = ANY_HOST if self.lan else LOCAL_HOST
+        loop = asyncio.get_running_loop()
+        gate = _Gate.factory(runner, self.max_connections)
         for port in dict.fromkeys([*self.ports, 0]):
-            site = web.TCPSite(runner, host, port)
             try:
-                await site.start()
+                return await loop.create_server(gate, host, port)
             except OSError as exc:
-                await site.stop()
                 if exc.errno not in (errno.EADDRINUSE, errno.EACCES) or port == 0:
                     self._error = f"cannot listen on {host}: {exc.strerror or exc}"
                     return None
-                continue
-            return int(runner.addresses[-1][1])
         return None
+
+
+class _Gate(asyncio.Protocol):
+    """What a new connection meets first: past the limit it is closed at
+    once, else it is handed to aiohttp's own protocol (counted by its
+    server as soon as it is handed over, so a burst is counted exactly)."""
+
+    def __init__(self, runner: web.AppRunner, limit: int) -> None:
+        self._runner = runner
+        self._limit = limit
+
+    @classmethod
+    def factory(cls, runner: web.AppRunner, limit: int) -> Callable[[], asyncio.Protocol]:
+        return lambda: cls(runner, limit)
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        server = self._runner.server
+        if server is None or len(server.connections) >= self._limit:
+            transport.close()
+            return
+        handler = server()
+        transport.set_protocol(handler)
+        handler.connection_made(transport)

@@ -61,7 +61,7 @@ class ShareState:
         token, port = value.get("token"), value.get("port")
         return cls(
             token if isinstance(token, str) and TOKEN.fullmatch(token) else None,
-            port if isinstance(port, int) and 0 < port < 65536 else None,
+            port if type(port) is int and 0 < port < 65536 else None,  # not a bool
             value.get("lan") is True,
             value.get("on") is True,
         )
@@ -90,6 +90,9 @@ class Sharing:
         self._ports = ports
         self._options = dict(server_options or {})
         self._server: ShareServer | None = None
+        #: what the GM must know of the last start (the link changed), until
+        #: the dialog has shown it
+        self.note: str | None = None
         self.state = ShareState.from_ui(live.ui_state.get(UI_KEY))
         if lan is not None:
             self.state = replace(self.state, lan=lan)
@@ -116,6 +119,11 @@ class Sharing:
     def resumes(self) -> bool:
         """Sharing was on when the tracker last closed this encounter."""
         return self.state.on
+
+    def take_note(self) -> str | None:
+        """:attr:`note`, once."""
+        note, self.note = self.note, None
+        return note
 
     def changed(self) -> None:
         """The fight changed (``LiveEncounter.watch``): the pages update."""
@@ -148,6 +156,13 @@ class Sharing:
             server.start()
         except ShareError as exc:
             return str(exc)
+        self.note = None
+        kept = self.state.port
+        if kept is not None and server.port != kept:
+            self.note = (
+                f"The players' view: port {kept} is busy, so the link has changed "
+                "(pages on the old one stop; P shows the new one)."
+            )
         self._server = server
         live.watch(self.changed)
         return self._keep(replace(self.state, token=token, port=server.port, on=True))
@@ -163,9 +178,10 @@ class Sharing:
 
     def set_lan(self, on: bool) -> str | None:
         """Listen on the local network (or this computer only); a running
-        server restarts on the same port and token."""
+        server restarts on the same port and token, and so does one whose
+        last restart here failed (sharing is still on)."""
         problem = self._keep(replace(self.state, lan=on))
-        if self.running:
+        if self.running or self.state.on:
             self._halt()
             problem = self.start() or problem
         return problem
