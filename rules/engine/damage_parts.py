@@ -75,7 +75,6 @@ class FreeWords:
         if self.extra:
             action["extra"] = self.extra
 
-
     def _check_total(self, first: object) -> None:
         """The parts are one amount: their highest possible total is held to
         the bound one amount has (README, "The action language")."""

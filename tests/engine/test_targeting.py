@@ -240,7 +240,9 @@ def test_attack_damage_takes_parts() -> None:
     s.apply("start")
     step = s.apply("attack Ogre roll 15 damage 4 slashing + 3 cold")
     assert hp(s, "Ogre") == 60 - (4 + 6)
-    assert "Ogre takes 4 slashing + [3 cold → weak ×2 = 6] = 10 (10 HP lost, 50/60 left)" in texts(step)
+    assert "Ogre takes 4 slashing + [3 cold → weak ×2 = 6] = 10 (10 HP lost, 50/60 left)" in texts(
+        step
+    )
 
 
 def test_temp_hp_soaks_the_sum_once() -> None:
@@ -300,4 +302,6 @@ def test_did_you_mean_uses_the_fights_own_tags() -> None:
 def test_the_save_note_comes_before_down() -> None:
     s = make()
     step = s.apply("damage 'Zombie 1,Zombie 2' 40 half 'Zombie 2'")
-    assert "Zombie 2 takes 20 (20 HP lost, 0/20 left) (half: saved); Zombie 2 is down" in texts(step)
+    assert "Zombie 2 takes 20 (20 HP lost, 0/20 left) (half: saved); Zombie 2 is down" in texts(
+        step
+    )

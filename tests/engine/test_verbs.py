@@ -391,7 +391,9 @@ def test_move_spends_endurance_unless_nospend() -> None:
 def test_constant_damage_logs_no_roll_line() -> None:
     s = make()
     step = s.apply("damage Ogre 10")
-    assert [e.text for e in step.log] == ["Ogre takes 10 (10 HP lost, 30/40 left)"]  # no "Damage: 10 = 10"
+    assert [e.text for e in step.log] == [
+        "Ogre takes 10 (10 HP lost, 30/40 left)"
+    ]  # no "Damage: 10 = 10"
     step = s.apply("damage Ogre 1d4 faces 3")  # dice: the roll line stays
     assert step.log[0].text == "Damage: 1d4 (3) = 3"
 

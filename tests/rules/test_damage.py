@@ -37,7 +37,9 @@ def test_spec_example_text() -> None:
 
 def test_plain_damage() -> None:
     new, r = apply_damage(ogre(), 7, ["slashing"], CORE)
-    assert new.hp == 33 and r.steps == () and r.text == "Ogre takes 7 slashing (7 HP lost, 33/40 left)"
+    assert (
+        new.hp == 33 and r.steps == () and r.text == "Ogre takes 7 slashing (7 HP lost, 33/40 left)"
+    )
 
 
 def test_immunity_zeroes_and_skips_the_rest() -> None:
