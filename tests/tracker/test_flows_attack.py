@@ -33,3 +33,15 @@ async def test_the_initiative_form_refuses_a_hostile_total_in_one_short_line(tot
         assert all(v is None for v in initiatives(app).values())
         assert len(app.live.session.log) == entries
 
+
+def test_a_saved_expanded_list_longer_than_any_fight_is_damaged_and_ignored() -> None:
+    """Resuming a hand-edited UI state: a list of more groups than an
+    encounter can hold is not ours (every row would rebuild a set of
+    them), so no group starts expanded; a sane list is kept as saved."""
+    from rules.limits import MAX_COMBATANTS
+    from tracker.collapse import Collapse
+
+    huge = [f"g{i}" for i in range(100_000)] + ["zombie"]
+    assert Collapse(huge).expanded == set()
+    assert Collapse(["zombie", "ghoul"]).expanded == {"zombie", "ghoul"}
+    assert Collapse(["zombie"] * (MAX_COMBATANTS + 1)).expanded == set()
