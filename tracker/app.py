@@ -136,7 +136,7 @@ class CombatTrackerApp(QuietWhenQuitting, App[None]):
         if isinstance(event, events.Key) and not event.is_forwarded:
             if self._opening():  # a dialog pushed by a dialog: hold until it shows
                 self.hold_keys()
-            if self.key_hold.take(event):
+            if self.take_key(event):
                 return
         await super().on_event(event)
         if event is self.key_hold.trigger and not self._opening():
@@ -152,8 +152,16 @@ class CombatTrackerApp(QuietWhenQuitting, App[None]):
         if self.key_hold.holding:
             return
         self.key_hold.start(trigger)
-        generation = self.key_hold.generation
-        self.set_timer(LONGEST_HOLD, lambda: self.release_keys(generation))
+
+    def take_key(self, event: events.Key) -> bool:
+        """Hold *event* while keys are held (True: held); the first one held
+        arms the timer that ends a hold nobody releases."""
+        if not self.key_hold.take(event):
+            return False
+        if len(self.key_hold.keys or ()) == 1:
+            generation = self.key_hold.generation
+            self.set_timer(LONGEST_HOLD, lambda: self.release_keys(generation))
+        return True
 
     def release_keys(self, generation: int | None = None) -> None:
         """Deliver the held keys, in order, as if typed now (*generation*:

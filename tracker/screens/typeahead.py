@@ -78,7 +78,7 @@ def held(screen: Screen[Any], event: events.Key) -> bool:
     app = screen.app
     if not isinstance(app, CombatTrackerApp):
         return False
-    if app.key_hold.take(event):
+    if app.take_key(event):
         return True
     if app.screen is screen:
         return False
