@@ -20,6 +20,7 @@ from saves.live import close_live
 from tracker.config import Config
 from tracker.screens.encounter import EncounterScreen
 from tracker.screens.quitting import QuietWhenQuitting, quitting
+from tracker.screens.typeahead import LONGEST_HOLD, KeyHold, TakesTyping
 
 if TYPE_CHECKING:
     from rich.console import RenderableType
@@ -63,6 +64,8 @@ class CombatTrackerApp(QuietWhenQuitting, App[None]):
         self.lan = lan
         #: the players' view of the open encounter, made when first shared
         self.sharing: Sharing | None = None
+        #: keys typed while a dialog or the command line opens
+        self.key_hold = KeyHold()
         # theme and keys before anything is styled or composed: set later,
         # each restyles the whole screen or rebuilds the footer
         if self.config.theme:
@@ -126,10 +129,48 @@ class CombatTrackerApp(QuietWhenQuitting, App[None]):
 
     async def on_event(self, event: events.Event) -> None:
         """Keys, clicks and pastes that arrive once the app is exiting are
-        dropped here, before they reach a screen that is closing."""
+        dropped here, before they reach a screen that is closing.  Keys
+        typed while a dialog opens are held for it (tracker.screens.typeahead)."""
         if quitting(self) and isinstance(event, (events.InputEvent, events.Paste)):
             return
+        if isinstance(event, events.Key) and not event.is_forwarded:
+            if self._opening():  # a dialog pushed by a dialog: hold until it shows
+                self.hold_keys()
+            if self.take_key(event):
+                return
         await super().on_event(event)
+        if event is self.key_hold.trigger and not self._opening():
+            self.release_keys()  # its action is done and opened no dialog
+
+    def _opening(self) -> bool:
+        """Whether the screen on top is a dialog not shown yet."""
+        screen = self.screen if self.screen_stack else None
+        return isinstance(screen, TakesTyping) and not screen.typing_ready
+
+    def hold_keys(self, trigger: events.Key | None = None) -> None:
+        """Hold the keys from now until :meth:`release_keys` (or a moment)."""
+        if self.key_hold.holding:
+            return
+        self.key_hold.start(trigger)
+
+    def take_key(self, event: events.Key) -> bool:
+        """Hold *event* while keys are held (True: held); the first one held
+        arms the timer that ends a hold nobody releases."""
+        if not self.key_hold.take(event):
+            return False
+        if len(self.key_hold.keys or ()) == 1:
+            generation = self.key_hold.generation
+            self.set_timer(LONGEST_HOLD, lambda: self.release_keys(generation))
+        return True
+
+    def release_keys(self, generation: int | None = None) -> None:
+        """Deliver the held keys, in order, as if typed now (*generation*:
+        only if still that hold)."""
+        if generation is not None and generation != self.key_hold.generation:
+            return
+        for key in self.key_hold.stop():
+            key.set_sender(self)  # from the app, as the terminal's keys come
+            self.post_message(key)
 
     def action_command_palette(self) -> None:
         """Textual's command palette, quiet when the app quits mid-search."""

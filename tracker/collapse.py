@@ -84,11 +84,13 @@ class Collapse:
     expanded groups change."""
 
     def __init__(self, expanded: object = None) -> None:
-        """*expanded*: the saved list of ``name_key``s (anything else: none)."""
+        """*expanded*: the saved list of ``name_key``s (anything else, or
+        a list longer than a fight has combatants: none)."""
+        from rules.limits import MAX_COMBATANTS
+
+        saved = expanded if isinstance(expanded, list) and len(expanded) <= MAX_COMBATANTS else []
         #: the groups shown member by member, by ``name_key``
-        self.expanded: set[str] = (
-            {str(k) for k in expanded} if isinstance(expanded, list) else set()
-        )
+        self.expanded: set[str] = {str(k) for k in saved}
         self._rows: tuple[Span, ...] = ()
         self._of: tuple[Sequence[Combatant], frozenset[str]] | None = None
 

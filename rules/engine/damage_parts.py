@@ -68,10 +68,27 @@ class FreeWords:
     def store(self, action: dict[str, Any], key: str) -> None:
         if self.extra and not self.extra[-1]["tags"]:
             raise fail(self.verb, "a damage part after + needs a tag (e.g. + 2d6 fire)")
+        if self.extra:
+            self._check_total(action.get("amount" if self.verb == "damage" else "damage"))
         if self.tags:
             action[key] = self.tags
         if self.extra:
             action["extra"] = self.extra
+
+    def _check_total(self, first: object) -> None:
+        """The parts are one amount: their highest possible total is held to
+        the bound one amount has (README, "The action language")."""
+        from rules.dice import maximum
+        from rules.engine.grammar import MAX_NUMBER
+
+        if first is None:
+            return
+        highest = maximum(str(first)) + sum(maximum(p["amount"]) for p in self.extra)
+        if highest > MAX_NUMBER:
+            raise ActionError(
+                f"{self.verb}: the {len(self.extra) + 1} damage parts can total {highest:,} "
+                f"(amounts are at most {MAX_NUMBER:,})"
+            )
 
 
 def format_free(verb: str, action: Mapping[str, Any], key: str, quote: Any) -> list[str]:

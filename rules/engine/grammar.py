@@ -156,11 +156,11 @@ def bounded(key: str, value: int | str, low: int | None = None, high: int | None
     text = str(value).strip()
     digits = text[1:] if text[:1] in "+-" else text
     if not digits.isascii() or not digits.isdigit():
-        raise ActionError(f"{key} must be a whole number, not {str(value)!r}")
+        raise ActionError(f"{key} must be a whole number, not {shorten(str(value), 40)!r}")
     if len(digits.lstrip("0")) > 12:  # no int() of a thousand digits
         sign = "small" if text.startswith("-") else "large"
         limit = f"at least {low:,}" if sign == "small" else f"at most {high:,}"
-        raise ActionError(f"{key} {text} is too {sign} ({limit})")
+        raise ActionError(f"{key} {shorten(text, 40)} is too {sign} ({limit})")
     n = int(text)
     if n > high:
         raise ActionError(f"{key} {n} is too large (at most {high:,})")

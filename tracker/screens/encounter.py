@@ -15,6 +15,7 @@ from tracker.lines import ADD_FIELDS, EDIT_FIELDS, edit_values
 from tracker.screens.encounter_view import EncounterView
 from tracker.screens.palette import EncounterCommands
 from tracker.screens.quitting import quitting
+from tracker.screens.typeahead import held, hold_keys
 
 if TYPE_CHECKING:
     from tracker.screens.initiative_form import InitiativeEntry
@@ -49,7 +50,13 @@ class EncounterScreen(EncounterView):
         bubble here before the bindings run)."""
         if quitting(self) or self.too_small:
             return  # no key acts now (check_action), and none needs a reason
+        if held(self, event):  # typed for a dialog that is opening
+            event.stop()
+            event.prevent_default()
+            return
         active = self.active_bindings.get(event.key)
+        if active is not None and active.enabled:
+            hold_keys(self, event)  # its action may open a dialog: the next keys wait
         if active is None or active.node is not self or active.enabled:
             return  # not this screen's key, or it applies
         action = active.binding.action
@@ -311,6 +318,7 @@ class EncounterScreen(EncounterView):
         """Open the ``:`` line (mounted the first time it is used)."""
         from rules.engine.complete import known_in
         from rules.engine.grammar import HELP, VERBS
+        from tracker.screens.typeahead import release_keys
         from tracker.widgets.command_line import CommandLine
 
         found = self.query(CommandLine)
@@ -327,6 +335,7 @@ class EncounterScreen(EncounterView):
             )
             await self.mount(command)
         command.open()
+        release_keys(self)
 
     def on_command_line_submitted(self, event: CommandLine.Submitted) -> None:
         if quitting(self):

@@ -13,6 +13,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Input, Label, Static
 
 from tracker.screens.quitting import QuietWhenQuitting, quitting
+from tracker.screens.typeahead import TakesTyping
 from tracker.widgets.plain import PlainInput, plain
 
 
@@ -33,7 +34,7 @@ def die_label(label: str, sides: int) -> str:
     return label if f"(d{sides})" in label else f"{label} (d{sides})"
 
 
-class FacesScreen(QuietWhenQuitting, ModalScreen[list[int] | None]):
+class FacesScreen(TakesTyping, QuietWhenQuitting, ModalScreen[list[int] | None]):
     """One die at a time; dismisses with the faces typed (maybe fewer)."""
 
     BINDINGS = [Binding("escape", "cancel", "Cancel")]

@@ -15,6 +15,7 @@ from textual.widgets import Checkbox, Input, Label, Static
 
 from tracker.screens.prompt import settle
 from tracker.screens.quitting import QuietWhenQuitting, quitting
+from tracker.screens.typeahead import TakesTyping
 from tracker.widgets.plain import PlainInput, plain
 
 
@@ -42,7 +43,7 @@ class FormBody(VerticalScroll, can_focus=False):
 FormSubmit = Callable[[dict[str, str], dict[str, bool]], str | None]
 
 
-class FormScreen(QuietWhenQuitting, ModalScreen[None]):
+class FormScreen(TakesTyping, QuietWhenQuitting, ModalScreen[None]):
     """Fields in a two-column grid, check boxes below, an inline error line."""
 
     BINDINGS = [

@@ -19,7 +19,8 @@ from textual.widgets import Checkbox, Input, Label, Static
 
 from tracker.screens.form import FormBody, FormCheckbox
 from tracker.screens.quitting import QuietWhenQuitting, quitting
-from tracker.widgets.plain import PlainInput, plain
+from tracker.screens.typeahead import RowInput, TakesTyping
+from tracker.widgets.plain import plain
 
 #: the totals typed by player name → the action line, or the engine's
 #: message by name for each total it refuses (``EncounterController.initiative_entry``).
@@ -36,7 +37,7 @@ class InitiativeEntry:
     monster_dice: bool = False
 
 
-class InitiativeFormScreen(QuietWhenQuitting, ModalScreen[InitiativeEntry | None]):
+class InitiativeFormScreen(TakesTyping, QuietWhenQuitting, ModalScreen[InitiativeEntry | None]):
     """A row per player without an initiative; dismisses with the entry."""
 
     BINDINGS = [Binding("escape", "cancel", "Cancel")]
@@ -56,7 +57,9 @@ class InitiativeFormScreen(QuietWhenQuitting, ModalScreen[InitiativeEntry | None
                 for i, name in enumerate(self._players):
                     with Horizontal(classes="init-row"):
                         yield Label(plain(name), classes="init-name")
-                        yield PlainInput(placeholder="blank: rolled", id=f"init-{i}")
+                        yield RowInput(
+                            on_enter=self._entered, placeholder="blank: rolled", id=f"init-{i}"
+                        )
                     yield Static("", id=f"init-message-{i}", classes="init-message", markup=False)
                 if self._physical:
                     yield FormCheckbox(
@@ -95,20 +98,24 @@ class InitiativeFormScreen(QuietWhenQuitting, ModalScreen[InitiativeEntry | None
                 first = i
         return first
 
-    def on_input_submitted(self, event: Input.Submitted) -> None:
-        event.stop()
+    def _entered(self, row_input: Input, key: str) -> None:
+        """Enter or Tab on a row: check it, then the next row (focused at
+        once, so the keys typed after go there); Enter on the last submits,
+        Tab goes on to what follows."""
         if quitting(self):
             return
         inputs = self._inputs()
-        row = inputs.index(event.input) if event.input in inputs else len(inputs) - 1
+        row = inputs.index(row_input) if row_input in inputs else len(inputs) - 1
         name = self._players[row]
-        result = self._check({name: event.value})
+        result = self._check({name: row_input.value})
         if isinstance(result, dict):  # this row is refused: stay on it
             self._show({**self._errors, **result})
             return
         self._show({n: e for n, e in self._errors.items() if n != name})
         if row + 1 < len(inputs):
-            inputs[row + 1].focus()
+            self.set_focus(inputs[row + 1])
+        elif key == "tab":
+            self.focus_next()
         else:
             self.submit()
 

@@ -18,6 +18,7 @@ from textual.widgets import Input, Label, Static
 from tracker.bindings import MOVEMENT_KEYS, bindings
 from tracker.screens.faces import check_face
 from tracker.screens.quitting import QuietWhenQuitting, quitting
+from tracker.screens.typeahead import TakesTyping
 from tracker.widgets.plain import PlainInput, plain
 
 if TYPE_CHECKING:
@@ -32,7 +33,7 @@ Preview = Callable[[str, int | None, bool], "EnduranceCheck | str"]
 MoveLine = Callable[[str, int | None, bool], str]
 
 
-class MovementScreen(QuietWhenQuitting, ModalScreen[str | None]):
+class MovementScreen(TakesTyping, QuietWhenQuitting, ModalScreen[str | None]):
     """Choose the movement, (type the face), see the check, confirm."""
 
     BINDINGS = bindings(MOVEMENT_KEYS)

@@ -16,6 +16,7 @@ from textual.widgets import Label, Static
 
 from tracker.bindings import LINE_KEYS, bindings
 from tracker.screens.quitting import QuietWhenQuitting, quitting
+from tracker.screens.typeahead import TakesTyping
 from tracker.widgets.plain import PlainInput, plain
 
 if TYPE_CHECKING:
@@ -40,7 +41,7 @@ def settle(screen: ModalScreen[None], error: str | None, message_id: str) -> Non
         screen.dismiss(None)
 
 
-class PromptScreen(QuietWhenQuitting, ModalScreen[None]):
+class PromptScreen(TakesTyping, QuietWhenQuitting, ModalScreen[None]):
     """Ask for one line; ``submit`` decides whether it was good.  With a
     *history*, Up/Down recall the lines this kind of prompt took before, and
     a line ``submit`` accepted is kept there."""
@@ -114,7 +115,7 @@ def recalled(field: PlainInput, line: str | None) -> None:
         field.cursor_position = len(line)
 
 
-class ConfirmScreen(QuietWhenQuitting, ModalScreen[bool]):
+class ConfirmScreen(TakesTyping, QuietWhenQuitting, ModalScreen[bool]):
     """A yes/no question; Enter answers no to a *destructive* one, so a
     reflexive Enter never destroys anything."""
 
@@ -147,7 +148,7 @@ class ConfirmScreen(QuietWhenQuitting, ModalScreen[bool]):
         self.dismiss(self._default)
 
 
-class ChoiceScreen(QuietWhenQuitting, ModalScreen[str | None]):
+class ChoiceScreen(TakesTyping, QuietWhenQuitting, ModalScreen[str | None]):
     """Pick one of a few choices: arrows or j/k, Enter picks, 1–9 picks
     directly, Escape cancels (dismisses None)."""
 

@@ -20,6 +20,7 @@ from tracker.bindings import SAVES_KEYS, Key, bindings
 from tracker.lines import SAVES
 from tracker.screens.prompt import PromptScreen, Submit, settle
 from tracker.screens.quitting import QuietWhenQuitting, quitting
+from tracker.screens.typeahead import TakesTyping
 from tracker.widgets.plain import PlainInput, plain, visible
 
 if TYPE_CHECKING:
@@ -40,7 +41,7 @@ def saves_hint() -> str:
     return "Enter: everyone takes it all · ctrl+s: saves per target (full / half / none)"
 
 
-class SavesScreen(QuietWhenQuitting, ModalScreen[bool]):
+class SavesScreen(TakesTyping, QuietWhenQuitting, ModalScreen[bool]):
     """Each target's save for one damage amount; dismisses True once the
     line was applied, False when the GM went back (Esc)."""
 

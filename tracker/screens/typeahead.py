@@ -1,0 +1,142 @@
+"""Keys typed faster than a dialog opens go to that dialog (issue 11, "key
+bursts"): a GM typing ``d`` ``5`` Enter, ``s`` and the totals, or ``:`` and
+a line in one burst must not lose the digits nor have a letter of the line
+taken as an encounter key.  A terminal delivers the burst before the
+first key's action has run, so Textual has sent every key to the table
+focused then; the keys after one that acts are held from there until its
+action is done and, when it opened a dialog, until the dialog is shown
+(its input focused), then delivered in order, as if typed then.  A hold
+that nobody releases ends by itself soon, so keys are never held for good."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from textual import events
+
+from tracker.widgets.plain import PlainInput
+
+if TYPE_CHECKING:  # what the mixin is mixed into, for super()'s type
+    from textual.dom import DOMNode as _Mixed
+    from textual.screen import Screen
+else:
+    _Mixed = object
+
+#: seconds after which held keys are delivered anyway (a dialog that never showed)
+LONGEST_HOLD = 1.0
+
+
+class KeyHold:
+    """The keys held for a place to type that is opening (one per app)."""
+
+    def __init__(self) -> None:
+        self.keys: list[events.Key] | None = None
+        #: the key whose action started the hold (it goes on to run)
+        self.trigger: events.Key | None = None
+        #: counts the holds, so a late timer ends only its own
+        self.generation = 0
+
+    @property
+    def holding(self) -> bool:
+        return self.keys is not None
+
+    def take(self, event: events.Event) -> bool:
+        """Keep *event* while holding (True: kept, deliver nothing now)."""
+        if self.keys is None or not isinstance(event, events.Key):
+            return False
+        self.keys.append(events.Key(event.key, event.character))
+        return True
+
+    def start(self, trigger: events.Key | None = None) -> None:
+        if self.keys is None:
+            self.trigger = trigger
+            self.keys = []
+            self.generation += 1
+
+    def stop(self) -> list[events.Key]:
+        """Stop holding; the keys held, oldest first."""
+        keys, self.keys, self.trigger = self.keys or [], None, None
+        return keys
+
+
+def hold_keys(node: _Mixed, trigger: events.Key | None = None) -> None:
+    """*trigger* (or what runs now) on *node* may open a place to type:
+    hold the keys that follow."""
+    from tracker.app import CombatTrackerApp
+
+    app = node.app
+    if isinstance(app, CombatTrackerApp):
+        app.hold_keys(trigger)
+
+
+def held(screen: Screen[Any], event: events.Key) -> bool:
+    """Keep *event*, on its way up *screen*, while keys are held, or send
+    it on to the dialog now over *screen* (True: taken from *screen*)."""
+    from tracker.app import CombatTrackerApp
+
+    app = screen.app
+    if not isinstance(app, CombatTrackerApp):
+        return False
+    if app.take_key(event):
+        return True
+    if app.screen is screen:
+        return False
+    key = events.Key(event.key, event.character)
+    key.set_sender(app)
+    app.post_message(key)  # typed before the dialog showed, for the dialog
+    return True
+
+
+def release_keys(node: _Mixed) -> None:
+    """The place to type has the focus: deliver the held keys after what
+    is already queued for it (its focus first)."""
+    from tracker.app import CombatTrackerApp
+
+    app = node.app
+    if isinstance(app, CombatTrackerApp):
+        app.call_later(app.release_keys)
+
+
+class TakesTyping(_Mixed):
+    """A dialog screen mixin: keys typed from the moment it is pushed until
+    it is shown are held, then delivered to it."""
+
+    #: shown, its input focused: keys go to it as they come
+    typing_ready = False
+
+    def on_screen_resume(self) -> None:
+        if not self.typing_ready:
+            self.typing_ready = True
+            release_keys(self)
+
+
+class RowInput(PlainInput):
+    """One row of a form typed row after row (the initiative totals):
+    Enter and Tab run *on_enter* (with the key's name) at once, in turn
+    with the keys queued after them, and a key queued for this row after the focus moved on
+    goes to the focused row — so ``17`` Enter ``12`` typed fast is 17 on
+    this row and 12 on the next, never 1712 here."""
+
+    def __init__(
+        self,
+        *,
+        on_enter: Callable[[RowInput, str], None],
+        placeholder: str = "",
+        id: str | None = None,
+    ) -> None:
+        super().__init__(placeholder=placeholder, id=id)
+        self._row_done = on_enter
+
+    def on_key(self, event: events.Key) -> None:
+        focused = self.screen.focused
+        if focused is not None and focused is not self:
+            event.stop()
+            event.prevent_default()
+            key = events.Key(event.key, event.character)
+            key.set_sender(self.app)  # it bubbles up to the app's bindings
+            focused.post_message(key)
+        elif event.key in ("enter", "tab"):
+            event.stop()
+            event.prevent_default()
+            self._row_done(self, event.key)
