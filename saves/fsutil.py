@@ -65,11 +65,14 @@ def atomic_write(path: Path, data: bytes) -> None:
     fsync_dir(path.parent)
 
 
-def read_regular(path: Path, limit: int = 1 << 28) -> bytes:
-    """The bytes of the regular file *path*, never through a link, a FIFO
-    or a device (OSError for those, and for a file over *limit* bytes):
-    a planted file must not hang or exhaust the tracker."""
-    fd = os.open(path, os.O_RDONLY | _NOFOLLOW | getattr(os, "O_NONBLOCK", 0))
+def read_regular(path: Path, limit: int = 1 << 28, follow: bool = False) -> bytes:
+    """The bytes of the regular file *path*, never a FIFO or a device, nor
+    through a link unless *follow* (OSError for those, and for a file over
+    *limit* bytes): a planted file must not hang or exhaust the tracker.
+    The GM's own files (config, history) may be links into a dotfiles
+    folder: they *follow*."""
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | (0 if follow else _NOFOLLOW)
+    fd = os.open(path, flags)
     try:
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode):

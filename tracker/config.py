@@ -35,6 +35,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from rules.text import first_unsafe, shorten, visible
+from saves.fsutil import read_regular
 
 APP_NAME = "combat-tracker"
 #: ``keep_marks`` values: the marks clear on Esc only, also when the turn
@@ -81,8 +82,8 @@ def load_config(path: Path | None = None, known_ids: set[str] | None = None) -> 
 
 def _read(path: Path, config: Config, known_ids: set[str] | None) -> None:
     try:
-        with open(path, "rb") as file:
-            raw = file.read(MAX_CONFIG_BYTES + 1)  # /dev/zero must not fill the memory
+        # not a FIFO or a device (/dev/zero must not fill the memory)
+        raw = read_regular(path, MAX_CONFIG_BYTES + 1, follow=True)
     except FileNotFoundError:
         return
     except OSError as exc:
@@ -168,8 +169,7 @@ def save_setting(path: Path, key: str, value: str) -> str | None:
 
     target = path.resolve() if path.is_symlink() else path
     try:
-        with open(target, "rb") as file:
-            raw = file.read(MAX_CONFIG_BYTES + 1)
+        raw = read_regular(target, MAX_CONFIG_BYTES + 1, follow=True)
     except FileNotFoundError:
         raw = b""
     except OSError as exc:

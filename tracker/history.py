@@ -16,6 +16,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from rules.text import is_unsafe
+from saves.fsutil import read_regular
 
 #: entries kept per kind (the oldest go first)
 MAX_ENTRIES = 200
@@ -75,8 +76,8 @@ class History:
     def _read(self) -> dict[str, list[str]]:
         path = self.path
         try:
-            with open(path, "rb") as f:
-                data = f.read(MAX_FILE_BYTES + 1)
+            # a FIFO or a device planted there must not hang the prompt
+            data = read_regular(path, MAX_FILE_BYTES + 1, follow=True)
         except FileNotFoundError:
             return {}
         except OSError as exc:

@@ -533,3 +533,16 @@ def test_a_hostile_config_file_is_one_problem_and_the_defaults(tmp_path, raw, pr
     assert config.keymap == {} and len(config.problems) == 1
     assert problem in config.problems[0] and len(config.problems[0]) < 300
     assert first_unsafe(config.problems[0]) < 0
+
+
+def test_a_config_file_that_is_a_fifo_or_a_device_is_one_problem(tmp_path) -> None:
+    import os
+
+    from tracker.config import load_config
+
+    fifo = tmp_path / "config.toml"
+    os.mkfifo(fifo)  # opening it to read would wait for a writer forever
+    for path in (fifo, "/dev/zero"):
+        config = load_config(path, known_ids={"app.quit"})
+        assert config.keymap == {} and len(config.problems) == 1
+        assert "not a regular file" in config.problems[0]

@@ -151,3 +151,21 @@ def test_recall_only_ever_shows_an_entry_or_the_draft(entries: list[str], ups: l
     for up in ups:
         shown = recall.back("draft") if up else recall.forward()
         assert shown is None or shown in entries or shown == "draft"
+
+
+def test_a_fifo_or_a_link_is_not_a_hang(tmp_path: Path) -> None:
+    # a named pipe where the file should be would block the first prompt
+    # forever; a link (a dotfiles folder) is followed
+    fifo = tmp_path / "fifo" / FILE_NAME
+    fifo.parent.mkdir()
+    os.mkfifo(fifo)
+    history, notices = told(fifo)
+    assert history.entries("command") == ()
+    assert len(notices) == 1 and "not a regular file" in notices[0]
+    kept = tmp_path / "dotfiles" / FILE_NAME
+    kept.parent.mkdir()
+    told(kept)[0].add("damage", "2d6+3 fire")
+    link = tmp_path / "linked" / FILE_NAME
+    link.parent.mkdir()
+    link.symlink_to(kept)
+    assert told(link)[0].entries("damage") == ("2d6+3 fire",)
