@@ -228,7 +228,7 @@ class EncounterController:
 
     def prune_marks(self) -> None:
         """Forget marks on combatants no longer in the encounter."""
-        names = self.names()
+        names = set(self.names())
         self.marked = [n for n in self.marked if n in names]
 
     def toggle_mark(self) -> bool:
@@ -275,7 +275,8 @@ class EncounterController:
     def targets(self) -> list[str]:
         """Marked combatants (in the order of play), else the selection (a
         collapsed group's standing members)."""
-        marked = [n for n in self.names() if n in self.marked]
+        chosen = set(self.marked)
+        marked = [n for n in self.names() if n in chosen]
         if marked:
             return marked
         group = self.selected_group()
@@ -286,21 +287,23 @@ class EncounterController:
 
     def present_conditions(self, names: list[str]) -> list[str]:
         """The conditions any of *names* has, sorted."""
+        wanted = set(names)
         return sorted(
             {
                 cond.name
                 for c in self.encounter.combatants
-                if c.name in names
+                if c.name in wanted
                 for cond in c.conditions
             }
         )
 
     def uncondition_line(self, names: Sequence[str], condition: str) -> str:
         """Remove *condition* from each of *names* that has it, as one line."""
+        wanted = set(names)
         having = {
             c.name: {cond.name for cond in c.conditions}
             for c in self.encounter.combatants
-            if c.name in names
+            if c.name in wanted
         }
         who = [n for n in names if condition in having.get(n, ())]
         return lines.uncondition_line(who, condition)

@@ -31,7 +31,8 @@ from tracker.widgets.initiative_rows import (
     layout,
     row_cells,
 )
-from tracker.widgets.steady import SteadyScrollView, safe_strip, text_segments
+from tracker.widgets.initiative_segments import row_segments
+from tracker.widgets.steady import SteadyScrollView, safe_segments, safe_strip, text_segments
 
 
 class InitiativePane(SteadyScrollView, can_focus=True):
@@ -83,6 +84,8 @@ class InitiativePane(SteadyScrollView, can_focus=True):
         self._strips: list[Strip | None] = []
         self._strip_width = 0
         self._content = Content()
+        #: each row's own widths (``content_of`` of that row), by position
+        self._sizes: list[Content] = []
         self._layout: Layout | None = None
         self._marks = 0
         self.cursor_row = 0
@@ -119,8 +122,7 @@ class InitiativePane(SteadyScrollView, can_focus=True):
         old = self.cursor_row
         self.cursor_row = row
         if old != row:
-            self._refresh_row(old)
-            self._refresh_row(row)
+            self._refresh_rows((old, row))
         self._scroll_to_row(row)
         self.post_message(self.Selected(row))
 
@@ -186,9 +188,15 @@ class InitiativePane(SteadyScrollView, can_focus=True):
         self.scroll_to(y=max(0, active - 1), animate=False, immediate=True)
 
     def _refresh_row(self, row: int) -> None:
-        y = row + 1 - int(self.scroll_offset.y)
-        if 1 <= y < self.size.height:
-            self.refresh(Region(0, y, self.size.width, 1))
+        self._refresh_rows((row,))
+
+    def _refresh_rows(self, rows: Collection[int]) -> None:
+        """Repaint the lines of *rows* that are in view, in one refresh."""
+        top = int(self.scroll_offset.y)
+        width, height = self.size
+        lines = [Region(0, y, width, 1) for y in (row + 1 - top for row in rows) if 1 <= y < height]
+        if lines:
+            self.refresh(*lines)
 
     def _set_virtual_size(self) -> None:
         """One line per row plus the header, and no width: the pane never
@@ -251,9 +259,14 @@ class InitiativePane(SteadyScrollView, can_focus=True):
         self._strip_width = width
         strip = self._strips[index]
         if strip is None:
-            strip = self._strips[index] = self._line(
-                self._cells(self._rows[index], lay), width, lay
-            )
+            row = self._rows[index]
+            # most rows straight to segments; the reference cells draw the rest
+            segments = row_segments(row, self._style, lay) if sum(lay.widths) == width else None
+            if segments is None:
+                strip = self._line(self._cells(row, lay), width, lay)
+            else:
+                strip = Strip(safe_segments(segments), width)
+            self._strips[index] = strip
         return strip
 
     def set_marks_note(self, count: int) -> None:
@@ -324,6 +337,7 @@ class InitiativePane(SteadyScrollView, can_focus=True):
         active = encounter.turn if encounter.started else None
         deck = on_deck(encounter)
         delayed = set(encounter.delayed)
+        marked = marked if isinstance(marked, (set, frozenset)) else set(marked)
         if rows is not None and len(rows) != len(encounter.combatants):
             wanted = row_states(encounter.combatants, rows, marked, delayed, active, deck)
         else:
@@ -331,31 +345,38 @@ class InitiativePane(SteadyScrollView, can_focus=True):
                 RowState(c, i == active, c.name in marked, c.name in delayed, i == deck)
                 for i, c in enumerate(encounter.combatants)
             ]
-        old = self._rows
-        strips = self._strips
-        changed = [i for i, row in enumerate(wanted) if i >= len(old) or old[i] != row] + list(
-            range(len(wanted), len(old))
+        old, strips, sizes = self._rows, self._strips, self._sizes
+        # each row compared once; an unchanged row keeps its strip and its
+        # widths (what decides the columns is measured on changed rows only)
+        kept: list[Strip | None] = []
+        widths: list[Content] = []
+        changed: list[int] = []
+        for i, row in enumerate(wanted):
+            if i < len(old) and old[i] == row:
+                wanted[i] = old[i]  # the new one is dropped at once: nothing for the collector
+                kept.append(strips[i] if i < len(strips) else None)
+                widths.append(sizes[i])
+            else:
+                changed.append(i)
+                kept.append(None)
+                widths.append(content_of([row]))
+        changed += range(len(wanted), len(old))
+        self._rows, self._sizes = wanted, widths
+        content = Content(
+            max((w.name for w in widths), default=0), max((w.hp for w in widths), default=0)
         )
-        self._rows = wanted
-        content = content_of(wanted)
         relayout = content != self._content
         if relayout:  # a longer name or HP text: every row's columns move
             self._content = content
             self._layout = None
-        self._strips = [
-            strips[i]
-            if not relayout and i < len(strips) and i < len(old) and old[i] == row
-            else None
-            for i, row in enumerate(wanted)
-        ]
+        self._strips = [None] * len(wanted) if relayout else kept
         if relayout or len(wanted) != len(old):
             self._set_virtual_size()
             if self.cursor_row >= len(wanted):
                 self.cursor_row = max(0, len(wanted) - 1)
             self.refresh()
         else:
-            for i in changed:
-                self._refresh_row(i)
+            self._refresh_rows(changed)
         return len(changed)
 
     def set_compact(self, compact: bool) -> None:
