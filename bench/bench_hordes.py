@@ -5,8 +5,8 @@ keys in the small one.  Two big fights, both 150 combatants, started:
 
 - *grouped* (the target's configuration): 4 players + ``add Zombie count
   100 hp 2d8 … group`` + ``add Skeleton count 46 hp 2d8 … group``: two
-  groups, each one initiative and one slot (its members still one row and
-  one turn each);
+  groups, each one initiative and one slot (its members one turn each),
+  both expanded (``o``) so 30 rows are 30 members;
 - *individual*: the same 4 players, zombies and skeletons without
   ``group``, each rolling its own initiative.
 
@@ -118,7 +118,16 @@ def build(monsters: int, grouped: bool = False, seed: int = 1) -> LiveEncounter:
     if monsters > 100:
         session.apply(f"add Skeleton count {monsters - 100} hp 2d8 al 13 dex 14{group}")
     session.apply("start")
-    return LiveEncounter.in_memory(session)
+    live = LiveEncounter.in_memory(session)
+    if grouped:
+        # expanded (o on each group's row), as a GM picking 30 of the
+        # horde for a fireball has them: marks then reach 30 members, like
+        # for like with the individual fight
+        from saves.names import name_key
+
+        groups = {c.group for c in session.encounter.combatants if c.group}
+        live.set_ui_state(expanded=sorted(name_key(g) for g in groups))
+    return live
 
 
 class Fight:
