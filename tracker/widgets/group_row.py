@@ -25,6 +25,7 @@ from tracker.widgets.initiative_rows import (
     bloodied,
     fit_name,
     no_style,
+    row_base,
 )
 
 if TYPE_CHECKING:
@@ -94,15 +95,8 @@ def group_cells(row: RowState, style: StyleOf = no_style, width: int | None = No
     """The collapsed row's cells: the gutter (``▶``/``▷``, ``●`` when every
     standing member is marked), the shared initiative, and the summary
     fitted to *width* cells (whole without it)."""
-    base = Style()
-    if row.active:
-        base = style("initiative--active")
-    elif row.marked:
-        base = style("initiative--marked")
     everyone_down = all(c.down for c in row.members)
-    if everyone_down:  # on a band (turn, mark): the band's colour, so it reads
-        down = style("initiative--down")
-        base = base + (Style(italic=down.italic) if row.active or row.marked else down)
+    base = row_base(row, style, everyone_down)
     gutter = Text(style=base)
     if row.active:
         gutter.append(ACTIVE_MARKER, style("initiative--active-marker"))

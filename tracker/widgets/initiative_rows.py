@@ -245,20 +245,28 @@ def name_cell(name: str, delayed: bool, width: int, visibility: str = "visible")
     return " " + fit_name(name, max(0, room - len(note))) + note
 
 
+def row_base(row: RowState, style: StyleOf, dimmed: bool) -> Style:
+    """A row's base style: the turn's or the mark's band, and the down /
+    delayed look when *dimmed* (on a band only its italic: the band's
+    colour stays, so the row reads)."""
+    base = Style()
+    if row.active:
+        base = style("initiative--active")
+    elif row.marked:
+        base = style("initiative--marked")
+    if dimmed:
+        down = style("initiative--down")
+        base = base + (Style(italic=down.italic) if row.active or row.marked else down)
+    return base
+
+
 def row_cells(
     row: RowState, compact: bool, style: StyleOf = no_style, lay: Layout | None = None
 ) -> list[Text]:
     """The row's cells (gutter ``▶``/``▷`` then ``●``, init, name, HP, AL, badges)
     fitted to *lay*'s columns, or whole without *lay*."""
     c = row.combatant
-    base = Style()
-    if row.active:
-        base = style("initiative--active")
-    elif row.marked:
-        base = style("initiative--marked")
-    if c.down or row.delayed:  # on a band (turn, mark): the band's colour, so it reads
-        down = style("initiative--down")
-        base = base + (Style(italic=down.italic) if row.active or row.marked else down)
+    base = row_base(row, style, c.down or row.delayed)
     gutter = Text(style=base)
     if row.active:
         gutter.append(ACTIVE_MARKER, style("initiative--active-marker"))

@@ -24,6 +24,7 @@ from tracker.widgets.initiative_rows import (
     StyleOf,
     hp_text,
     name_cell,
+    row_base,
 )
 
 #: the name cell's weight (``row_cells``: players and the active row bold)
@@ -44,14 +45,7 @@ def row_segments(row: RowState, style: StyleOf, lay: Layout) -> list[Segment] | 
     w_gutter, w_init, w_name, w_hp, w_al, w_badges = lay.widths
     if w_name <= 0 or w_hp <= 0 or w_gutter != 2:
         return None  # a pane too narrow for a name: the reference's cropping
-    base = Style()
-    if row.active:
-        base = style("initiative--active")
-    elif row.marked:
-        base = style("initiative--marked")
-    if c.down or row.delayed:  # on a band (turn, mark): the band's colour, so it reads
-        down = style("initiative--down")
-        base = base + (Style(italic=down.italic) if row.active or row.marked else down)
+    base = row_base(row, style, c.down or row.delayed)
     parts: list[tuple[str, Style]] = []
     add = parts.append
 
