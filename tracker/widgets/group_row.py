@@ -17,13 +17,12 @@ from rich.text import Text
 from rules.text import visible
 from tracker.collapse import Span
 from tracker.widgets.initiative_rows import (
-    ACTIVE_MARKER,
     NAME_MIN,
-    ON_DECK_MARKER,
     RowState,
     StyleOf,
     bloodied,
     fit_name,
+    gutter_cell,
     no_style,
     row_base,
 )
@@ -97,14 +96,7 @@ def group_cells(row: RowState, style: StyleOf = no_style, width: int | None = No
     fitted to *width* cells (whole without it)."""
     everyone_down = all(c.down for c in row.members)
     base = row_base(row, style, everyone_down)
-    gutter = Text(style=base)
-    if row.active:
-        gutter.append(ACTIVE_MARKER, style("initiative--active-marker"))
-    elif row.on_deck:
-        gutter.append(ON_DECK_MARKER, style("initiative--on-deck"))
-    else:
-        gutter.append(" ")
-    gutter.append("●" if row.marked else " ", style("initiative--mark"))
+    gutter = gutter_cell(row, style, base)
     first = row.combatant
     init = "–" if first.initiative is None else str(first.initiative)
     text = Text(" ", base)

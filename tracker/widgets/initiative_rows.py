@@ -260,13 +260,8 @@ def row_base(row: RowState, style: StyleOf, dimmed: bool) -> Style:
     return base
 
 
-def row_cells(
-    row: RowState, compact: bool, style: StyleOf = no_style, lay: Layout | None = None
-) -> list[Text]:
-    """The row's cells (gutter ``▶``/``▷`` then ``●``, init, name, HP, AL, badges)
-    fitted to *lay*'s columns, or whole without *lay*."""
-    c = row.combatant
-    base = row_base(row, style, c.down or row.delayed)
+def gutter_cell(row: RowState, style: StyleOf, base: Style) -> Text:
+    """The gutter: ``▶`` (the turn) or ``▷`` (on deck), then ``●`` (marked)."""
     gutter = Text(style=base)
     if row.active:
         gutter.append(ACTIVE_MARKER, style("initiative--active-marker"))
@@ -275,6 +270,17 @@ def row_cells(
     else:
         gutter.append(" ")
     gutter.append("●" if row.marked else " ", style("initiative--mark"))
+    return gutter
+
+
+def row_cells(
+    row: RowState, compact: bool, style: StyleOf = no_style, lay: Layout | None = None
+) -> list[Text]:
+    """The row's cells (gutter ``▶``/``▷`` then ``●``, init, name, HP, AL, badges)
+    fitted to *lay*'s columns, or whole without *lay*."""
+    c = row.combatant
+    base = row_base(row, style, c.down or row.delayed)
+    gutter = gutter_cell(row, style, base)
     init = "–" if c.initiative is None else str(c.initiative)
     name = visible(c.name)
     if lay is None:
