@@ -17,7 +17,8 @@ from hypothesis import strategies as st
 import saves.step_lines
 import saves.steps
 from rules.encounter import Encounter, LogEntry
-from rules.engine.session import KEEP_ENTRIES, Session
+from rules.engine.history import KEEP_ENTRIES
+from rules.engine.session import Session
 from rules.engine.step import Step
 from rules.errors import ActionError
 from saves.live import COMPACT_AFTER, LiveEncounter, open_store
