@@ -214,3 +214,10 @@ def test_grouped_is_written_as_group() -> None:
     action = parse_action("add Zombie count 3 hp 22 grouped")
     assert action["group"] is True
     assert format_action(action) == "add Zombie count 3 hp 22 group"
+
+
+def test_group_joins_unquoted_full_names_with_spaces() -> None:
+    session = fight('add "Goblin Boss" hp 12', "add Orc hp 15", 'add "Orc Chief" hp 20')
+    session.apply("group Warband Goblin Boss,Orc")
+    session.apply("group Pack Orc Chief")
+    assert groups(session) == {"Goblin Boss": "Warband", "Orc": "Warband", "Orc Chief": "Pack"}
