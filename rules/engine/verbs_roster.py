@@ -20,8 +20,8 @@ from rules.engine.groups import (
     check_group_name,
     members,
     place_block,
-    same_group,
     reposition_group,
+    same_group,
     spelled,
 )
 from rules.engine.turns import (
