@@ -174,6 +174,18 @@ def fuse_all(
         if rest[i - 1].lower() in NAME_OPTIONS and rest[i - 1].lower() in spec.options:
             rest = fuse_names(rest, i, names, groups=groups)
         i += 1
-    if spec.positional and spec.positional[0][1] in ("targets", "target") and not quoted:
-        rest = fuse_names(rest, 0, names, parses, groups)
+    start = _targets_at(spec)
+    if start is not None and not (quoted and start == 0):
+        rest = fuse_names(rest, start, names, parses, groups)
     return rest
+
+
+def _targets_at(spec: Any) -> int | None:
+    """The word index of the verb's targets when every positional before
+    them is one word (``group NAME T``: 1), else None."""
+    for i, (_key, kind) in enumerate(spec.positional):
+        if kind in ("targets", "target"):
+            return i
+        if kind in ("rest", "dice"):
+            return None
+    return None

@@ -21,6 +21,7 @@ from rules.engine.groups import (
     members,
     place_block,
     reposition_group,
+    same_group,
     spelled,
 )
 from rules.engine.turns import (
@@ -323,30 +324,46 @@ def _warn_shift(work: Work, before: Encounter) -> None:
 
 
 def order(work: Work, a: Mapping[str, Any]) -> None:
-    """``order T up|down``: the GM's manual order (§4 last tie-break): swap
-    with the neighbour, adjusting ``order_key``."""
+    """``order T up|down``: the GM's manual order (§4 last tie-break): T's
+    slot (its whole group, if it is in one) swaps with the neighbouring
+    slot, the ``order_key`` values following, so a group never splits."""
     name = work.resolve_one(a["targets"], a["verb"])
     before = work.enc
-    cs = list(work.enc.combatants)
-    i = work.index(name)
-    j = i - 1 if a["direction"] == "up" else i + 1
-    if not 0 <= j < len(cs):
+    slots = _slots(work.enc.combatants)
+    mine = next(k for k, slot in enumerate(slots) if any(c.name == name for c in slot))
+    other = mine - 1 if a["direction"] == "up" else mine + 1
+    if not 0 <= other < len(slots):
         where = "first" if a["direction"] == "up" else "last"
-        raise ActionError(f"order: {name} is already {where}")
-    me, other = cs[i], cs[j]
-    if me.order_key != other.order_key:
-        mk, ok = other.order_key, me.order_key
-    else:
-        mk, ok = (
-            (other.order_key - 1, other.order_key)
-            if j < i
-            else (other.order_key + 1, other.order_key)
-        )
-    cs[i], cs[j] = replace(other, order_key=ok), replace(me, order_key=mk)
-    work.set_combatants(cs, work.active_name or None)
-    rel = "before" if j < i else "after"
-    work.log(name, f"{name} moves {a['direction']}, {rel} {other.name}")
+        raise ActionError(f"order: {_slot_name(slots[mine])} is already {where}")
+    text = (
+        f"{_slot_name(slots[mine])} moves {a['direction']}, "
+        f"{'before' if other < mine else 'after'} {_slot_name(slots[other])}"
+    )
+    low, high = sorted((mine, other))
+    pair = [*slots[low], *slots[high]]
+    keys = sorted(c.order_key for c in pair)
+    if len(set(keys)) < len(keys):  # ties: fresh keys from the lowest one
+        keys = list(range(keys[0], keys[0] + len(keys)))
+    moved = [*slots[high], *slots[low]]
+    slots[low : high + 1] = [[replace(c, order_key=k) for c, k in zip(moved, keys, strict=True)]]
+    work.set_combatants([c for slot in slots for c in slot], work.active_name or None)
+    work.log(name, text)
     _warn_shift(work, before)
+
+
+def _slots(combatants: Sequence[Combatant]) -> list[list[Combatant]]:
+    """The order as slots: each group's run of members one slot."""
+    slots: list[list[Combatant]] = []
+    for c in combatants:
+        if slots and c.group is not None and same_group(slots[-1][0], c.group):
+            slots[-1].append(c)
+        else:
+            slots.append([c])
+    return slots
+
+
+def _slot_name(slot: Sequence[Combatant]) -> str:
+    return f"group {slot[0].group}" if len(slot) > 1 and slot[0].group else slot[0].name
 
 
 def delay(work: Work, a: Mapping[str, Any]) -> None:

@@ -44,6 +44,8 @@ def test_end_and_remove_defeated_through_do(capsys, db, tmp_path) -> None:
     assert not ended["started"] and ended["round"] == 2 and ended["active"] is None
     status, out = run(capsys, db, "show", "Crypt")
     assert "Crypt — combat over after round 2" in out
+    status, out = run(capsys, db, "list")
+    assert status == 0 and "ended, round 2" in out
     report = tmp_path / "report.md"
     assert run(capsys, db, "export", "Crypt", "-o", str(report))[0] == 0
     text = report.read_text()

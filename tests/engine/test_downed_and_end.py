@@ -69,6 +69,10 @@ def test_end_stops_the_turn_order_says_so_and_start_begins_a_new_combat() -> Non
     assert s.encounter.started and s.encounter.round == 1
     assert "Round 1" in [e.text for e in step.log]
     assert all(x.initiative is not None for x in s.encounter.combatants)
+    # the new combat's rolls come before its round 1, never labelled round 2
+    rolls = [e.round for e in step.log if "initiative" in e.text]
+    assert rolls and set(rolls) == {0}
+    assert [e.round for e in step.log if e.text == "Round 1"] == [1]
 
 
 def test_end_is_refused_before_start_and_undone_exactly() -> None:

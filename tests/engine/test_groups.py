@@ -214,3 +214,31 @@ def test_grouped_is_written_as_group() -> None:
     action = parse_action("add Zombie count 3 hp 22 grouped")
     assert action["group"] is True
     assert format_action(action) == "add Zombie count 3 hp 22 group"
+
+
+def test_group_joins_unquoted_full_names_with_spaces() -> None:
+    session = fight('add "Goblin Boss" hp 12', "add Orc hp 15", 'add "Orc Chief" hp 20')
+    session.apply("group Warband Goblin Boss,Orc")
+    session.apply("group Pack Orc Chief")
+    assert groups(session) == {"Goblin Boss": "Warband", "Orc": "Warband", "Orc Chief": "Pack"}
+
+
+def test_order_moves_a_whole_group_and_never_splits_it() -> None:
+    session = fight("add Zalek hp 30 player", "add Zombie count 3 hp 22 group", "add Ogre hp 59")
+    session.apply("init Zalek 20")
+    session.apply("init 'Zombie 1' 15")
+    session.apply("init Ogre 15")
+    session.apply("order Ogre up")  # past the whole group, not into it
+    assert names(session) == ["Zalek", "Ogre", "Zombie 1", "Zombie 2", "Zombie 3"]
+    assert log_texts(session)[-1] == "Ogre moves up, before group Zombie"
+    session.apply("order 'Zombie 2' up")  # a member moves its group's slot
+    assert names(session) == ["Zalek", "Zombie 1", "Zombie 2", "Zombie 3", "Ogre"]
+    session.undo()
+    assert names(session) == ["Zalek", "Ogre", "Zombie 1", "Zombie 2", "Zombie 3"]
+    session.apply("order Ogre down")
+    session.apply("start")  # a re-sort keeps the GM's order among the ties
+    assert names(session)[1:] == ["Zombie 1", "Zombie 2", "Zombie 3", "Ogre"]
+    session.apply("order 'Zombie 3' up")
+    assert names(session) == ["Zombie 1", "Zombie 2", "Zombie 3", "Zalek", "Ogre"]
+    with pytest.raises(ActionError, match="group Zombie is already first"):
+        session.apply("order 'Zombie 2' up")

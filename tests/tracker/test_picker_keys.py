@@ -81,6 +81,32 @@ async def test_j_six_times_then_delete_asks_about_that_encounter(tmp_path: Path)
         store.close()
 
 
+async def test_an_ended_fight_shows_its_last_round_not_a_dash(tmp_path: Path) -> None:
+    store = open_store(tmp_path / "e.json")
+    try:
+        for name, lines in (
+            ("Ended", ["add A hp 5", "add B hp 5", "start", "next", "next", "end"]),
+            ("Going", ["add A hp 5", "start"]),
+            ("Fresh", []),
+        ):
+            live = LiveEncounter.create(store, name)
+            for line in lines:
+                live.do(line)
+            live.close()
+        app = CombatTrackerApp(store, config=Config(), rng=random.Random(1))
+        async with app.run_test(size=(80, 24)) as pilot:
+            table = app.screen.query_one(DataTable)
+            rounds = {str(table.get_row_at(r)[0]): str(table.get_row_at(r)[1]) for r in range(3)}
+            assert rounds == {"Ended": "ended, round 2", "Going": "1", "Fresh": "—"}
+            while highlighted(app) != "Ended":
+                await pilot.press("j")
+            await pilot.press("delete")
+            detail = str(app.screen.query_one(".dialog-hint", Static).render())
+            assert detail.startswith("combat ended, round 2 · 2 combatants")
+    finally:
+        store.close()
+
+
 async def test_the_picker_help_lists_its_keys(tmp_path: Path) -> None:
     store = open_store(tmp_path / "e.json")
     try:

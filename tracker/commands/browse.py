@@ -7,6 +7,7 @@ import argparse
 from typing import TYPE_CHECKING, Any
 
 from rules.text import shorten
+from saves.live import round_shown
 from tracker.commands.common import Subparsers, add_common, fail, open_live, run_with_store
 
 if TYPE_CHECKING:
@@ -87,7 +88,7 @@ def _list(args: argparse.Namespace, store: Store) -> int:
     for s in summaries:
         table.add_row(
             _text(s.name),
-            str(s.round) if s.started else "—",
+            round_shown(s.started, s.round),
             _text(s.active or "—"),
             str(s.combatants),
             s.updated.astimezone().strftime("%Y-%m-%d %H:%M"),

@@ -17,6 +17,7 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Label, Static
 
 from rules.rulesets import DEFAULT_RULESET, RULESETS
+from saves.live import round_shown
 from tracker.bindings import PICKER_KEYS, bindings
 from tracker.screens.prompt import ChoiceScreen, ConfirmScreen, PromptScreen
 from tracker.screens.quitting import QuietWhenQuitting, quitting
@@ -81,10 +82,11 @@ class PickerScreen(QuietWhenQuitting, Screen[None]):
         for summary in self.store.list():
             name = str(_get(summary, "name"))
             started = _get(summary, "started", False)
+            rounds = _get(summary, "round", 0)
             # DataTable reads a str cell as markup: every cell is a Text
             cells = (
                 name,
-                str(_get(summary, "round", 0)) if started else "–",
+                round_shown(bool(started), rounds if isinstance(rounds, int) else 0),
                 str(_get(summary, "active") or "–"),
                 str(_get(summary, "combatants", 0)),
                 str(_get(summary, "save_points", 0) or "–"),
@@ -234,7 +236,13 @@ class PickerScreen(QuietWhenQuitting, Screen[None]):
 
         table = self.query_one(DataTable)
         row = [str(cell) for cell in table.get_row_at(table.cursor_row)]
-        started = f"round {row[1]}" if row[1] != "–" else "not started"
+        started = (
+            f"round {row[1]}"
+            if row[1].isdigit()
+            else "not started"
+            if row[1] == "—"
+            else f"combat {row[1]}"
+        )
         detail = f"{started} · {row[3]} combatants · last change {row[5]}"
         self.app.push_screen(
             ConfirmScreen(f"Delete {name}?", f"{detail}. This cannot be undone.", destructive=True),
