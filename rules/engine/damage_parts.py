@@ -11,7 +11,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from rules.engine.grammar import check_dice, fail
+from rules.engine.grammar import fail
+from rules.engine.values import check_dice
 from rules.errors import ActionError
 
 #: verbs whose free words are damage tags and ``+`` parts.
@@ -79,7 +80,7 @@ class FreeWords:
         """The parts are one amount: their highest possible total is held to
         the bound one amount has (README, "The action language")."""
         from rules.dice import maximum
-        from rules.engine.grammar import MAX_NUMBER
+        from rules.engine.values import MAX_NUMBER
 
         if first is None:
             return

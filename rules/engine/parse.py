@@ -18,20 +18,17 @@ from rules.engine.grammar import (
     ADD_VISIBILITY,
     BATCH,
     MAX_BATCH,
-    MAX_FACES,
     NOT_IN_BATCH,
     RESOLVED_KEYS,
     SPECS,
     VERBS,
     _Spec,
     batch_parts,
-    bounded,
-    check_dice,
     check_set_value,
     fail,
-    parse_resistances,
 )
 from rules.engine.targets import fuse_all
+from rules.engine.values import MAX_FACES, bounded, check_dice, parse_resistances
 from rules.errors import ActionError
 from rules.text import MAX_NAME, MAX_NOTES, check_text, describe, first_unsafe
 from rules.view_settings import canonical_word
