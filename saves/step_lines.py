@@ -74,7 +74,6 @@ class Damage(NamedTuple):
     """A bad line with valid lines after it."""
 
     seq: int  # the number the bad line should have had
-    offset: int
     reason: str
 
 
@@ -103,7 +102,7 @@ def scan(data: bytes, at: int, first_seq: int) -> Scan:
             # a kill leaves a line without its newline (or zeros): that is a
             # torn tail; a whole line that fails its checksum is damage
             if not _torn(data[pos:nl]) or _valid_line_after(data, nl + 1):
-                damage = Damage(expect, at + pos, exc.message)
+                damage = Damage(expect, exc.message)
             break
         lines.append(line)
         starts.append(at + pos)

@@ -23,7 +23,7 @@ from typing import Any
 
 from saves.errors import CorruptData, SaveError
 from saves.fsutil import NOFOLLOW, NONBLOCK, fsync_dir, keep_copy_aside, write_all
-from saves.step_lines import Damage, Line, decode, read_first, scan
+from saves.step_lines import Line, decode, read_first, scan
 
 STEPS_FILE = "steps.jsonl"
 _CHUNK = 1 << 20
@@ -99,13 +99,11 @@ class StepsFile:
         self.size = found.end
         self._starts[self.last_seq + 1] = self.size
         if found.damage is not None:
-            self._damaged(found.damage, size)
+            damage = found.damage
+            self._repair(damage.seq, f"is damaged from action {damage.seq} on ({damage.reason})")
         elif size > self.size and not self.read_only:
             self._truncate()  # a torn tail: an append that never returned
         return found.lines
-
-    def _damaged(self, damage: Damage, size: int) -> None:
-        self._repair(damage.seq, f"is damaged from action {damage.seq} on ({damage.reason})")
 
     def cut(self, seq: int, reason: str) -> None:
         """Keep a copy, then cut the file before line *seq* (a step that is

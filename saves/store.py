@@ -327,7 +327,8 @@ class Store:
             if self.read_only:
                 if write is not None:
                     raise DatabaseReadOnly(self.path, write)
-                self.catalogue = reread(self.path, self.recovering is not None) or self.catalogue
+                fresh = reread(self.path, self.recovering is not None)
+                self.catalogue = fresh if fresh is not None else self.catalogue
             yield
 
     def _note(self, notices: Iterable[str]) -> None:
