@@ -40,7 +40,7 @@ from tinydb import TinyDB
 from saves import Store
 
 OTHER_LOG = 100
-#: The inline log entries of a bounded snapshot (``rules.engine.session.KEEP_ENTRIES``).
+#: The inline log entries of a bounded snapshot (``rules.engine.history.KEEP_ENTRIES``).
 INLINE = 300
 
 

@@ -12,9 +12,6 @@ if TYPE_CHECKING:
     from rules.combatant import Combatant
     from rules.rulesets import Ruleset
 
-#: What a bonus can apply to.
-APPLIES_TO = ("al", "checks", "attacks")
-
 
 @dataclass(frozen=True)
 class Bonus:

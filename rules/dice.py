@@ -73,10 +73,6 @@ class Term(NamedTuple):
     value: int = 0  # the constant (0 for dice)
     no_double: bool = False  # trailing "!": not doubled on a critical hit
 
-    @property
-    def is_dice(self) -> bool:
-        return self.number > 0
-
     def body(self) -> str:
         """Normalised text without the sign: ``2d20kh1``, ``1d6!``, ``5``."""
         if self.number:

@@ -8,7 +8,7 @@ files, not rules; each raises :class:`~rules.errors.ActionError`."""
 
 from __future__ import annotations
 
-from rules.engine.grammar import MAX_NUMBER
+from rules.engine.values import MAX_NUMBER
 from rules.errors import ActionError
 from rules.text import shorten
 

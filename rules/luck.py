@@ -32,12 +32,3 @@ def spend_luck(c: Combatant) -> tuple[Combatant, str]:
         replace(c, luck_points=left),
         f"{c.name} spends a luck point ({left} left): roll one more d20 and choose which to use",
     )
-
-
-def reset_luck(c: Combatant) -> tuple[Combatant, str]:
-    """A long rest: luck points return to the LUCK modifier (RULES.md §11)."""
-    points = luck_points(c.abilities.get("luck"))
-    new = replace(c, luck_points=points)
-    if points is None:
-        return new, f"{c.name} has no luck points"
-    return new, f"{c.name}'s luck points are back to {points}"

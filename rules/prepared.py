@@ -12,8 +12,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rules.abilities import ABILITIES
-from rules.engine.grammar import BOUNDS, MAX_COUNT, MAX_MODIFIER, MAX_NUMBER
 from rules.engine.parse import normalize_action
+from rules.engine.values import BOUNDS, MAX_COUNT, MAX_MODIFIER, MAX_NUMBER
 from rules.engine.verbs_roster import name_taken, new_names
 from rules.errors import ActionError
 from rules.limits import MAX_COMBATANTS

@@ -10,7 +10,8 @@ from saves.errors import (
     SavePointExists,
     SavePointNotFound,
 )
-from saves.store import Loaded, Store, Summary, default_db_path
+from saves.listing import Summary
+from saves.store import Loaded, Store, default_db_path
 
 __all__ = [
     "DatabaseLocked",

@@ -1,13 +1,12 @@
 """The catalogue: the TinyDB file at the database path, one ``encounters``
 document per saved encounter (id, name, case-folded key, summary, number
 of save points, created, updated), through ``saves.storage.SealedStorage``.
-
-The catalogue is checked, never trusted: every document is shape-checked
-on open, a key that does not match its name is recomputed, and two
-documents naming one folder or one name are resolved (the first kept, the
-second dropped or renamed), each with a notice.  The folders themselves
-are the truth: ``saves.store`` adopts a folder the catalogue does not list
-and drops a document whose folder is gone.
+It is checked, never trusted: every document is shape-checked on open, a
+key that does not match its name is recomputed, and two documents naming
+one folder or one name are resolved (the first kept, the second dropped or
+renamed), each with a notice; the folders themselves are the truth
+(``saves.recovery`` adopts a folder the catalogue does not list and drops
+a document whose folder is gone).  A reader rereads it on every call.
 """
 
 from __future__ import annotations
@@ -20,11 +19,14 @@ from tinydb import TinyDB
 
 from rules.text import name_key
 from saves.errors import CorruptData
+from saves.fsutil import read_regular
 from saves.migrations import SCHEMA_VERSION, migrate
-from saves.storage import SealedStorage, Tables
+from saves.storage import SealedStorage, Tables, parse_tables
 
 ENCOUNTERS = "encounters"
 ID_RE = re.compile(r"[a-z0-9][a-z0-9-]*")
+#: an encounter folder being built, and one being deleted, are renamed so
+NEW, DELETED = ".new-", ".deleted-"
 
 
 def check_entry(doc: Any) -> dict[str, Any]:
@@ -143,3 +145,24 @@ class Catalogue:
             self.db.table(ENCOUNTERS).remove(doc_ids=[doc["doc_id"]])
         finally:
             self.reindex()
+
+
+def reread(path: Path, rebuilt: bool) -> Catalogue | None:
+    """A reader's fresh look at the catalogue at *path* (it is small, and
+    the writer replaces it whole), checked; None to keep the one read last:
+    the file cannot be read, is damaged or of another kind (opening said
+    what is wrong), or is missing while the list was *rebuilt* from the
+    folders at open."""
+    try:
+        tables: Tables | None = parse_tables(read_regular(path))
+        if tables is not None and set(tables) - {ENCOUNTERS}:
+            return None
+    except FileNotFoundError:
+        if rebuilt:
+            return None
+        tables = None
+    except (OSError, CorruptData):
+        return None
+    catalogue = Catalogue(path, tables, read_only=True)
+    catalogue.check()
+    return catalogue

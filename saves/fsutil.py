@@ -17,7 +17,8 @@ from pathlib import Path
 #: in the name of every temp file: ``state.json.tmp-1234`` (stray ones are
 #: removed by the process holding the lock)
 TEMP_MARK = ".tmp-"
-_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
+NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
+NONBLOCK = getattr(os, "O_NONBLOCK", 0)
 
 
 def fsync_dir(path: Path) -> None:
@@ -51,7 +52,7 @@ def atomic_write(path: Path, data: bytes) -> None:
     # temp file is always a new file of our own (O_EXCL never follows a link).
     with contextlib.suppress(FileNotFoundError):
         os.unlink(tmp)
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW, 0o644)
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | NOFOLLOW, 0o644)
     try:
         write_all(fd, data)
         os.fsync(fd)
@@ -71,7 +72,7 @@ def read_regular(path: Path, limit: int = 1 << 28, follow: bool = False) -> byte
     *limit* bytes): a planted file must not hang or exhaust the tracker.
     The GM's own files (config, history) may be links into a dotfiles
     folder: they *follow*."""
-    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | (0 if follow else _NOFOLLOW)
+    flags = os.O_RDONLY | NONBLOCK | (0 if follow else NOFOLLOW)
     fd = os.open(path, flags)
     try:
         info = os.fstat(fd)
@@ -155,9 +156,3 @@ def remove_temp_files(directory: Path) -> int:
     if removed:
         fsync_dir(directory)
     return removed
-
-
-def remove_tree(path: Path) -> None:
-    """Remove a directory tree and make the removal durable."""
-    shutil.rmtree(path, ignore_errors=True)
-    fsync_dir(path.parent)

@@ -82,7 +82,7 @@ class _Unfit(Exception):
 
 
 class SavedSteps:
-    """The session's :class:`~rules.engine.session.StepSource`: steps read
+    """The session's :class:`~rules.engine.history.StepSource`: steps read
     back from the encounter's steps file by number."""
 
     def __init__(self, store: Store, name: str) -> None:

@@ -8,11 +8,10 @@ from __future__ import annotations
 import contextlib
 import os
 import shutil
-import stat
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from saves.catalogue import ENCOUNTERS, ID_RE
+from saves.catalogue import DELETED, ENCOUNTERS, ID_RE, NEW
 from saves.errors import CorruptData, NewerSchema, SaveError
 from saves.fsutil import (
     TEMP_MARK,
@@ -24,14 +23,12 @@ from saves.fsutil import (
 )
 from saves.migrations import SCHEMA_VERSION
 from saves.state import STATE_FILE, StateFile
-from saves.steps import STEPS_FILE, Line, StepsFile, decode, read_tail
+from saves.step_lines import Line, decode, read_head, read_tail
+from saves.steps import STEPS_FILE, StepsFile
 from saves.storage import Tables, parse_tables
 
 if TYPE_CHECKING:
     from saves.store import Loaded, Open, Store
-
-_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
-
 
 # --- one encounter ---------------------------------------------------------
 
@@ -145,7 +142,6 @@ def build(
     """Make an encounter's folder under a hidden name, then rename it into
     place: a kill at any moment leaves no half-made encounter."""
     from saves.names import now
-    from saves.store import NEW
 
     make_dirs(store.dir)
     staging = store.dir / f"{NEW}{enc_id}"
@@ -170,8 +166,6 @@ def build(
 
 def discard(store: Store, enc_id: str) -> None:
     """Undo a create that failed: no folder may stay behind."""
-    from saves.store import DELETED, NEW
-
     for path in (store.dir / f"{NEW}{enc_id}", store.dir / enc_id):
         with contextlib.suppress(OSError):
             tomb = store.dir / f"{DELETED}{enc_id}"
@@ -184,8 +178,6 @@ def discard(store: Store, enc_id: str) -> None:
 def delete(store: Store, doc: dict[str, Any]) -> None:
     """Rename the folder away (needs no space), empty it (frees space),
     then drop the catalogue entry and the emptied folder."""
-    from saves.store import DELETED
-
     folder = store.folder(doc["id"])
     tomb = store.dir / f"{DELETED}{doc['id']}"
     if folder.exists():
@@ -311,8 +303,6 @@ def reconcile(store: Store) -> list[str]:
         for entry in sorted(os.scandir(store.dir), key=lambda e: e.name):
             if not entry.is_dir(follow_symlinks=False):
                 continue
-            from saves.store import DELETED, NEW
-
             if entry.name.startswith((NEW, DELETED)):
                 if entry.name.startswith(DELETED):
                     tombs.add(entry.name[len(DELETED) :])
@@ -356,23 +346,11 @@ def remove_strays(store: Store) -> None:
                 remove_temp_files(Path(entry.path))
 
 
-def _first_line(path: Path) -> Line:
-    steps = StepsFile(path, read_only=True)
-    fd = os.open(path, os.O_RDONLY | _NOFOLLOW | getattr(os, "O_NONBLOCK", 0))
-    try:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            raise CorruptData("it is not a regular file")
-        steps.fd = fd
-        return steps.first_line()
-    finally:
-        os.close(fd)
-
-
 def adopt(store: Store, folder: Path) -> str | None:
     """List a folder the catalogue does not: its origin line names it."""
     path = folder / STEPS_FILE
     try:
-        origin = _first_line(path)
+        origin = read_head(path)
         tail = read_tail(path)
     except (OSError, CorruptData) as exc:
         why = exc.message if isinstance(exc, CorruptData) else (exc.strerror or str(exc))

@@ -39,11 +39,6 @@ def seal(obj: dict[str, Any], what: str = "document") -> bytes:
     return b'{"crc":"%08x",' % zlib.crc32(body) + body[1:]
 
 
-def is_sealed(data: bytes) -> bool:
-    """Whether *data* starts like a sealed document (damaged or not)."""
-    return data.startswith(_HEAD)
-
-
 def unseal(data: bytes) -> dict[str, Any]:
     """Check and parse a sealed document; any defect raises CorruptData."""
     if len(data) < _HEAD_LEN + 1 or not data.startswith(_HEAD) or data[16:18] != b'",':

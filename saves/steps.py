@@ -1,27 +1,14 @@
-"""One encounter's history: its append-only steps file, ``steps.jsonl``.
-
-Every line is one sealed JSON object (``saves.seal``) and line *N* holds
-sequence number *N*:
-
-- line 0, the origin: ``{"crc":…,"schema":1,"seq":0,"t":…,"id":…,"name":…,
-  "origin":{…}}`` (the encounter as created: name, ruleset with every
-  option, any combatants a prepared file brought), so the steps file alone
-  can rebuild the encounter;
-- every later line, one step: ``{"crc":…,"seq":N,"t":…,"summary":{…},
-  "record":{"step":{…},"ui":{…}}}`` (``summary`` is what ``list`` shows).
-
-A line is appended and fsynced before the step is acknowledged, and the
-file is never rewritten.  A bad line with no valid line after it is a torn
-tail (its append never returned): it is cut before the next append.  A
-bad line *followed* by valid lines is damage in the middle: the lines
-before it are kept, the damaged file is kept beside it, and the caller is
-told.  A reader in another process sees an append in progress as a torn
-tail that is not there yet, so reading needs no lock.
-
-Reading older steps (an undo below what is in memory, an export) goes by
+"""One encounter's history, its steps file ``steps.jsonl``, opened: line 0
+creates the encounter and line *N* is step *N* (``saves.step_lines``).  A
+line is appended and fsynced before the step is acknowledged, and the file
+is never rewritten: a torn tail is cut before the next append, and damage
+in the middle keeps the lines before it, the damaged file kept beside it
+and the caller told.  A reader in another process sees an append in
+progress as a torn tail that is not there yet, so reading needs no lock.
+Older steps (an undo below what is in memory, an export) are read by
 sequence number through an offset table built backwards, on first use,
-from the newest line whose place is known, so it reads only the lines it
-needs.
+from the newest line whose place is known, so only the lines needed are
+read.
 """
 
 from __future__ import annotations
@@ -32,114 +19,14 @@ import os
 import stat
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any
 
 from saves.errors import CorruptData, SaveError
-from saves.fsutil import fsync_dir, keep_copy_aside, write_all
-from saves.migrations import SCHEMA_VERSION, migrate
-from saves.seal import seal, unseal
+from saves.fsutil import NOFOLLOW, NONBLOCK, fsync_dir, keep_copy_aside, write_all
+from saves.step_lines import Line, decode, read_first, scan
 
 STEPS_FILE = "steps.jsonl"
 _CHUNK = 1 << 20
-_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
-_NONBLOCK = getattr(os, "O_NONBLOCK", 0)
-#: the first line (the origin) is never longer than this
-_ORIGIN_MAX = 64 << 20
-
-
-class Line(NamedTuple):
-    """One line of a steps file: its number, time, and content (the origin
-    for line 0, else the step's record and the summary after it)."""
-
-    seq: int
-    t: str
-    summary: dict[str, Any] | None
-    record: dict[str, Any]
-
-
-def origin_line(enc_id: str, name: str, t: str, origin: dict[str, Any]) -> bytes:
-    doc = {"schema": SCHEMA_VERSION, "seq": 0, "t": t, "id": enc_id, "name": name}
-    return seal({**doc, "origin": origin}, "new encounter") + b"\n"
-
-
-def step_line(seq: int, t: str, summary: dict[str, Any], record: dict[str, Any]) -> bytes:
-    return seal({"seq": seq, "t": t, "summary": summary, "record": record}, "action") + b"\n"
-
-
-def decode(raw: bytes) -> Line:
-    """One line (without its newline); CorruptData if it is not one."""
-    doc = unseal(raw)
-    seq, t = doc.get("seq"), doc.get("t")
-    if type(seq) is not int or seq < 0 or not isinstance(t, str):
-        raise CorruptData("bad sequence number or time")
-    if seq == 0:
-        doc, _ = migrate("steps", doc)
-        if not isinstance(doc.get("origin"), dict) or not isinstance(doc.get("name"), str):
-            raise CorruptData("the first line does not create an encounter")
-        if not isinstance(doc.get("id"), str):
-            raise CorruptData("the first line has no encounter id")
-        return Line(0, t, None, doc)
-    summary, record = doc.get("summary"), doc.get("record")
-    if not isinstance(summary, dict) or not isinstance(record, dict):
-        raise CorruptData("missing fields")
-    return Line(seq, t, summary, record)
-
-
-class Damage(NamedTuple):
-    """A bad line with valid lines after it."""
-
-    seq: int  # the number the bad line should have had
-    offset: int
-    reason: str
-
-
-class Scan(NamedTuple):
-    lines: list[Line]
-    starts: list[int]  # the offset of each line
-    end: int  # just past the last good line
-    damage: Damage | None
-
-
-def scan(data: bytes, at: int, first_seq: int) -> Scan:
-    """Read the lines in *data* (the file's bytes from offset *at*), which
-    must number on from *first_seq*; never raises on bad bytes."""
-    lines: list[Line] = []
-    starts: list[int] = []
-    pos, expect, damage = 0, first_seq, None
-    while pos < len(data):
-        nl = data.find(b"\n", pos)
-        if nl == -1:
-            break  # a torn tail
-        try:
-            line = decode(data[pos:nl])
-            if line.seq != expect:
-                raise CorruptData(f"line {expect} is numbered {line.seq}")
-        except CorruptData as exc:
-            # a kill leaves a line without its newline (or zeros): that is a
-            # torn tail; a whole line that fails its checksum is damage
-            if not _torn(data[pos:nl]) or _valid_line_after(data, nl + 1):
-                damage = Damage(expect, at + pos, exc.message)
-            break
-        lines.append(line)
-        starts.append(at + pos)
-        expect += 1
-        pos = nl + 1
-    return Scan(lines, starts, at + pos, damage)
-
-
-def _torn(raw: bytes) -> bool:
-    """Whether a bad line looks like an append cut short: zeros, or not
-    even a whole sealed object."""
-    return not raw.strip(b"\0") or not raw.endswith(b"}")
-
-
-def _valid_line_after(data: bytes, pos: int) -> bool:
-    while (nl := data.find(b"\n", pos)) != -1:
-        with contextlib.suppress(CorruptData):
-            unseal(data[pos:nl])
-            return True
-        pos = nl + 1
-    return False
 
 
 class StepsFile:
@@ -168,7 +55,7 @@ class StepsFile:
         or every line from the origin when *after* is None.  CorruptData:
         the file does not fit *after* (or has no origin), so the caller
         must not trust that snapshot."""
-        flags = (os.O_RDONLY if self.read_only else os.O_RDWR) | _NOFOLLOW | _NONBLOCK
+        flags = (os.O_RDONLY if self.read_only else os.O_RDWR) | NOFOLLOW | NONBLOCK
         try:
             self.fd = os.open(self.path, flags)
             if not stat.S_ISREG(os.fstat(self.fd).st_mode):
@@ -212,13 +99,11 @@ class StepsFile:
         self.size = found.end
         self._starts[self.last_seq + 1] = self.size
         if found.damage is not None:
-            self._damaged(found.damage, size)
+            damage = found.damage
+            self._repair(damage.seq, f"is damaged from action {damage.seq} on ({damage.reason})")
         elif size > self.size and not self.read_only:
             self._truncate()  # a torn tail: an append that never returned
         return found.lines
-
-    def _damaged(self, damage: Damage, size: int) -> None:
-        self._repair(damage.seq, f"is damaged from action {damage.seq} on ({damage.reason})")
 
     def cut(self, seq: int, reason: str) -> None:
         """Keep a copy, then cut the file before line *seq* (a step that is
@@ -261,7 +146,7 @@ class StepsFile:
     @staticmethod
     def create(path: Path, first: bytes, lines: Sequence[bytes] = ()) -> None:
         """Write a new steps file (its origin and any first steps), durably."""
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW, 0o644)
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | NOFOLLOW, 0o644)
         try:
             write_all(fd, b"".join((first, *lines)))
             os.fsync(fd)
@@ -323,16 +208,7 @@ class StepsFile:
 
     def first_line(self) -> Line:
         """Line 0 (the origin), read from the start of the file."""
-        fd, data = self._fd(), bytearray()
-        while (nl := data.find(b"\n")) == -1:
-            part = os.pread(fd, 1 << 16, len(data))
-            if not part or len(data) > _ORIGIN_MAX:
-                raise CorruptData(f"{self.path} has no first line")
-            data += part
-        line = decode(bytes(data[:nl]))
-        if line.seq != 0:
-            raise CorruptData(f"{self.path} does not start with the encounter's origin")
-        return line
+        return read_first(self._fd(), self.path)
 
     def origin(self) -> dict[str, Any]:
         """The origin line's content."""
@@ -390,29 +266,3 @@ class StepsFile:
             with contextlib.suppress(OSError):
                 os.close(self.fd)
             self.fd = None
-
-
-def read_tail(path: Path, limit: int = 4 << 20) -> Line | None:
-    """The last valid line of a steps file, reading backwards from its end,
-    so listing encounters never reads whole files.  None when the file has
-    no valid line; OSError when it cannot be read."""
-    fd = os.open(path, os.O_RDONLY | _NOFOLLOW | _NONBLOCK)
-    try:
-        info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode):
-            raise OSError(errno.EINVAL, "not a regular file")
-        size = info.st_size
-        pos, buf = size, b""
-        while pos > 0 and size - pos < limit:
-            step = min(_CHUNK // 16, pos)
-            pos -= step
-            buf = os.pread(fd, step, pos) + buf
-            lines = buf.split(b"\n")[:-1]  # the piece after the last newline is torn
-            if pos > 0:
-                lines = lines[1:]  # may be cut at the chunk's start
-            for raw in reversed(lines):
-                with contextlib.suppress(CorruptData):
-                    return decode(raw)
-        return None
-    finally:
-        os.close(fd)

@@ -5,7 +5,8 @@ writes (it holds the lock); readers (``Store(path, read_only=True)``:
 ``list``, ``show``, ``export`` while the app runs) take no lock and need no
 retries, because every file is replaced atomically or only appended to,
 and never write, move or repair anything.  How folders are built, opened,
-repaired and deleted is ``saves.recovery``.
+repaired and deleted is ``saves.recovery``; the encounter list,
+``saves.listing``.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ import builtins
 import contextlib
 import os
 import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from datetime import datetime
 from pathlib import Path
 from types import TracebackType
@@ -23,7 +24,7 @@ from typing import Any, NamedTuple
 import platformdirs
 
 from rules.text import name_key
-from saves.catalogue import ID_RE, Catalogue, free_name
+from saves.catalogue import ID_RE, Catalogue, free_name, reread
 from saves.errors import (
     CorruptData,
     DatabaseReadOnly,
@@ -32,15 +33,15 @@ from saves.errors import (
     SaveError,
     SavePointNotFound,
 )
-from saves.fsutil import make_dirs, read_regular
+from saves.fsutil import make_dirs
+from saves.listing import Summary, summaries
 from saves.lock import FileLock
 from saves.names import clean_name, new_id, new_name, now, parse_time
 from saves.state import StateFile, own_points, snapshot_doc
-from saves.steps import STEPS_FILE, StepsFile, origin_line, read_tail, step_line
-from saves.storage import Tables, parse_tables
+from saves.step_lines import origin_line, step_line
+from saves.steps import StepsFile
 
 ENV_VAR = "COMBAT_TRACKER_DB"
-NEW, DELETED = ".new-", ".deleted-"
 
 
 def default_db_path() -> Path:
@@ -50,18 +51,6 @@ def default_db_path() -> Path:
     if env:
         return Path(env).expanduser()
     return Path(platformdirs.user_data_dir("combat-tracker")) / "encounters.json"
-
-
-class Summary(NamedTuple):
-    """One line of the encounter list (newest first)."""
-
-    name: str
-    round: Any
-    active: Any
-    combatants: Any
-    started: Any
-    updated: datetime
-    save_points: int
 
 
 class Loaded(NamedTuple):
@@ -156,36 +145,8 @@ class Store:
         """Every saved encounter, most recently changed first.  Reads the
         catalogue and the last line of each steps file."""
         with self._op():
-            out = []
-            for doc in self.catalogue.by_id.values():
-                summary, updated = doc["summary"], doc["updated"]
-                if not (self.dir / doc["id"]).is_dir():
-                    if not (self.dir / f"{DELETED}{doc['id']}").exists():
-                        self._note(f"The files of {doc['name']!r} are missing; it is not shown.")
-                    continue  # deleted (the list is tidied by the next writer)
-                path = self.dir / doc["id"] / STEPS_FILE
-                try:
-                    tail = read_tail(path)
-                except OSError as exc:
-                    self._note(
-                        f"Cannot read {path} ({exc.strerror or exc}); {doc['name']!r} is "
-                        f"shown as it was at {updated[:16].replace('T', ' ')}."
-                    )
-                    tail = None
-                if tail is not None and tail.summary is not None and tail.t >= updated:
-                    summary, updated = tail.summary, tail.t
-                out.append(
-                    Summary(
-                        doc["name"],
-                        summary.get("round"),
-                        summary.get("active"),
-                        summary.get("combatants"),
-                        summary.get("started"),
-                        parse_time(updated),
-                        doc.get("save_points", 0),
-                    )
-                )
-            out.sort(key=lambda s: (-s.updated.timestamp(), name_key(s.name)))
+            out, notices = summaries(self.catalogue, self.dir)
+            self._note(notices)
             return out
 
     def exists(self, name: str) -> bool:
@@ -366,26 +327,14 @@ class Store:
             if self.read_only:
                 if write is not None:
                     raise DatabaseReadOnly(self.path, write)
-                self._refresh()
+                fresh = reread(self.path, self.recovering is not None)
+                self.catalogue = fresh if fresh is not None else self.catalogue
             yield
 
-    def _refresh(self) -> None:
-        try:
-            tables: Tables | None = parse_tables(read_regular(self.path))
-            if tables is not None and set(tables) - {"encounters"}:
-                return
-        except FileNotFoundError:
-            if self.recovering is not None:
-                return  # read from the folders at open: keep that
-            tables = None
-        except (OSError, CorruptData):
-            return  # keep what was read last; opening said what is wrong
-        self.catalogue = Catalogue(self.path, tables, read_only=True)
-        self.catalogue.check()
-
-    def _note(self, notice: str) -> None:
-        if notice not in self.notices:
-            self.notices.append(notice)
+    def _note(self, notices: Iterable[str]) -> None:
+        for notice in notices:
+            if notice not in self.notices:
+                self.notices.append(notice)
 
     def _get(self, name: str) -> dict[str, Any]:
         doc = self.catalogue.by_key.get(name_key(clean_name(name)))
@@ -407,22 +356,16 @@ class Store:
         # a reader reads the file afresh: the writer may have replaced it
         # since this reader loaded the encounter
         if opened is not None and not self.read_only:
-            return self._own_points(doc, opened.state.save_points())
-        from saves.recovery import read_state
+            points = opened.state.save_points()
+        else:
+            from saves.recovery import read_state
 
-        state, problem = read_state(self, doc)
-        if state is None:
+            state, problem = read_state(self, doc)
             if problem:
                 raise SaveError(f"The save points of {doc['name']!r} cannot be read: {problem}.")
-            return []
-        return self._own_points(doc, state.save_points())
-
-    def _own_points(
-        self, doc: dict[str, Any], points: builtins.list[dict[str, Any]]
-    ) -> builtins.list[dict[str, Any]]:
+            points = state.save_points() if state is not None else []
         kept, notices = own_points(doc, points)
-        for notice in notices:
-            self._note(notice)
+        self._note(notices)
         return kept
 
     def _io_error(self, doing: str, exc: OSError) -> SaveError:

@@ -388,7 +388,7 @@ class EncounterController:
         """The initiative form's line for the *totals* typed by player name
         (blank: ``start`` rolls it), or the engine's message by name for each
         total that is not a whole number within its bounds."""
-        from rules.engine.grammar import bounded
+        from rules.engine.values import bounded
         from rules.errors import ActionError
 
         values: list[tuple[str, int | None]] = []

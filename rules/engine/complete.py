@@ -24,7 +24,7 @@ from rules.checks import DIFFICULTY_LEVELS
 from rules.conditions import KNOWN_CONDITIONS
 from rules.damage import COMMON_TAGS
 from rules.engine.grammar import SET_ALIASES, SET_FIELDS, SPECS, VERBS
-from rules.engine.parse import split_batch
+from rules.engine.words import split_batch
 from rules.text import name_key
 from rules.view_settings import SETTINGS as VIEW_SETTINGS
 from rules.view_settings import choices_of

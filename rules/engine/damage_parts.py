@@ -11,7 +11,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from rules.engine.grammar import check_dice, fail
+from rules.engine.grammar import fail
+from rules.engine.values import check_dice
+from rules.engine.words import take_dice
 from rules.errors import ActionError
 
 #: verbs whose free words are damage tags and ``+`` parts.
@@ -44,8 +46,6 @@ class FreeWords:
     def take(self, rest: Sequence[str], i: int) -> int:
         """Read the free word at ``rest[i]`` (and, for a part, its dice);
         return the index after it."""
-        from rules.engine.parse import _take_dice
-
         token = rest[i]
         if self.verb in PART_VERBS and token.startswith("+") and self._current():
             words = list(rest)
@@ -55,7 +55,7 @@ class FreeWords:
                 i += 1
             else:
                 words[i] = token[1:]
-            expr, i = _take_dice(words, i)
+            expr, i = take_dice(words, i)
             check_dice(expr, f"{self.verb} + {expr}", amount=True)
             self.extra.append({"amount": expr, "tags": []})
             return i
@@ -79,7 +79,7 @@ class FreeWords:
         """The parts are one amount: their highest possible total is held to
         the bound one amount has (README, "The action language")."""
         from rules.dice import maximum
-        from rules.engine.grammar import MAX_NUMBER
+        from rules.engine.values import MAX_NUMBER
 
         if first is None:
             return

@@ -2,12 +2,12 @@
 ``!init`` vocabulary is the model): :func:`parse_action` turns a typed line
 into its canonical record, holding only what was given, and
 :func:`normalize_action` checks a record built by code the same way.  Words
-split like a shell's; ``;`` outside quotes makes a batch; any line may end
-with ``faces N,N,…``.  Every problem is one :class:`ActionError`."""
+split like a shell's and are read by their kind (``rules.engine.words``);
+``;`` outside quotes makes a batch; any line may end with ``faces N,N,…``.
+Every problem is one :class:`ActionError`."""
 
 from __future__ import annotations
 
-import shlex
 import unicodedata
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -18,136 +18,32 @@ from rules.engine.grammar import (
     ADD_VISIBILITY,
     BATCH,
     MAX_BATCH,
-    MAX_FACES,
     NOT_IN_BATCH,
     RESOLVED_KEYS,
     SPECS,
     VERBS,
     _Spec,
     batch_parts,
-    bounded,
-    check_dice,
     check_set_value,
     fail,
-    parse_resistances,
 )
 from rules.engine.targets import fuse_all
+from rules.engine.values import check_dice
+from rules.engine.words import (
+    is_number,
+    read_choice,
+    read_faces,
+    read_int,
+    read_resistances,
+    read_tags,
+    read_targets,
+    split_batch,
+    split_words,
+    take_dice,
+)
 from rules.errors import ActionError
 from rules.text import MAX_NAME, MAX_NOTES, check_text, describe, first_unsafe
 from rules.view_settings import canonical_word
-
-
-def _int(verb: str, key: str, token: str) -> int:
-    if key == "roll":
-        try:
-            return bounded("roll", token, 1, 20)
-        except ActionError:
-            raise fail(verb, f"roll is the d20 face, 1 to 20, not {token.strip()}") from None
-    try:
-        return bounded(key, token)
-    except ActionError as exc:
-        raise fail(verb, str(exc)) from None
-
-
-def _is_number(token: str) -> bool:
-    digits = token[1:] if token[:1] in "+-" else token
-    return digits.isascii() and digits.isdigit()
-
-
-def _take_dice(tokens: list[str], i: int) -> tuple[str, int]:
-    """The dice expression starting at ``tokens[i]``, re-joining pieces typed
-    with spaces around ``+`` and ``-``."""
-    expr = tokens[i]
-    i += 1
-    while i < len(tokens) and (expr.endswith(("+", "-")) or tokens[i][:1] in ("+", "-")):
-        expr += tokens[i]
-        i += 1
-    return expr, i
-
-
-def _tags(verb: str, key: str, token: str) -> list[str]:
-    tags = [t.strip().lower() for t in token.split(",")]
-    if not all(tags):
-        raise fail(verb, f"{key}: empty tag in {token!r}")
-    return list(dict.fromkeys(tags))
-
-
-def _resist(verb: str, token: str) -> dict[str, int]:
-    try:
-        return parse_resistances(token)
-    except ActionError as exc:
-        raise fail(verb, str(exc)) from None
-
-
-def _targets(verb: str, token: str, single: bool) -> list[str]:
-    names = [n.strip() for n in token.split(",")]
-    if not all(names):
-        raise fail(verb, f"empty combatant name in {token!r}")
-    names = list(dict.fromkeys(names))
-    if single and len(names) != 1:
-        raise fail(verb, f"takes exactly one combatant, not {len(names)}")
-    return names
-
-
-def _choice(verb: str, key: str, token: str, allowed: tuple[str, ...]) -> str:
-    word = token.strip().lower()
-    if word not in allowed:
-        raise fail(verb, f"{key} is {' or '.join(allowed)}, not {token!r}")
-    return word
-
-
-def _split(line: str) -> list[str]:
-    try:
-        return shlex.split(line)
-    except ValueError as exc:
-        raise ActionError(f"cannot read the line: {exc} (check the quotes)") from None
-
-
-def _faces(token: str) -> list[int]:
-    faces = []
-    for part in token.split(","):
-        part = part.strip()
-        if not part.isascii() or not part.isdigit() or len(part) > 4 or int(part) < 1:
-            raise ActionError(f"faces: {part!r} is not a die face (write faces 12,3,4)")
-        faces.append(int(part))
-    if len(faces) > MAX_FACES:
-        raise ActionError(f"faces: at most {MAX_FACES} faces")
-    return faces
-
-
-def split_batch(line: str) -> list[str]:
-    """*line* split at each ``;`` outside quotes (shell quoting rules, as
-    :func:`parse_action` reads words); the parts are not stripped."""
-    if ";" not in line:
-        return [line]
-    parts: list[str] = []
-    buf: list[str] = []
-    quote = ""
-    i, n = 0, len(line)
-    while i < n:
-        ch = line[i]
-        if quote:
-            if ch == quote:
-                quote = ""
-            elif ch == "\\" and quote == '"' and i + 1 < n:
-                buf.append(ch)
-                i += 1
-                ch = line[i]
-        elif ch in "'\"":
-            quote = ch
-        elif ch == "\\" and i + 1 < n:
-            buf.append(ch)
-            i += 1
-            ch = line[i]
-        elif ch == ";":
-            parts.append("".join(buf))
-            buf = []
-            i += 1
-            continue
-        buf.append(ch)
-        i += 1
-    parts.append("".join(buf))
-    return parts
 
 
 def _batch_part(record: dict[str, Any], n: int, total: int, shown: str) -> dict[str, Any]:
@@ -248,7 +144,7 @@ def _check_texts(record: Mapping[str, Any], where: str = "") -> None:
 
 
 def _parse_one(line: str, names: Sequence[str] = (), groups: Sequence[str] = ()) -> dict[str, Any]:
-    tokens = _split(line)
+    tokens = split_words(line)
     if not tokens:
         raise ActionError("empty line: type a verb (" + ", ".join(VERBS) + ")")
     verb = tokens[0].lower()
@@ -270,7 +166,7 @@ def _parse_one(line: str, names: Sequence[str] = (), groups: Sequence[str] = ())
 def _parse_words(verb: str, spec: _Spec, rest: list[str]) -> dict[str, Any]:
     action: dict[str, Any] = {"verb": verb}
     if len(rest) >= 2 + len(spec.positional) and rest[-2].lower() == "faces":
-        action["faces"] = _faces(rest[-1])
+        action["faces"] = read_faces(rest[-1])
         rest = rest[:-2]
     i = _parse_positional(verb, spec, rest, action)
     _parse_options(verb, spec, rest, i, action)
@@ -297,7 +193,7 @@ def _parse_positional(verb: str, spec: _Spec, rest: list[str], action: dict[str,
             return len(rest)
         i += 1
         if kind in ("targets", "target"):
-            action[key] = _targets(verb, token, kind == "target")
+            action[key] = read_targets(verb, token, kind == "target")
         elif kind == "text":
             if not token.strip():
                 raise fail(verb, f"{key} cannot be empty")
@@ -307,12 +203,12 @@ def _parse_positional(verb: str, spec: _Spec, rest: list[str], action: dict[str,
                 raise fail(verb, f"{key} cannot be empty")
             action[key] = token.strip().lower()
         elif kind == "int":
-            action[key] = _int(verb, key, token)
+            action[key] = read_int(verb, key, token)
         elif kind == "dice":
-            expr, i = _take_dice(rest, i - 1)
+            expr, i = take_dice(rest, i - 1)
             action[key] = check_dice(expr, f"{verb} {key}", amount=verb != "roll")
         elif isinstance(kind, tuple):
-            action[key] = _choice(verb, key, token, kind)
+            action[key] = read_choice(verb, key, token, kind)
     return i
 
 
@@ -344,20 +240,20 @@ def _parse_options(verb: str, spec: _Spec, rest: list[str], i: int, action: dict
         token = rest[i]
         i += 1
         if kind == "int":
-            action[key] = _int(verb, word, token)
+            action[key] = read_int(verb, word, token)
         elif kind == "ability":
-            score = _int(verb, word, token)
+            score = read_int(verb, word, token)
             if not 1 <= score <= 30:
                 raise fail(verb, f"{word} is an ability score from 1 to 30, not {score}")
             action.setdefault("abilities", {})[key] = score
         elif kind == "hp":
-            if _is_number(token):
-                action[key] = _int(verb, "hp", token)
+            if is_number(token):
+                action[key] = read_int(verb, "hp", token)
             else:
-                expr, i = _take_dice(rest, i - 1)
+                expr, i = take_dice(rest, i - 1)
                 action[key] = check_dice(expr, f"{verb} hp")
         elif kind == "dice":
-            expr, i = _take_dice(rest, i - 1)
+            expr, i = take_dice(rest, i - 1)
             action[key] = check_dice(expr, f"{verb} {word}", amount=True)
         elif kind in ("text", "flag-or-text"):
             if not token.strip():
@@ -368,13 +264,13 @@ def _parse_options(verb: str, spec: _Spec, rest: list[str], i: int, action: dict
                 raise fail(verb, f"{word} cannot be empty")
             action[key] = token.strip().lower()
         elif kind == "tags":
-            action[key] = _tags(verb, word, token)
+            action[key] = read_tags(verb, word, token)
         elif kind == "resist":
-            action[key] = _resist(verb, token)
+            action[key] = read_resistances(verb, token)
         elif kind == "targets":
-            action[key] = _targets(verb, token, False)
+            action[key] = read_targets(verb, token, False)
         elif isinstance(kind, tuple):
-            action[key] = _choice(verb, word, token, kind)
+            action[key] = read_choice(verb, word, token, kind)
     free.store(action, spec.free or "tags")
     if verb == "roll" and "dc" in action and "dl" in action:
         raise fail(verb, "give dc N or dl NAME, not both")

@@ -143,8 +143,3 @@ def mismatch(enc: Encounter, patch: Mapping[str, Any]) -> str | None:
             elif current.to_dict() != data:
                 return f"{name} differs from the journal"
     return None
-
-
-def invert(before: Patch, after: Patch) -> tuple[Patch, Patch]:
-    """The patches of the opposite change (undo's before/after)."""
-    return after, before

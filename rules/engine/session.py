@@ -1,26 +1,23 @@
-"""The live encounter: a :class:`Session` applies actions, undoes and redoes
-them, replays saved steps and snapshots itself.
-
-A Session is the one mutable holder of a live encounter: ``.encounter`` (a
-frozen :class:`~rules.encounter.Encounter`), ``.log`` (the newest log
-entries, a plain list), ``.seq`` (the last sequence number handed out),
-``.rng`` (the injected random source) and the undo and redo stacks.  Each
-stack is two plain lists: the Steps held in memory (its top) and, below
-them, the sequence numbers of steps that are only in the fight's saved
-history; those are read through a :class:`StepSource` the first time an
-undo or redo reaches them.  No I/O here: the source is whoever saved the
-steps (``saves``).  What only resumes and shows a fight never imports the
-action language, the verbs, the patches or the working copy.
+"""The live encounter: a :class:`Session` applies actions (one line of
+the action language, or a batch committed as one step), undoes and redoes
+them, replays saved steps and snapshots itself.  It is the one mutable
+holder of a live encounter: ``.encounter`` (a frozen
+:class:`~rules.encounter.Encounter`), ``.seq`` (the last sequence number
+handed out), ``.rng`` (the injected random source) and its
+:class:`~rules.engine.history.History` (the undo and redo stacks, and
+``.log``, the newest log entries).  What only resumes and shows a fight
+never imports the action language, the verbs, the patches or the working
+copy.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, Protocol
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
 
 from rules.encounter import Encounter, LogEntry
-from rules.engine.runs import Runs, expand, load_runs, overlap, pop_top, push
+from rules.engine.history import History, StepSource
 from rules.engine.step import Step
 from rules.errors import ActionError
 
@@ -29,23 +26,6 @@ if TYPE_CHECKING:
 
 #: The layout :meth:`Session.to_dict` writes (nothing older was released).
 SNAPSHOT_VERSION = 1
-#: A bounded snapshot (``to_dict(bounded=True)``) keeps at most this many
-#: steps of each stack in full ...
-KEEP_STEPS = 256
-#: ... and stops once the undo steps kept hold this many log entries: more
-#: than the log pane's window, so resuming shows a full pane.
-KEEP_ENTRIES = 300
-#: An undo or redo below what is in memory reads this many older steps at once.
-READ_CHUNK = 256
-
-
-class StepSource(Protocol):
-    """Where the steps below a session's in-memory stacks are read from."""
-
-    def read_steps(self, seqs: Sequence[int]) -> list[Step]:
-        """The saved steps numbered *seqs*, in that order; ActionError
-        (saying why) when they cannot be read."""
-        ...
 
 
 class Session:
@@ -85,79 +65,50 @@ class Session:
         )
         #: the random source; default seeded from os.urandom
         self.rng: random.Random = rng if rng is not None else random.Random()
-        #: the log entries of the undo steps in memory, oldest first
-        self.log: list[LogEntry] = list(log or [])
-        #: how many log entries the older undo steps (``_undo_older``) hold
-        self.log_earlier = 0
         self.seq: int = seq
-        self._undo: list[Step] = list(undo or [])
-        self._redo: list[Step] = list(redo or [])
-        #: below the in-memory stacks: sequence numbers of saved steps, bottom first
-        self._undo_older: Runs = []
-        self._redo_older: Runs = []
-        #: reads the older steps (None: there are none, or nobody saved them)
-        self.source: StepSource | None = None
+        self.history = History(log, undo, redo)
 
-    # -- queries -------------------------------------------------------------
+    # -- the history ---------------------------------------------------------
+
+    @property
+    def log(self) -> list[LogEntry]:
+        """The log entries of the undo steps in memory, oldest first."""
+        return self.history.log
+
+    @log.setter
+    def log(self, entries: list[LogEntry]) -> None:
+        self.history.log = entries
+
+    @property
+    def log_earlier(self) -> int:
+        """How many log entries the older undo steps (not in memory) hold."""
+        return self.history.log_earlier
+
+    @property
+    def source(self) -> StepSource | None:
+        """Reads the older steps (None: there are none, or nobody saved them)."""
+        return self.history.source
+
+    @source.setter
+    def source(self, source: StepSource | None) -> None:
+        self.history.source = source
 
     @property
     def can_undo(self) -> bool:
-        return bool(self._undo or self._undo_older)
+        return self.history.can_undo
 
     @property
     def can_redo(self) -> bool:
-        return bool(self._redo or self._redo_older)
+        return self.history.can_redo
 
     @property
     def undo_stack(self) -> tuple[Step, ...]:
         """The whole undo stack, bottom first (reads the older steps)."""
-        self._read_older(self._undo, self._undo_older, self.seq)
-        return tuple(self._undo)
-
-    @property
-    def redo_stack(self) -> tuple[Step, ...]:
-        self._read_older(self._redo, self._redo_older, self.seq)
-        return tuple(self._redo)
+        return self.history.whole_undo()
 
     def full_log(self) -> list[LogEntry]:
-        """Every log entry, oldest first, the older ones read from the saved
-        steps without keeping them in memory (for an export)."""
-        if not self._undo_older:
-            return list(self.log)
-        older = self._source().read_steps(expand(self._undo_older))
-        return [e for s in older for e in s.log] + self.log
-
-    def _source(self) -> StepSource:
-        if self.source is None:
-            raise ActionError("the older steps of this fight were not saved")
-        return self.source
-
-    def _read_older(self, stack: list[Step], older: Runs, count: int) -> None:
-        """Bring the top *count* older steps of *stack* into memory (an
-        undo or redo reached them); the undo stack's bring their log
-        entries with them."""
-        if not older:
-            return
-        seqs = pop_top(older, count)
-        try:
-            steps = self._source().read_steps(seqs)
-            if [st.seq for st in steps] != seqs or any(st.kind != "do" for st in steps):
-                raise ActionError("the saved history does not fit this fight")
-        except ActionError:
-            for seq in seqs:  # still below, as they were
-                push(older, seq)
-            raise
-        stack[:0] = steps
-        if stack is self._undo:
-            entries = [e for st in steps for e in st.log]
-            self.log[:0] = entries
-            self.log_earlier -= len(entries)
-
-    def _top(self, stack: list[Step], older: Runs) -> Step | None:
-        """The top of a stack, read from the saved steps if need be."""
-        if not stack and older:
-            self._read_older(stack, older, READ_CHUNK)
-        return stack[-1] if stack else None
+        """Every log entry, oldest first (for an export)."""
+        return self.history.full_log()
 
     # -- applying actions ----------------------------------------------------
 
@@ -207,17 +158,14 @@ class Session:
         log = tuple(LogEntry(seq, r, actor, text) for r, actor, text in work.entries)
         step = Step(seq, "do", resolved, before, after, log)
         self.encounter = work.enc
-        self.log.extend(log)
         self.seq = seq
-        self._undo.append(step)
-        self._redo.clear()
-        self._redo_older.clear()
+        self.history.did(step)
         return step
 
     def undo(self) -> Step:
         """Undo the most recent action still in effect (a Step of kind undo)."""
         try:
-            top = self._top(self._undo, self._undo_older)
+            top = self.history.undo_top()
         except ActionError as exc:
             raise ActionError(f"undo: {exc}") from None
         if top is None:
@@ -229,7 +177,7 @@ class Session:
         undoes it); False when the saved history cannot be read: ``prev``
         then moves the turn pointer."""
         try:
-            top = self._top(self._undo, self._undo_older)
+            top = self.history.undo_top()
         except ActionError:
             return False
         return top is not None and top.action.get("verb") == "next"
@@ -237,7 +185,7 @@ class Session:
     def redo(self) -> Step:
         """Redo the most recently undone action (a Step of kind redo)."""
         try:
-            target = self._top(self._redo, self._redo_older)
+            target = self.history.redo_top()
         except ActionError as exc:
             raise ActionError(f"redo: {exc}") from None
         if target is None:
@@ -254,7 +202,7 @@ class Session:
         return step
 
     def _undo_last(self, verb: str) -> Step:
-        target = self._undo[-1]
+        target = self.history.undo_steps[-1]
         step = Step(
             self.seq + 1,
             "undo",
@@ -270,20 +218,14 @@ class Session:
         from rules.engine.patch import apply_patch
 
         self.encounter = apply_patch(self.encounter, step.after)
-        n = len(target.log)
-        if n:
-            del self.log[-n:]
-        self._undo.pop()
-        self._redo.append(target)
+        self.history.undid(target)
         self.seq = step.seq
 
     def _apply_redo(self, step: Step, target: Step) -> None:
         from rules.engine.patch import apply_patch
 
         self.encounter = apply_patch(self.encounter, step.after)
-        self.log.extend(target.log)
-        self._redo.pop()
-        self._undo.append(target)
+        self.history.redid(target)
         self.seq = step.seq
 
     # -- journal -------------------------------------------------------------
@@ -304,25 +246,22 @@ class Session:
             raise ActionError(f"cannot replay step {step.seq}: {problem}")
         if step.kind == "do":
             self.encounter = apply_patch(self.encounter, step.after)
-            self.log.extend(step.log)
-            self._undo.append(step)
-            self._redo.clear()
-            self._redo_older.clear()
+            self.history.did(step)
             self.seq = step.seq
         elif step.kind == "undo":
-            top = self._top(self._undo, self._undo_older)
+            top = self.history.undo_top()
             if top is None or top.seq != step.action.get("undone"):
                 raise ActionError(
                     f"cannot replay step {step.seq}: it undoes a step not on top of the undo stack"
                 )
-            self._apply_undo(step, self._undo[-1])
+            self._apply_undo(step, top)
         else:
-            top = self._top(self._redo, self._redo_older)
+            top = self.history.redo_top()
             if top is None or top.seq != step.action.get("redone"):
                 raise ActionError(
                     f"cannot replay step {step.seq}: it redoes a step not on top of the redo stack"
                 )
-            self._apply_redo(step, self._redo[-1])
+            self._apply_redo(step, top)
         return step
 
     def to_dict(self, bounded: bool = False) -> dict[str, Any]:
@@ -334,41 +273,18 @@ class Session:
         ``[first, last]`` ranges), with ``"log_earlier"`` the number of log
         entries the older undo steps hold.  The log is the entries of the
         undo steps, so it is not stored again.  ``bounded``: keep at most
-        ``KEEP_STEPS`` steps of each stack in full (and the undo steps only
+        ``history.KEEP_STEPS`` steps of each stack in full (and the undo steps only
         until they hold ``KEEP_ENTRIES`` entries), so the snapshot's size
         does not grow with the fight; the rest must be in the saved steps
         (``saves`` writes every step before a snapshot).  Unbounded, every
         step in memory is kept in full.
         """
-        undo_keep = len(self._undo)
-        if bounded:
-            undo_keep, entries = 0, 0
-            for step in reversed(self._undo):
-                if undo_keep >= KEEP_STEPS or entries >= KEEP_ENTRIES:
-                    break
-                undo_keep += 1
-                entries += len(step.log)
-        redo_keep = min(len(self._redo), KEEP_STEPS) if bounded else len(self._redo)
-        undo_cut = len(self._undo) - undo_keep
-        redo_cut = len(self._redo) - redo_keep
-        earlier = self.log_earlier + sum(len(s.log) for s in self._undo[:undo_cut])
         return {
             "version": SNAPSHOT_VERSION,
             "encounter": self.encounter.to_dict(),
             "seq": self.seq,
-            "undo": [s.to_dict() for s in self._undo[undo_cut:]],
-            "undo_older": self._runs_with(self._undo_older, self._undo[:undo_cut]),
-            "log_earlier": earlier,
-            "redo": [s.to_dict() for s in self._redo[redo_cut:]],
-            "redo_older": self._runs_with(self._redo_older, self._redo[:redo_cut]),
+            **self.history.to_dict(bounded),
         }
-
-    @staticmethod
-    def _runs_with(runs: Runs, steps: list[Step]) -> Runs:
-        out = [list(run) for run in runs]
-        for step in steps:
-            push(out, step.seq)
-        return out
 
     @classmethod
     def from_dict(
@@ -384,26 +300,12 @@ class Session:
             if version != SNAPSHOT_VERSION:
                 raise ValueError(f"snapshot version {version!r} is not {SNAPSHOT_VERSION}")
             undo = [Step.from_dict(s) for s in data.get("undo", ())]
-            session = cls(
-                Encounter.from_dict(data["encounter"]),
-                rng,
-                log=[e for s in undo for e in s.log],
-                seq=int(data.get("seq", 0)),
-                undo=undo,
-                redo=[Step.from_dict(s) for s in data.get("redo", ())],
-            )
-            session._undo_older = load_runs(data.get("undo_older", ()))
-            session._redo_older = load_runs(data.get("redo_older", ()))
-            earlier = data.get("log_earlier", 0)
-            if type(earlier) is not int or earlier < 0:
-                raise ValueError(f"log_earlier is {earlier!r}")
-            session.log_earlier = earlier
-            runs = session._undo_older + session._redo_older
-            runs += [[s.seq, s.seq] for s in undo + session._redo]
-            if overlap(runs, session.seq):
-                raise ValueError("its undo and redo stacks do not fit its sequence number")
-            if any(s.kind != "do" for s in undo + session._redo):
-                raise ValueError("its undo or redo stack holds an undo or redo step")
+            encounter = Encounter.from_dict(data["encounter"])
+            seq = int(data.get("seq", 0))
+            redo = [Step.from_dict(s) for s in data.get("redo", ())]
+            log = [e for s in undo for e in s.log]
+            session = cls(encounter, rng, log=log, seq=seq, undo=undo, redo=redo)
+            session.history.load_older(data, seq)
             session.source = source
             return session
         except (KeyError, TypeError, ValueError) as exc:

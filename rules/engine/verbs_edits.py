@@ -15,7 +15,8 @@ from rules.combatant import Combatant
 from rules.damage import set_temp_hp
 from rules.durations import Duration
 from rules.endurance import endurance_of
-from rules.engine.grammar import SET_ALIASES, SET_FIELDS, bounded, clears, parse_resistances
+from rules.engine.grammar import SET_ALIASES, SET_FIELDS
+from rules.engine.values import bounded, clears, parse_resistances
 from rules.engine.verbs_roster import _check_name, _reposition
 from rules.engine.work import Work, call
 from rules.errors import ActionError

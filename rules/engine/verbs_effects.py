@@ -107,12 +107,6 @@ def roll_hit(work: Work, label: str, expression: str, crit: bool) -> RollResult:
     return work.roll(label, roll_damage, expression, work.roller, crit=crit, mode=mode)
 
 
-def hurt(work: Work, name: str, total: int, tags: list[str]) -> None:
-    """Apply *total* damage of *tags* to one combatant through immunities,
-    weaknesses, resistances and temp HP (RULES.md §5 steps 2–5), and log it."""
-    hurt_parts(work, name, [(total, tags)])
-
-
 def hurt_parts(work: Work, name: str, parts: list[tuple[int, list[str]]], note: str = "") -> None:
     """Apply one hit of typed *parts* to a combatant, each part through its
     defenses by its own tags, then temp HP and HP (RULES.md §5, §6); log

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from rules.encounter import Encounter
 from rules.engine import Session
 from rules.engine.complete import Known, completions, current_word, known_in
-from rules.engine.parse import split_batch
+from rules.engine.words import split_batch
 
 NAMES = ["Goblin 1", "Goblin 2", "Ogre", "Imp;next"]
 FIGHT = Known(NAMES, ["fier", "cold"], ["Hexed"])

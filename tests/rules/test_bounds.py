@@ -11,7 +11,7 @@ import pytest
 
 from rules.encounter import Encounter
 from rules.engine import Session
-from rules.engine.grammar import MAX_NUMBER
+from rules.engine.values import MAX_NUMBER
 from rules.errors import ActionError
 from rules.limits import MAX_COMBATANTS, check_amount
 from rules.rulesets import Ruleset, RulesetError, ruleset

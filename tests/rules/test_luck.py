@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from rules.combatant import Combatant
-from rules.luck import luck_points, reset_luck, spend_luck
+from rules.luck import luck_points, spend_luck
 
 
 @pytest.mark.parametrize(
@@ -29,9 +29,3 @@ def test_spend_until_empty() -> None:
 def test_no_luck_at_all() -> None:
     with pytest.raises(ValueError, match="Goblin has no luck points"):
         spend_luck(Combatant("Goblin", 7, 7))
-
-
-def test_long_rest_resets() -> None:
-    c = Combatant("Ayla", 20, 20, abilities={"luck": 14}, luck_points=0)
-    c, text = reset_luck(c)
-    assert c.luck_points == 2 and "back to 2" in text

@@ -14,9 +14,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import saves.step_lines
 import saves.steps
 from rules.encounter import Encounter, LogEntry
-from rules.engine.session import KEEP_ENTRIES, Session
+from rules.engine.history import KEEP_ENTRIES
+from rules.engine.session import Session
 from rules.engine.step import Step
 from rules.errors import ActionError
 from saves.live import COMPACT_AFTER, LiveEncounter, open_store
@@ -106,14 +108,15 @@ def test_opening_reads_only_the_steps_after_the_snapshot(
         live = LiveEncounter.open(store, "Ambush")
         play(live, 7)  # seven steps after the snapshot, never compacted
     decoded: list[int] = []
-    real = saves.steps.decode
+    real = saves.step_lines.decode
 
-    def counting(raw: bytes) -> saves.steps.Line:
+    def counting(raw: bytes) -> saves.step_lines.Line:
         line = real(raw)
         decoded.append(line.seq)
         return line
 
-    monkeypatch.setattr(saves.steps, "decode", counting)
+    for module in (saves.step_lines, saves.steps):
+        monkeypatch.setattr(module, "decode", counting)
     with open_store(db) as store:
         live = LiveEncounter.open(store, "Ambush")
         # the seven, the line the snapshot ends on, and the origin (whose id is checked)
@@ -207,6 +210,6 @@ def test_a_malformed_session_snapshot_is_one_clear_error(mangle: dict[str, objec
 def test_any_log_entry_survives_the_steps_file(rows: list[tuple[int, int, str, str]]) -> None:
     log = tuple(LogEntry(*row) for row in rows)
     step = Step(7, "do", {"verb": "roll"}, {}, {}, log)
-    line = saves.steps.step_line(7, "t", {}, {"step": step.to_dict()})
-    back = saves.steps.decode(line.rstrip(b"\n"))
+    line = saves.step_lines.step_line(7, "t", {}, {"step": step.to_dict()})
+    back = saves.step_lines.decode(line.rstrip(b"\n"))
     assert Step.from_dict(back.record["step"]).log == log

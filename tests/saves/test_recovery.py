@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 
+import saves.step_lines
 import saves.steps
 import saves.storage
 from saves import SaveError, Store
@@ -39,7 +40,7 @@ def fight(db: Path, name: str = "Bridge", steps: int = 6, close: bool = True) ->
 def folder(db: Path, name: str = "Bridge") -> Path:
     for path in Path(f"{db}.d").iterdir():
         first = (path / "steps.jsonl").read_bytes().split(b"\n", 1)[0]
-        if saves.steps.decode(first).record["name"] == name:
+        if saves.step_lines.decode(first).record["name"] == name:
             return path
     raise AssertionError(name)
 
@@ -394,7 +395,7 @@ def test_steps_from_a_newer_tracker_are_refused(tmp_path: Path) -> None:
     path = tmp_path / "steps.jsonl"
     StepsFile.create(
         path,
-        saves.steps.origin_line("x-1", "X", "t", {"encounter": {}}).replace(
+        saves.step_lines.origin_line("x-1", "X", "t", {"encounter": {}}).replace(
             b'"schema":1', b'"schema":7'
         ),
     )

@@ -16,7 +16,8 @@ import pytest
 from rules.encounter import Encounter
 from rules.endurance import EnduranceCheck
 from rules.engine import Session
-from rules.engine.parse import parse_action, split_batch
+from rules.engine.parse import parse_action
+from rules.engine.words import split_batch
 from saves.live import LiveEncounter, open_store
 from tracker import lines
 from tracker.controller import EncounterController

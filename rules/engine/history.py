@@ -1,0 +1,196 @@
+"""A live encounter's history: its undo and redo stacks and the log they
+hold (the undo steps' entries, kept once).  Each stack is two plain lists:
+the Steps held in memory (its top) and, below them, the sequence numbers
+of steps that are only in the fight's saved history (``rules.engine.runs``),
+read through a :class:`StepSource` the first time an undo or redo reaches
+them.  A bounded snapshot keeps the tops in full and the rest as numbers,
+so its size does not grow with the fight.  No I/O here: the source is
+whoever saved the steps (``saves``); applying actions is
+``rules.engine.session``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, Protocol
+
+from rules.encounter import LogEntry
+from rules.engine.runs import Runs, expand, load_runs, overlap, pop_top, push
+from rules.engine.step import Step
+from rules.errors import ActionError
+
+#: A bounded snapshot (``to_dict(bounded=True)``) keeps at most this many
+#: steps of each stack in full ...
+KEEP_STEPS = 256
+#: ... and stops once the undo steps kept hold this many log entries: more
+#: than the log pane's window, so resuming shows a full pane.
+KEEP_ENTRIES = 300
+#: An undo or redo below what is in memory reads this many older steps at once.
+READ_CHUNK = 256
+
+
+class StepSource(Protocol):
+    """Where the steps below a session's in-memory stacks are read from."""
+
+    def read_steps(self, seqs: Sequence[int]) -> list[Step]:
+        """The saved steps numbered *seqs*, in that order; ActionError
+        (saying why) when they cannot be read."""
+        ...
+
+
+class History:
+    """The undo and redo stacks of one session, and its log.
+
+    ``undo_steps`` / ``redo_steps`` are the tops in memory (bottom first),
+    ``undo_older`` / ``redo_older`` the numbers of the steps below them;
+    ``log_earlier`` counts the log entries the older undo steps hold.
+    """
+
+    def __init__(
+        self, log: list[LogEntry] | None, undo: list[Step] | None, redo: list[Step] | None
+    ) -> None:
+        #: the log entries of the undo steps in memory, oldest first
+        self.log: list[LogEntry] = list(log or [])
+        #: how many log entries the older undo steps (``undo_older``) hold
+        self.log_earlier = 0
+        self.undo_steps: list[Step] = list(undo or [])
+        self.redo_steps: list[Step] = list(redo or [])
+        #: below the in-memory stacks: sequence numbers of saved steps, bottom first
+        self.undo_older: Runs = []
+        self.redo_older: Runs = []
+        #: reads the older steps (None: there are none, or nobody saved them)
+        self.source: StepSource | None = None
+
+    # -- queries -------------------------------------------------------------
+
+    @property
+    def can_undo(self) -> bool:
+        return bool(self.undo_steps or self.undo_older)
+
+    @property
+    def can_redo(self) -> bool:
+        return bool(self.redo_steps or self.redo_older)
+
+    def whole_undo(self) -> tuple[Step, ...]:
+        """The whole undo stack, bottom first (reads the older steps)."""
+        self._read_older(self.undo_steps, self.undo_older, len(expand(self.undo_older)))
+        return tuple(self.undo_steps)
+
+    def full_log(self) -> list[LogEntry]:
+        """Every log entry, oldest first, the older ones read from the saved
+        steps without keeping them in memory (for an export)."""
+        if not self.undo_older:
+            return list(self.log)
+        older = self._source().read_steps(expand(self.undo_older))
+        return [e for s in older for e in s.log] + self.log
+
+    def undo_top(self) -> Step | None:
+        """The step an undo would revert, read from the saved steps if need be."""
+        return self._top(self.undo_steps, self.undo_older)
+
+    def redo_top(self) -> Step | None:
+        """The step a redo would re-apply, read from the saved steps if need be."""
+        return self._top(self.redo_steps, self.redo_older)
+
+    def _source(self) -> StepSource:
+        if self.source is None:
+            raise ActionError("the older steps of this fight were not saved")
+        return self.source
+
+    def _read_older(self, stack: list[Step], older: Runs, count: int) -> None:
+        """Bring the top *count* older steps of *stack* into memory (an
+        undo or redo reached them); the undo stack's bring their log
+        entries with them."""
+        if not older:
+            return
+        seqs = pop_top(older, count)
+        try:
+            steps = self._source().read_steps(seqs)
+            if [st.seq for st in steps] != seqs or any(st.kind != "do" for st in steps):
+                raise ActionError("the saved history does not fit this fight")
+        except ActionError:
+            for seq in seqs:  # still below, as they were
+                push(older, seq)
+            raise
+        stack[:0] = steps
+        if stack is self.undo_steps:
+            entries = [e for st in steps for e in st.log]
+            self.log[:0] = entries
+            self.log_earlier -= len(entries)
+
+    def _top(self, stack: list[Step], older: Runs) -> Step | None:
+        if not stack and older:
+            self._read_older(stack, older, READ_CHUNK)
+        return stack[-1] if stack else None
+
+    # -- changes -------------------------------------------------------------
+
+    def did(self, step: Step) -> None:
+        """A new action, *step*, took effect: it tops the undo stack and the
+        redo stack is gone."""
+        self.log.extend(step.log)
+        self.undo_steps.append(step)
+        self.redo_steps.clear()
+        self.redo_older.clear()
+
+    def undid(self, target: Step) -> None:
+        """The top of the undo stack, *target*, was undone."""
+        n = len(target.log)
+        if n:
+            del self.log[-n:]
+        self.undo_steps.pop()
+        self.redo_steps.append(target)
+
+    def redid(self, target: Step) -> None:
+        """The top of the redo stack, *target*, was redone."""
+        self.log.extend(target.log)
+        self.redo_steps.pop()
+        self.undo_steps.append(target)
+
+    # -- snapshot ------------------------------------------------------------
+
+    def to_dict(self, bounded: bool) -> dict[str, Any]:
+        """Both stacks, for ``Session.to_dict`` (which says the layout)."""
+        undo, redo = self.undo_steps, self.redo_steps
+        undo_keep = len(undo)
+        if bounded:
+            undo_keep, entries = 0, 0
+            for step in reversed(undo):
+                if undo_keep >= KEEP_STEPS or entries >= KEEP_ENTRIES:
+                    break
+                undo_keep += 1
+                entries += len(step.log)
+        redo_keep = min(len(redo), KEEP_STEPS) if bounded else len(redo)
+        undo_cut = len(undo) - undo_keep
+        redo_cut = len(redo) - redo_keep
+        earlier = self.log_earlier + sum(len(s.log) for s in undo[:undo_cut])
+        return {
+            "undo": [s.to_dict() for s in undo[undo_cut:]],
+            "undo_older": _runs_with(self.undo_older, undo[:undo_cut]),
+            "log_earlier": earlier,
+            "redo": [s.to_dict() for s in redo[redo_cut:]],
+            "redo_older": _runs_with(self.redo_older, redo[:redo_cut]),
+        }
+
+    def load_older(self, data: Mapping[str, Any], seq: int) -> None:
+        """Take the older parts of both stacks from a snapshot *data* and
+        check that the stacks fit a session at *seq*; ValueError if not."""
+        self.undo_older = load_runs(data.get("undo_older", ()))
+        self.redo_older = load_runs(data.get("redo_older", ()))
+        earlier = data.get("log_earlier", 0)
+        if type(earlier) is not int or earlier < 0:
+            raise ValueError(f"log_earlier is {earlier!r}")
+        self.log_earlier = earlier
+        steps = self.undo_steps + self.redo_steps
+        runs = self.undo_older + self.redo_older + [[s.seq, s.seq] for s in steps]
+        if overlap(runs, seq):
+            raise ValueError("its undo and redo stacks do not fit its sequence number")
+        if any(s.kind != "do" for s in steps):
+            raise ValueError("its undo or redo stack holds an undo or redo step")
+
+
+def _runs_with(runs: Runs, steps: list[Step]) -> Runs:
+    out = [list(run) for run in runs]
+    for step in steps:
+        push(out, step.seq)
+    return out

@@ -1,0 +1,136 @@
+"""How a typed action splits into words and how each word is read by its
+kind (``rules.engine.grammar``'s kinds): words split like a shell's, ``;``
+outside quotes separates the actions of a batch, and a word is read as
+combatant names, a whole number within its bounds, a dice expression,
+tags, a resistance table, one of a few choices, or die faces.  Each
+problem is an :class:`ActionError` naming the verb, with its usage."""
+
+from __future__ import annotations
+
+import shlex
+
+from rules.engine.grammar import fail
+from rules.engine.values import MAX_FACES, bounded, parse_resistances
+from rules.errors import ActionError
+
+
+def read_int(verb: str, key: str, token: str) -> int:
+    """A whole number within the bounds of *key* (``roll``: a d20 face)."""
+    if key == "roll":
+        try:
+            return bounded("roll", token, 1, 20)
+        except ActionError:
+            raise fail(verb, f"roll is the d20 face, 1 to 20, not {token.strip()}") from None
+    try:
+        return bounded(key, token)
+    except ActionError as exc:
+        raise fail(verb, str(exc)) from None
+
+
+def is_number(token: str) -> bool:
+    """Whether *token* is a whole number, signed or not (not dice)."""
+    digits = token[1:] if token[:1] in "+-" else token
+    return digits.isascii() and digits.isdigit()
+
+
+def take_dice(tokens: list[str], i: int) -> tuple[str, int]:
+    """The dice expression starting at ``tokens[i]``, re-joining pieces typed
+    with spaces around ``+`` and ``-``."""
+    expr = tokens[i]
+    i += 1
+    while i < len(tokens) and (expr.endswith(("+", "-")) or tokens[i][:1] in ("+", "-")):
+        expr += tokens[i]
+        i += 1
+    return expr, i
+
+
+def read_tags(verb: str, key: str, token: str) -> list[str]:
+    """A comma list of tags, lower-cased, each once."""
+    tags = [t.strip().lower() for t in token.split(",")]
+    if not all(tags):
+        raise fail(verb, f"{key}: empty tag in {token!r}")
+    return list(dict.fromkeys(tags))
+
+
+def read_resistances(verb: str, token: str) -> dict[str, int]:
+    """A resistance table, ``fire=5,cold``."""
+    try:
+        return parse_resistances(token)
+    except ActionError as exc:
+        raise fail(verb, str(exc)) from None
+
+
+def read_targets(verb: str, token: str, single: bool) -> list[str]:
+    """A comma list of names as typed (``rules.engine.targets`` resolves
+    them), each once; exactly one when *single*."""
+    names = [n.strip() for n in token.split(",")]
+    if not all(names):
+        raise fail(verb, f"empty combatant name in {token!r}")
+    names = list(dict.fromkeys(names))
+    if single and len(names) != 1:
+        raise fail(verb, f"takes exactly one combatant, not {len(names)}")
+    return names
+
+
+def read_choice(verb: str, key: str, token: str, allowed: tuple[str, ...]) -> str:
+    """One of the *allowed* words, any case."""
+    word = token.strip().lower()
+    if word not in allowed:
+        raise fail(verb, f"{key} is {' or '.join(allowed)}, not {token!r}")
+    return word
+
+
+def split_words(line: str) -> list[str]:
+    """The words of one action, split with shell quoting."""
+    try:
+        return shlex.split(line)
+    except ValueError as exc:
+        raise ActionError(f"cannot read the line: {exc} (check the quotes)") from None
+
+
+def read_faces(token: str) -> list[int]:
+    """The die faces of ``faces 12,3,4``."""
+    faces = []
+    for part in token.split(","):
+        part = part.strip()
+        if not part.isascii() or not part.isdigit() or len(part) > 4 or int(part) < 1:
+            raise ActionError(f"faces: {part!r} is not a die face (write faces 12,3,4)")
+        faces.append(int(part))
+    if len(faces) > MAX_FACES:
+        raise ActionError(f"faces: at most {MAX_FACES} faces")
+    return faces
+
+
+def split_batch(line: str) -> list[str]:
+    """*line* split at each ``;`` outside quotes (shell quoting rules, as
+    :func:`parse_action` reads words); the parts are not stripped."""
+    if ";" not in line:
+        return [line]
+    parts: list[str] = []
+    buf: list[str] = []
+    quote = ""
+    i, n = 0, len(line)
+    while i < n:
+        ch = line[i]
+        if quote:
+            if ch == quote:
+                quote = ""
+            elif ch == "\\" and quote == '"' and i + 1 < n:
+                buf.append(ch)
+                i += 1
+                ch = line[i]
+        elif ch in "'\"":
+            quote = ch
+        elif ch == "\\" and i + 1 < n:
+            buf.append(ch)
+            i += 1
+            ch = line[i]
+        elif ch == ";":
+            parts.append("".join(buf))
+            buf = []
+            i += 1
+            continue
+        buf.append(ch)
+        i += 1
+    parts.append("".join(buf))
+    return parts

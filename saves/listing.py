@@ -1,0 +1,67 @@
+"""The encounter list: one :class:`Summary` per saved encounter, newest
+first, as ``list`` and the resume picker show it.  Read from the catalogue
+and, for each encounter, only the last line of its steps file (which may
+be newer than the catalogue, since the catalogue is rewritten only on
+compaction); nothing is written, so a reader can list while the app runs.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from pathlib import Path
+from typing import Any, NamedTuple
+
+from rules.text import name_key
+from saves.catalogue import DELETED, Catalogue
+from saves.names import parse_time
+from saves.step_lines import read_tail
+from saves.steps import STEPS_FILE
+
+
+class Summary(NamedTuple):
+    """One line of the encounter list (newest first)."""
+
+    name: str
+    round: Any
+    active: Any
+    combatants: Any
+    started: Any
+    updated: datetime
+    save_points: int
+
+
+def summaries(catalogue: Catalogue, folders: Path) -> tuple[list[Summary], list[str]]:
+    """Every encounter of *catalogue* whose folder is in *folders*, most
+    recently changed first, and what the GM should be told (files missing
+    or unreadable)."""
+    out, notices = [], []
+    for doc in catalogue.by_id.values():
+        summary, updated = doc["summary"], doc["updated"]
+        if not (folders / doc["id"]).is_dir():
+            if not (folders / f"{DELETED}{doc['id']}").exists():
+                notices.append(f"The files of {doc['name']!r} are missing; it is not shown.")
+            continue  # deleted (the list is tidied by the next writer)
+        path = folders / doc["id"] / STEPS_FILE
+        try:
+            tail = read_tail(path)
+        except OSError as exc:
+            notices.append(
+                f"Cannot read {path} ({exc.strerror or exc}); {doc['name']!r} is "
+                f"shown as it was at {updated[:16].replace('T', ' ')}."
+            )
+            tail = None
+        if tail is not None and tail.summary is not None and tail.t >= updated:
+            summary, updated = tail.summary, tail.t
+        out.append(
+            Summary(
+                doc["name"],
+                summary.get("round"),
+                summary.get("active"),
+                summary.get("combatants"),
+                summary.get("started"),
+                parse_time(updated),
+                doc.get("save_points", 0),
+            )
+        )
+    out.sort(key=lambda s: (-s.updated.timestamp(), name_key(s.name)))
+    return out, notices
