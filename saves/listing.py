@@ -65,3 +65,11 @@ def summaries(catalogue: Catalogue, folders: Path) -> tuple[list[Summary], list[
         )
     out.sort(key=lambda s: (-s.updated.timestamp(), name_key(s.name)))
     return out, notices
+
+
+def round_shown(started: bool, round_: int) -> str:
+    """The round as ``list`` and the picker show it: ``3`` in combat,
+    ``ended, round 2`` after ``end`` (which keeps the count), ``—`` before."""
+    if started:
+        return str(round_)
+    return f"ended, round {round_}" if round_ else "—"

@@ -59,14 +59,6 @@ def summary_of(session: Session) -> dict[str, Any]:
     }
 
 
-def round_shown(started: bool, round_: int) -> str:
-    """The round as ``list`` and the picker show it: ``3`` in combat,
-    ``ended, round 2`` after ``end`` (which keeps the count), ``—`` before."""
-    if started:
-        return str(round_)
-    return f"ended, round {round_}" if round_ else "—"
-
-
 def close_live(live: LiveEncounter) -> str | None:
     """Close *live*; the one line to show if its fresh snapshot could not
     be written (every acknowledged action is still in its steps file)."""

@@ -166,3 +166,19 @@ def _listing(names: Sequence[str], limit: int = 6) -> str:
     if len(names) <= limit:
         return ", ".join(names)
     return ", ".join(names[:limit]) + f", … ({len(names)} in all)"
+
+
+def slots_of(combatants: Sequence[Combatant]) -> list[list[Combatant]]:
+    """The order as slots: each group's run of members one slot."""
+    slots: list[list[Combatant]] = []
+    for c in combatants:
+        if slots and c.group is not None and same_group(slots[-1][0], c.group):
+            slots[-1].append(c)
+        else:
+            slots.append([c])
+    return slots
+
+
+def slot_name(slot: Sequence[Combatant]) -> str:
+    """A slot as the log names it: ``group Zombie``, or the one name."""
+    return f"group {slot[0].group}" if len(slot) > 1 and slot[0].group else slot[0].name

@@ -21,7 +21,8 @@ from rules.engine.groups import (
     members,
     place_block,
     reposition_group,
-    same_group,
+    slot_name,
+    slots_of,
     spelled,
 )
 from rules.engine.turns import (
@@ -329,15 +330,15 @@ def order(work: Work, a: Mapping[str, Any]) -> None:
     slot, the ``order_key`` values following, so a group never splits."""
     name = work.resolve_one(a["targets"], a["verb"])
     before = work.enc
-    slots = _slots(work.enc.combatants)
+    slots = slots_of(work.enc.combatants)
     mine = next(k for k, slot in enumerate(slots) if any(c.name == name for c in slot))
     other = mine - 1 if a["direction"] == "up" else mine + 1
     if not 0 <= other < len(slots):
         where = "first" if a["direction"] == "up" else "last"
-        raise ActionError(f"order: {_slot_name(slots[mine])} is already {where}")
+        raise ActionError(f"order: {slot_name(slots[mine])} is already {where}")
     text = (
-        f"{_slot_name(slots[mine])} moves {a['direction']}, "
-        f"{'before' if other < mine else 'after'} {_slot_name(slots[other])}"
+        f"{slot_name(slots[mine])} moves {a['direction']}, "
+        f"{'before' if other < mine else 'after'} {slot_name(slots[other])}"
     )
     low, high = sorted((mine, other))
     pair = [*slots[low], *slots[high]]
@@ -349,21 +350,6 @@ def order(work: Work, a: Mapping[str, Any]) -> None:
     work.set_combatants([c for slot in slots for c in slot], work.active_name or None)
     work.log(name, text)
     _warn_shift(work, before)
-
-
-def _slots(combatants: Sequence[Combatant]) -> list[list[Combatant]]:
-    """The order as slots: each group's run of members one slot."""
-    slots: list[list[Combatant]] = []
-    for c in combatants:
-        if slots and c.group is not None and same_group(slots[-1][0], c.group):
-            slots[-1].append(c)
-        else:
-            slots.append([c])
-    return slots
-
-
-def _slot_name(slot: Sequence[Combatant]) -> str:
-    return f"group {slot[0].group}" if len(slot) > 1 and slot[0].group else slot[0].name
 
 
 def delay(work: Work, a: Mapping[str, Any]) -> None:

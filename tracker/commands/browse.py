@@ -7,7 +7,7 @@ import argparse
 from typing import TYPE_CHECKING, Any
 
 from rules.text import shorten
-from saves.live import round_shown
+from saves.listing import round_shown
 from tracker.commands.common import Subparsers, add_common, fail, open_live, run_with_store
 
 if TYPE_CHECKING:

@@ -17,7 +17,7 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Label, Static
 
 from rules.rulesets import DEFAULT_RULESET, RULESETS
-from saves.live import round_shown
+from saves.listing import round_shown
 from tracker.bindings import PICKER_KEYS, bindings
 from tracker.screens.prompt import ChoiceScreen, ConfirmScreen, PromptScreen
 from tracker.screens.quitting import QuietWhenQuitting, quitting
