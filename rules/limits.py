@@ -8,9 +8,11 @@ files, not rules; each raises :class:`~rules.errors.ActionError`."""
 
 from __future__ import annotations
 
-from rules.engine.grammar import MAX_NUMBER
 from rules.errors import ActionError
 from rules.text import shorten
+
+# MAX_NUMBER (rules.engine.grammar) is imported by the checks that use it:
+# resuming a fight reads only MAX_COMBATANTS, before any action is parsed.
 
 #: the most combatants one encounter holds (many screenfuls of rows).
 MAX_COMBATANTS = 500
@@ -30,6 +32,7 @@ def check_amount(what: str, expression: object) -> None:
     """Refuse a dice expression (or number) whose highest possible total is
     above ``MAX_NUMBER``; *what* names the field (``temp amount``)."""
     from rules.dice import DiceError, maximum
+    from rules.engine.grammar import MAX_NUMBER
 
     text = str(expression)
     try:
@@ -44,6 +47,8 @@ def check_amount(what: str, expression: object) -> None:
 
 def check_total(what: str, total: int) -> None:
     """Refuse a kept total (``Ogre's temp HP``) above ``MAX_NUMBER``."""
+    from rules.engine.grammar import MAX_NUMBER
+
     if total > MAX_NUMBER:
         raise ActionError(f"{what} would be {total:,} (at most {MAX_NUMBER:,})")
 
