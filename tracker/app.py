@@ -297,9 +297,9 @@ class CombatTrackerApp(QuietWhenQuitting, App[None]):
     def resume_sharing(self) -> None:
         """Share again if the encounter was shared when last closed: the
         players' pages reconnect by themselves (after the first frame)."""
-        from tracker.share.sharing import UI_KEY, ShareState
+        from tracker.share import UI_KEY, kept_on
 
-        if self.live is None or not ShareState.from_ui(self.live.ui_state.get(UI_KEY)).on:
+        if self.live is None or not kept_on(self.live.ui_state.get(UI_KEY)):
             return
         sharing = self.share()
         problem = sharing.start()

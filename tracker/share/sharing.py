@@ -16,13 +16,13 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
+from tracker.share import UI_KEY, kept_on
+
 if TYPE_CHECKING:
     from rules.encounter import Encounter
     from saves.live import LiveEncounter
     from tracker.share.server import ShareServer
 
-#: the encounter's UI state entry (``LiveEncounter.set_ui_state``)
-UI_KEY = "players_view"
 #: a kept token must look like one we made (the state file may be hostile)
 TOKEN = re.compile(r"[A-Za-z0-9_-]{16,64}")
 #: bytes of randomness in a token (22 URL-safe characters)
@@ -63,7 +63,7 @@ class ShareState:
             token if isinstance(token, str) and TOKEN.fullmatch(token) else None,
             port if type(port) is int and 0 < port < 65536 else None,  # not a bool
             value.get("lan") is True,
-            value.get("on") is True,
+            kept_on(value),
         )
 
     def to_ui(self) -> dict[str, Any]:
