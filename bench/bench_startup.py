@@ -37,7 +37,16 @@ skips that (only a checkout never byte-compiled then compiles per spawn).
 each phase (clock stamps in the child; interpreter start is spawn → the
 child's first line).
 
-    python bench/bench_startup.py [--runs N] [--repeats N] [--phases] [--no-compile]
+``--terminal`` measures what the GM sees instead: each child runs the app
+for real (``App.run``) in a pseudo-terminal of 120×40, and the first frame
+is the moment the last byte of the app's first burst of output arrives (the
+burst holding the footer's "Quit", or the bare app's text, and ending with
+a quiet spell of ``QUIET`` seconds, which is not counted).  Headless,
+``Pilot.pause`` waits for idle in 20 ms windows, which rounds a start up to
+the next window; a terminal sees the bytes when they are written.  Wall
+time only (the child is killed once its frame is in).
+
+    python bench/bench_startup.py [--runs N] [--repeats N] [--phases] [--no-compile] [--terminal]
 """
 
 from __future__ import annotations
@@ -88,9 +97,10 @@ def make_db(path: Path) -> None:
         store.close()
 
 
-def child(mode: str, db: str) -> None:
+def child(mode: str, db: str, real: bool = False) -> None:
     """Run one app until its first frame, print ``ready`` (then the phase
-    stamps, wall-clock seconds, as one JSON line)."""
+    stamps, wall-clock seconds, as one JSON line); *real*: run it in this
+    terminal until killed (``--terminal``)."""
     stamps: list[tuple[str, float]] = [("interpreter start", time.time())]
     app: Any
     if mode == "tracker":
@@ -114,6 +124,9 @@ def child(mode: str, db: str) -> None:
                 yield Static("Hello")
 
         app = Bare()
+    if real:
+        app.run()
+        return
 
     async def run() -> None:
         async with app.run_test(size=(120, 40)) as pilot:
@@ -170,6 +183,60 @@ def spawn(mode: str, db: Path, phases: list[dict[str, float]] | None = None) -> 
     return elapsed, float(data["cpu"])
 
 
+#: a pause in the output this long ends the first frame's burst
+QUIET = 0.25
+
+
+def spawn_terminal(mode: str, db: Path) -> tuple[float, float]:
+    """Start one child in a pseudo-terminal; (wall seconds spawn → the
+    last byte of its first frame, NaN: no CPU figure)."""
+    import fcntl
+    import pty
+    import select
+    import signal
+    import struct
+    import termios
+
+    marker = b"Quit" if mode == "tracker" else b"Hello"
+    path = os.pathsep.join(p for p in (str(ROOT), os.environ.get("PYTHONPATH", "")) if p)
+    env = {
+        **os.environ,
+        "COMBAT_TRACKER_CONFIG": str(db.with_name("no-config.toml")),
+        "PYTHONPATH": path,
+        "TERM": "xterm-256color",
+        "COLUMNS": "120",
+        "LINES": "40",
+    }
+    start = time.perf_counter()
+    pid, fd = pty.fork()
+    if pid == 0:  # the child: the app, for real, in this terminal
+        os.execve(sys.executable, [sys.executable, __file__, "--child", mode, str(db), "run"], env)
+    fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 120, 0, 0))
+    seen = b""
+    last = None
+    try:
+        while True:
+            ready, _, _ = select.select([fd], [], [], QUIET if last else 30)
+            if not ready:
+                break
+            try:
+                chunk = os.read(fd, 1 << 16)
+            except OSError:
+                break
+            if last is None:
+                seen += chunk
+                if marker not in seen:
+                    continue
+            last = time.perf_counter()
+    finally:
+        os.kill(pid, signal.SIGKILL)
+        os.waitpid(pid, 0)
+        os.close(fd)
+    if last is None:
+        raise SystemExit(f"{mode} child painted no frame in a terminal")
+    return last - start, float("nan")
+
+
 def byte_compile() -> None:
     """Compile the project's modules as an installed package has them."""
     import compileall
@@ -196,10 +263,13 @@ def main() -> int:
     parser.add_argument(
         "--no-compile", action="store_true", help="do not byte-compile the project first"
     )
-    parser.add_argument("--child", nargs=2, metavar=("MODE", "DB"), help=argparse.SUPPRESS)
+    parser.add_argument(
+        "--terminal", action="store_true", help="time the first frame in a real pseudo-terminal"
+    )
+    parser.add_argument("--child", nargs="+", metavar="MODE DB", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
-        child(*args.child)
+        child(args.child[0], args.child[1], real=args.child[2:] == ["run"])
         return 0
     import statistics
     import tempfile
@@ -213,6 +283,12 @@ def main() -> int:
         db = Path(tmp) / "encounters.json"
         make_db(db)
         spawn("bare", db)  # warm the file cache
+        if args.terminal:
+
+            def start(mode: str, _db: Path, _phases: object = None) -> tuple[float, float]:
+                return spawn_terminal(mode, _db)
+        else:
+            start = spawn
         for _ in range(args.repeats):
             bare: list[tuple[float, float]] = []
             tracker: list[tuple[float, float]] = []
@@ -220,11 +296,11 @@ def main() -> int:
                 # side by side, in alternating order: a slow spell on this
                 # shared machine hits both starts of a pair
                 if run % 2:
-                    tracker.append(spawn("tracker", db, tracker_phases))
-                    bare.append(spawn("bare", db, bare_phases))
+                    tracker.append(start("tracker", db, tracker_phases))
+                    bare.append(start("bare", db, bare_phases))
                 else:
-                    bare.append(spawn("bare", db, bare_phases))
-                    tracker.append(spawn("tracker", db, tracker_phases))
+                    bare.append(start("bare", db, bare_phases))
+                    tracker.append(start("tracker", db, tracker_phases))
             runs.append((bare, tracker))
 
     def medians(bare: list[tuple[float, float]], tracker: list[tuple[float, float]], i: int):
@@ -235,9 +311,16 @@ def main() -> int:
 
     print(
         f"spawn → first frame: {args.repeats} runs of {args.runs} pairs of starts "
-        "(120×40, headless run_test)"
+        + ("(120×40, a real pseudo-terminal)" if args.terminal else "(120×40, headless run_test)")
     )
-    print("first frame: the encounter screen with every pane filled, painted once")
+    print(
+        "first frame: "
+        + (
+            "the last byte of the app's first burst of output (the screen as drawn)"
+            if args.terminal
+            else "the encounter screen with every pane filled, painted once"
+        )
+    )
     print(
         "project modules: "
         + ("as found (not byte-compiled by the bench)" if args.no_compile else "byte-compiled")
@@ -252,7 +335,7 @@ def main() -> int:
     print("-" * len(header))
     per_pair: list[float] = []
     for n, (bare, tracker) in enumerate(runs, 1):
-        for label, i in (("wall", 0), ("CPU", 1)):
+        for label, i in (("wall", 0),) if args.terminal else (("wall", 0), ("CPU", 1)):
             b, t, pairs = medians(bare, tracker, i)
             if i == 0:
                 per_pair.append(pairs)
