@@ -15,8 +15,9 @@ from textual.screen import Screen
 
 from rules.combatant import Combatant
 from rules.engine.turns import on_deck
+from tracker.applying import Action
 from tracker.config import Config
-from tracker.controller import Action, EncounterController
+from tracker.controller import EncounterController
 from tracker.lines import Ask
 from tracker.screens.quitting import quitting
 from tracker.widgets.combatant import CombatantPane
