@@ -233,7 +233,7 @@ class EncounterView(Screen[None]):
                     partial(self._apply_with_faces, action, then),
                 )
                 return None
-        return self._do(line, then)
+        return self.apply_now(line, then)
 
     def _apply_with_faces(
         self, action: Action, then: Callable[[], None] | None, faces: list[int] | None
@@ -241,14 +241,17 @@ class EncounterView(Screen[None]):
         if faces is None:
             self.notify("Cancelled: nothing changed.")
             return
-        self.report(self._do(action, then, faces))
+        self.report(self.apply_now(action, then, faces))
 
-    def _do(
+    def apply_now(
         self,
         line_or_action: str | Action,
         then: Callable[[], None] | None = None,
         faces: list[int] | None = None,
     ) -> str | None:
+        """Apply *line_or_action* as it is, with *faces* if given (the
+        program rolls any other die); None when done, else the message to
+        show.  *then* runs once the action was applied."""
         error = self.controller.do(line_or_action, faces or ())
         if error is not None:
             return error
