@@ -13,12 +13,11 @@ from functools import partial
 from typing import TYPE_CHECKING
 
 from tracker.lines import ADD_FIELDS, EDIT_FIELDS, edit_values
+from tracker.screens.encounter_view import CANCELLED
 
 if TYPE_CHECKING:
     from tracker.screens.encounter_view import EncounterView
     from tracker.screens.initiative_form import InitiativeEntry
-
-CANCELLED = "Cancelled: nothing changed."
 
 
 def start(screen: EncounterView) -> None:

@@ -34,6 +34,9 @@ if TYPE_CHECKING:
 
 # Dialogs are imported when first opened: the first frame does not need them.
 
+#: what a dialog says when the GM cancels it
+CANCELLED = "Cancelled: nothing changed."
+
 EMPTY_HINT = (
     "No combatants yet. Press a to add some, or : then  add Goblin count 3 hp 2d6+2  "
     "— then s to start the fight.  ? lists every key."
@@ -239,7 +242,7 @@ class EncounterView(Screen[None]):
         self, action: Action, then: Callable[[], None] | None, faces: list[int] | None
     ) -> None:
         if faces is None:
-            self.notify("Cancelled: nothing changed.")
+            self.notify(CANCELLED)
             return
         self.report(self.apply_now(action, then, faces))
 
