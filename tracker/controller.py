@@ -3,11 +3,11 @@ selection and the marks (saved with the encounter, so a relaunch resumes
 them), whom each key targets and the line it sends.  The row cursor moves
 in the pane first, so it is read through a callable, never a stale copy.  A
 collapsed group is one row (``tracker.collapse``): the cursor counts rows,
-and a key on a collapsed row acts on the group's standing members.  What
-reads the selection without owning it lives beside it and is called from
-here: why a key is unavailable (``tracker.availability``), the initiative
-form's batch (``tracker.initiative_entry``), and applying lines with each
-failure as one sentence for the GM (``tracker.applying``)."""
+and a key on a collapsed row acts on the group's standing members.  The
+rest of what the screen asks lives beside it, called from here: why a key
+is unavailable (``tracker.availability``), the initiative form's batch
+(``tracker.initiative_entry``) and applying lines, each failure one
+sentence for the GM (``tracker.applying``)."""
 
 from __future__ import annotations
 
