@@ -1,62 +1,30 @@
-"""The encounter screen's decisions, without Textual: the selection and the
-marks (saved with the encounter, so a relaunch resumes them), what keys
-target and why one does not apply, the lines they send, and applying them
-with failures turned into one sentence for the GM.  The row cursor moves in
-the pane first, so it is read through a callable, never a stale copy.  A
+"""The encounter screen's decisions, without Textual: the one owner of the
+selection and the marks (saved with the encounter, so a relaunch resumes
+them), whom each key targets and the line it sends.  The row cursor moves
+in the pane first, so it is read through a callable, never a stale copy.  A
 collapsed group is one row (``tracker.collapse``): the cursor counts rows,
-and a key on a collapsed row acts on the group's standing members."""
+and a key on a collapsed row acts on the group's standing members.  The
+rest of what the screen asks lives beside it, called from here: why a key
+is unavailable (``tracker.availability``), the initiative form's batch
+(``tracker.initiative_entry``) and applying lines, each failure one
+sentence for the GM (``tracker.applying``)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
-from tracker import lines
+from tracker import applying, availability, lines
+from tracker import initiative_entry as initiative
+from tracker.applying import Action, Dice, MovePreviews
 from tracker.collapse import Collapse, Span, row_of, standing
-from tracker.lines import ON_TARGETS, Ask
+from tracker.lines import ON_TARGETS, VISIBILITY_KEYS, Ask
 
 if TYPE_CHECKING:
     from rules.combatant import Combatant
     from rules.encounter import Encounter
     from rules.endurance import EnduranceCheck
     from saves.live import LiveEncounter
-
-#: A parsed action (``rules.engine.parse.parse_action``), as ``LiveEncounter.do`` takes it.
-Action = Mapping[str, object]
-#: ``(label, sides)`` of each die the GM is asked to roll (``LiveEncounter.dice_needed``).
-Dice = list[tuple[str, int]]
-
-#: Actions that need at least one combatant.
-NEED_COMBATANT = frozenset(
-    {
-        "select_down",
-        "select_up",
-        "order_down",
-        "order_up",
-        "toggle_mark",
-        "damage",
-        "heal",
-        "temp",
-        "persistent",
-        "condition",
-        "uncondition",
-        "move",
-        "initiative",
-        "edit",
-        "remove",
-        "attack",
-        "toggle_group",
-        "hide",
-        "mask",
-        "reveal",
-    }
-)
-
-#: Keys that act on one combatant, never on a whole collapsed group.
-ONE_COMBATANT = frozenset({"edit", "move", "order_down", "order_up", "return"})
-
-#: The players' view keys: what each makes of its targets.
-VISIBILITY_KEYS = {"hide": "hidden", "mask": "masked", "reveal": "visible"}
 
 
 class EncounterController:
@@ -88,10 +56,8 @@ class EncounterController:
         self.marked: list[str] = [str(n) for n in marked] if isinstance(marked, list) else []
         #: which groups show member by member (the others: one row each)
         self.collapse = Collapse(ui.get("expanded"))
-        #: program-rolled movement previews by (name, movement), valid while
-        #: the encounter is the one they were rolled on (every step replaces it)
-        self._previews: dict[tuple[str, str], EnduranceCheck] = {}
-        self._previews_of: Encounter | None = None
+        #: the movement dialog's program-rolled endurance checks
+        self._previews = MovePreviews(live)
 
     @property
     def encounter(self) -> Encounter:
@@ -99,20 +65,6 @@ class EncounterController:
 
     def names(self) -> list[str]:
         return [c.name for c in self.encounter.combatants]
-
-    def availability(self) -> tuple[bool, ...]:
-        """What the footer's greyed keys depend on; it is rebuilt only when
-        this changes."""
-        live = self.live
-        enc = live.encounter
-        return (
-            enc.started,
-            bool(enc.combatants),
-            live.can_undo,
-            live.can_redo,
-            bool(self.defeated()),
-            bool(enc.delayed),
-        )
 
     def defeated(self) -> list[str]:
         """The down monsters ``remove defeated`` would take out (RULES.md §4)."""
@@ -192,9 +144,13 @@ class EncounterController:
         self.live.set_ui_state(selected=self.selected_name)
         return None
 
-    def _turn_key(self) -> tuple[bool, int, str | None]:
+    def active(self) -> Combatant | None:
+        """Whose turn it is (None before the fight starts)."""
         enc = self.encounter
-        active = enc.active if enc.started else None
+        return enc.active if enc.started else None
+
+    def _turn_key(self) -> tuple[bool, int, str | None]:
+        enc, active = self.encounter, self.active()
         return (enc.started, enc.round, None if active is None else active.name)
 
     def turn_moved(self) -> int | None:
@@ -210,21 +166,16 @@ class EncounterController:
         self._turn = key
         if self.keep_marks == "until-next-turn":
             self.clear_marks()
-        enc = self.encounter
-        active = enc.active if enc.started else None
-        if active is None or enc.turn is None:
-            return None
-        if self.follow_turn:
+        active = self.active()
+        if active is not None and self.follow_turn:
             self.remember(active.name)
-        return self.row_of(enc.turn)
+        return self.active_row()
 
     def active_row(self) -> int | None:
         """The active combatant's row (the jump-to-active key; its group's
         when collapsed), None before the fight starts."""
-        enc = self.encounter
-        if not enc.started or enc.active is None or enc.turn is None:
-            return None
-        return self.row_of(enc.turn)
+        turn = self.encounter.turn
+        return None if self.active() is None or turn is None else self.row_of(turn)
 
     def prune_marks(self) -> None:
         """Forget marks on combatants no longer in the encounter."""
@@ -311,16 +262,16 @@ class EncounterController:
     def names_for(self, action: str) -> list[str]:
         """Whom key *action* acts on now: the targets for the damage-like
         keys and ``uncondition``, else the selection."""
-        if action in VISIBILITY_KEYS and self.selected_group() and not self.marks_used():
+        if action in VISIBILITY_KEYS and (group := self.selected_group()) and not self.marks_used():
             # the players see the group, down members too: all or nothing
-            return [c.name for c in self.selected_group()]
+            return [c.name for c in group]
         if action in ON_TARGETS or action == "uncondition" or action in VISIBILITY_KEYS:
             return self.targets()
         if action == "delay":
-            active = self.encounter.active if self.encounter.started else None
+            active = self.active()
             return [] if active is None else [active.name]
-        if action == "remove" and self.selected_group():
-            return [c.name for c in self.selected_group()]
+        if action == "remove" and (group := self.selected_group()):
+            return [c.name for c in group]
         current = self.selected()
         return [] if current is None else [current.name]
 
@@ -344,105 +295,33 @@ class EncounterController:
             assert built is not None  # a key that builds lines, on somebody
             return built
 
-        who = ", ".join(names)
-        group = self.selected_group()
-        if group and not self.marks_used() and action != "initiative":
-            # not thirty names: the group, and whom the key reaches in it
-            up = "standing" if any(not c.down for c in group) else "down, every one"
-            who = f"group {group[0].group} ({len(names)} {up})"
-        if action in ON_TARGETS:
-            _, title, usage = ON_TARGETS[action]
-            saves = None
-            if action == "damage" and len(names) > 1:
-
-                def saves(text: str, chosen: Mapping[str, str]) -> str:
-                    return lines.saves_line(names, text, chosen)
-
-            return Ask(
-                f"{title}: {who}",
-                usage,
-                line,
-                self.marks_used(),
-                blank=action == "attack",
-                names=tuple(names),
-                saves=saves,
-            )
-        if action == "uncondition":
-            present = tuple(self.present_conditions(names))
-            if not present:
-                return None
-            return Ask(f"Remove condition: {who}", "", line, self.marks_used(), present)
-        if action == "initiative":
-            if group:  # a member's initiative is the whole group's (§4)
-                who = f"group {group[0].group} ({len(group)})"
-            return Ask(f"Initiative: {who}", "N (the rolled total)", line)
-        if action == "roll":
-            return Ask("Roll dice", "EXPR [adv N] [dis N] [dc N]", line)
-        return None
+        present = self.present_conditions(names) if action == "uncondition" else ()
+        return lines.ask_for(action, names, line, self.selected_group(), self.marks_used(), present)
 
     def players_without_initiative(self) -> list[str]:
         """The player combatants ``s`` asks the initiative form about."""
-        return [c.name for c in self.encounter.combatants if c.player and c.initiative is None]
+        return initiative.players_without_initiative(self.encounter)
 
     def initiative_entry(self, totals: Mapping[str, str]) -> str | dict[str, str]:
-        """The initiative form's line for the *totals* typed by player name
-        (blank: ``start`` rolls it), or the engine's message by name for each
-        total that is not a whole number within its bounds."""
-        from rules.engine.values import bounded
-        from rules.errors import ActionError
-
-        values: list[tuple[str, int | None]] = []
-        errors: dict[str, str] = {}
-        for name, text in totals.items():
-            try:
-                values.append((name, bounded("init", text) if text.strip() else None))
-            except ActionError as exc:
-                errors[name] = str(exc)
-        return errors or lines.initiative_line(values)
+        """The initiative form's line, or its errors by player name
+        (``tracker.initiative_entry``)."""
+        return initiative.initiative_entry(totals)
 
     def monster_dice(self, line: str) -> tuple[Action, Dice, list[bool]] | str:
-        """For the initiative form's *line* when the GM rolls the monsters'
-        dice: the parsed action, the monsters' initiative dice to ask for,
-        and, for every die up to the last of those, whether it is the GM's
-        (the others — a blank player's — the program rolls)."""
+        """The initiative form's *line* parsed, the monsters' dice the GM
+        rolls and whose each die is (``tracker.initiative_entry``), or
+        why the line is refused."""
         parsed = self.dice_needed(line)
         if isinstance(parsed, str):
             return parsed
-        action, needed = parsed
-        cs = self.encounter.combatants
-        theirs = {f"{c.name} initiative (d20)" for c in cs if not c.player and c.initiative is None}
-        theirs |= {  # a group's one d20 (rules.engine.groups.share_initiative)
-            f"group {c.group} initiative (d20)" for c in cs if c.group is not None and not c.player
-        }
-        gm = [label in theirs for label, _ in needed]
-        while gm and not gm[-1]:
-            gm.pop()
-        return action, [d for d, mine in zip(needed, gm, strict=False) if mine], gm
+        return initiative.monster_dice(self.encounter, *parsed)
 
     def with_monster_faces(
         self, action: Action, gm: Sequence[bool], typed: Sequence[int]
     ) -> Action:
-        """:meth:`monster_dice`'s *action* carrying the faces: the GM's
-        *typed* ones in their places, a program-rolled d20 in the others,
-        up to where the GM stopped typing (the program rolls the rest).
-        The faces go to ``start``, the batch's only part that rolls."""
-        rng = self.live.session.rng
-        faces: list[int] = []
-        queue = list(typed)
-        kept = 0  # the faces up to the GM's last one
-        for mine in gm:
-            if mine and not queue:
-                break
-            faces.append(queue.pop(0) if mine else rng.randint(1, 20))
-            kept = len(faces) if mine else kept
-        faces = faces[:kept]
-        if not faces:
-            return action
-        if action.get("verb") != "batch":
-            return {**action, "faces": faces}
-        parts = list(action["actions"])  # type: ignore[call-overload]
-        parts[-1] = {**parts[-1], "faces": faces}
-        return {**action, "actions": parts}
+        """:meth:`monster_dice`'s *action* carrying the GM's *typed* faces,
+        the session's rolls in the others."""
+        return initiative.with_monster_faces(self.live.session.rng, action, gm, typed)
 
     def add_line(self, values: Mapping[str, str], checks: Mapping[str, bool]) -> str:
         """The add form's line (``lines.add_line``; ValueError: no name)."""
@@ -463,177 +342,37 @@ class EncounterController:
     def preview_move(
         self, name: str, movement: str, face: int | None, reroll: bool = False
     ) -> EnduranceCheck | str:
-        """The endurance check a move would make, or why it cannot.  A check
-        the program rolls (*face* None) is rolled once per combatant and
-        movement and kept until an action changes the fight, so cancelling
-        and reopening the dialog shows the same roll; *reroll* rolls anew."""
-        from rules.errors import ActionError
-
-        if self._previews_of is not self.encounter:
-            self._previews = {}
-            self._previews_of = self.encounter
-        key = (name, movement)
-        if face is None and not reroll and key in self._previews:
-            return self._previews[key]
-        try:
-            check: EnduranceCheck = self.live.preview_move(name, movement, face)
-        except ActionError as exc:
-            return str(exc)
-        if face is None:
-            self._previews[key] = check
-        return check
+        """The endurance check a move would make, or why it cannot; one the
+        program rolls is kept until an action changes the fight."""
+        return self._previews.check(name, movement, face, reroll)
 
     def dice_needed(self, line: str) -> tuple[Action, Dice] | str:
         """*line* parsed, with the dice it will roll, or why it is refused."""
-        from rules.engine.parse import parse_action
-        from rules.engine.targets import group_names
-        from rules.errors import ActionError
-
-        try:
-            action = parse_action(line, self.names(), group_names(self.encounter.combatants))
-            return action, self.live.dice_needed(action)
-        except ActionError as exc:
-            return str(exc)
+        return applying.dice_needed(self.live, line)
 
     def do(self, line_or_action: str | Action, faces: Sequence[int] = ()) -> str | None:
         """Apply and durably save one action (with the GM's *faces*); None
         when done, else what to tell the GM (nothing changed)."""
-        from rules.errors import ActionError
-        from saves.store import SaveError
-
-        if faces:
-            assert not isinstance(line_or_action, str)
-            line_or_action = {**line_or_action, "faces": list(faces)}
-        try:
-            self.live.do(line_or_action)
-        except ActionError as exc:
-            return str(exc)
-        except SaveError as exc:
-            return f"not saved, nothing changed: {exc}"
-        return None
+        return applying.do(self.live, line_or_action, faces)
 
     def history(self, undo: bool) -> str | None:
         """Undo (or redo) one step; None when done, else why not."""
-        from rules.errors import ActionError
-        from saves.store import SaveError
-
-        try:
-            self.live.undo() if undo else self.live.redo()
-        except (ActionError, SaveError) as exc:
-            return str(exc)
-        return None
+        return applying.history(self.live, undo)
 
     def save_points(self) -> Callable[[str], str | None]:
-        """What one save-point prompt does with each label: None when stored,
-        else what to tell the GM.  A kept label is replaced only when typed
-        again, so no save point is lost unasked."""
-        asked: list[str] = []  # a label already kept, once the GM was told
-
-        def submit(label: str) -> str | None:
-            from saves.errors import SavePointExists
-            from saves.store import SaveError
-
-            if not label:
-                return "type a label for the save point, e.g. before the dragon"
-            try:
-                self.live.save_point(label, replace=asked == [label])
-            except SavePointExists as exc:
-                asked[:] = [label]
-                return (
-                    f"{exc.label!r} is kept already (saved {exc.created}): Enter again replaces it"
-                )
-            except SaveError as exc:
-                return str(exc)
-            return None
-
-        return submit
+        """What one save-point prompt does with each label (``applying.save_points``)."""
+        return applying.save_points(self.live)
 
     def compact_if_due(self) -> str | None:
         """Write a fresh snapshot when one is due; a warning if that failed."""
-        from saves.store import SaveError
+        return applying.compact_if_due(self.live)
 
-        try:
-            self.live.compact_if_due()
-        except SaveError as exc:
-            return f"could not write a fresh snapshot (every action is saved): {exc}"
-        return None
+    def availability(self) -> tuple[bool, ...]:
+        """What the footer's greyed keys depend on; it is rebuilt only when
+        this changes."""
+        return availability.availability(self)
 
     def unavailable(self, action: str) -> str | None:
         """Why *action* does not apply now (None: it does), for the footer
-        and the key pressed anyway."""
-        enc = self.encounter
-        if action in ("next_turn", "previous_turn", "select_active"):
-            return None if enc.started else "the fight has not started: s starts it"
-        if action == "start":
-            if enc.started:
-                return "the fight has started already"
-            return None if enc.combatants else "add combatants first (a)"
-        if action == "end_combat":
-            return None if enc.started else "the fight has not started: nothing to end"
-        if action == "remove_defeated" and not self.defeated():
-            return "no monster is down (players at 0 HP stay)"
-        if action == "undo":
-            return None if self.live.can_undo else "nothing to undo"
-        if action == "redo":
-            return None if self.live.can_redo else "nothing to redo"
-        if action == "clear_marks":
-            return None if self.marked else "no marks to clear"
-        if action in NEED_COMBATANT and not enc.combatants:
-            return "no combatants yet: a adds some"
-        if action == "toggle_group":
-            span = self.selected_span()
-            return None if span is None else self.collapse.why_not(enc.combatants, span.start)
-        if action in ONE_COMBATANT and self.selected_group():
-            group = self.selected_group()
-            return (
-                f"group {group[0].group} is one row: o expands it to pick one of its {len(group)}"
-            )
-        if action == "move":
-            current = self.selected()
-            if current is not None and current.endurance is None:
-                return (
-                    f"{current.name} has no endurance pool (needs CON and Athletics: e edits them)"
-                )
-        if action == "delay":
-            return self._cannot_delay()
-        if action == "return":
-            return self._cannot_return()
-        if action in VISIBILITY_KEYS:
-            return self._cannot_show(action)
-        if action == "uncondition" and not self.present_conditions(self.targets()):
-            return f"{', '.join(self.targets())}: no conditions to remove"
-        return None
-
-    def _cannot_show(self, action: str) -> str | None:
-        """Why the players' view key *action* does nothing now (None: it
-        changes someone): a player is never hidden or masked."""
-        to = VISIBILITY_KEYS[action]
-        names = self.names_for(action)
-        chosen = [c for c in self.encounter.combatants if c.name in names]
-        if to != "visible" and any(c.player for c in chosen):
-            return "players are always shown on the players' view (mark monsters only)"
-        if chosen and all(c.visibility == to for c in chosen):
-            who = chosen[0].name if len(chosen) == 1 else f"all {len(chosen)}"
-            return f"{who}: {to} already"
-        return None
-
-    def _cannot_delay(self) -> str | None:
-        """Why the active combatant cannot delay now (None: it can)."""
-        enc = self.encounter
-        active = enc.active if enc.started else None
-        if active is None:
-            return "the fight has not started: s starts it"
-        if active.name in enc.delayed:
-            return f"{active.name} is delaying already"
-        return None
-
-    def _cannot_return(self) -> str | None:
-        """Why the selected combatant cannot return now (None: it can)."""
-        delayed = self.encounter.delayed
-        if not delayed:
-            return "nobody is delaying (w: the active combatant delays)"
-        current = self.selected()
-        if current is None or current.name not in delayed:
-            who = "nobody selected" if current is None else f"{current.name} is not delaying"
-            return f"{who}; select one delaying: {', '.join(delayed)}"
-        return None
+        and the key pressed anyway (``tracker.availability``)."""
+        return availability.unavailable(self, action)

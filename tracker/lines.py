@@ -112,6 +112,9 @@ ON_TARGETS = {
 #: the players' view keys: the marked combatants, else the selection).
 ON_NAMES = ("delay", "return", "hide", "mask", "reveal")
 
+#: The players' view keys: what each makes of its targets.
+VISIBILITY_KEYS = {"hide": "hidden", "mask": "masked", "reveal": "visible"}
+
 #: Keys that send one fixed line.
 FIXED = {
     "start": "start",
@@ -206,6 +209,54 @@ def key_line(action: str, text: str, names: Sequence[str]) -> str | None:
         return f"remove {targets(names)}"
     if action in ON_NAMES:
         return f"{action} {targets(names)}"
+    return None
+
+
+def ask_for(
+    action: str,
+    names: Sequence[str],
+    line: Callable[[str], str],
+    group: Sequence[Combatant] = (),
+    uses_marks: bool = False,
+    conditions: Sequence[str] = (),
+) -> Ask | None:
+    """What prompt key *action* asks the GM for on *names*, *line* making
+    the answer its line.  *group*: the members of the collapsed group under
+    the cursor, named instead of every member; *uses_marks*: *names* are
+    the marked combatants; *conditions*: the ones *names* have, which
+    ``uncondition`` picks from.  None: not a prompt key, or nothing to pick."""
+    who = ", ".join(names)
+    if group and not uses_marks and action != "initiative":
+        # not thirty names: the group, and whom the key reaches in it
+        up = "standing" if any(not c.down for c in group) else "down, every one"
+        who = f"group {group[0].group} ({len(names)} {up})"
+    if action in ON_TARGETS:
+        _, title, usage = ON_TARGETS[action]
+        saves = None
+        if action == "damage" and len(names) > 1:
+
+            def saves(text: str, chosen: Mapping[str, str]) -> str:
+                return saves_line(names, text, chosen)
+
+        return Ask(
+            f"{title}: {who}",
+            usage,
+            line,
+            uses_marks,
+            blank=action == "attack",
+            names=tuple(names),
+            saves=saves,
+        )
+    if action == "uncondition":
+        if not conditions:
+            return None
+        return Ask(f"Remove condition: {who}", "", line, uses_marks, tuple(conditions))
+    if action == "initiative":
+        if group:  # a member's initiative is the whole group's (§4)
+            who = f"group {group[0].group} ({len(group)})"
+        return Ask(f"Initiative: {who}", "N (the rolled total)", line)
+    if action == "roll":
+        return Ask("Roll dice", "EXPR [adv N] [dis N] [dc N]", line)
     return None
 
 

@@ -1,28 +1,28 @@
-"""The encounter screen: its keys and the dialogs they open.  Every key sends
-one action line built by the controller; the marks serve several actions
-(``keep_marks`` says when they clear), and a key that does not apply
-now is greyed and, pressed anyway, says why."""
+"""The encounter screen's keys: each sends one action line built by the
+controller, or opens the prompt or dialog that builds it
+(``tracker.screens.encounter_dialogs``); the marks serve several actions
+(``keep_marks`` says when they clear), and a key that does not apply now is
+greyed and, pressed anyway, says why (``tracker.availability``)."""
 
 from __future__ import annotations
 
-from functools import partial
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from textual import events
 
 from tracker.bindings import ENCOUNTER_KEYS, LINE_KEYS, SAVES_KEYS, bindings
-from tracker.lines import ADD_FIELDS, EDIT_FIELDS, edit_values
+from tracker.screens import encounter_dialogs as dialogs
 from tracker.screens.encounter_view import EncounterView
 from tracker.screens.palette import EncounterCommands
 from tracker.screens.quitting import quitting
 from tracker.screens.typeahead import held, hold_keys
 
 if TYPE_CHECKING:
-    from tracker.screens.initiative_form import InitiativeEntry
     from tracker.widgets.command_line import CommandLine
 
-# Dialogs and the command line are imported when first opened: the first
-# frame does not need them.
+# The command line and the dialogs are imported when first opened: the
+# first frame does not need them.
 
 
 class EncounterScreen(EncounterView):
@@ -67,43 +67,7 @@ class EncounterScreen(EncounterView):
             self.notify(reason, severity="warning", timeout=4, markup=False)
 
     def action_start(self) -> None:
-        players = self.controller.players_without_initiative()
-        if not players or self.controller.unavailable("start"):
-            self.report(self.apply("start"))
-            return
-        from tracker.screens.initiative_form import InitiativeFormScreen
-
-        form = InitiativeFormScreen(
-            players, self.controller.initiative_entry, self.config.physical_rolls
-        )
-        self.app.push_screen(form, self._start_with)
-
-    def _start_with(self, entry: InitiativeEntry | None) -> None:
-        """The initiative form's batch: the program rolls the rest, or the GM
-        types the monsters' d20s (physical rolls, when asked)."""
-        if entry is None:
-            self.notify("Cancelled: nothing changed.")
-            return
-        if not entry.monster_dice:
-            self.report(self._do(entry.line))
-            return
-        plan = self.controller.monster_dice(entry.line)
-        if isinstance(plan, str):
-            self.report(plan)
-            return
-        action, needed, gm = plan
-        if not needed:
-            self.report(self._do(action))
-            return
-        from tracker.screens.faces import FacesScreen
-
-        def typed(faces: list[int] | None) -> None:
-            if faces is None:
-                self.notify("Cancelled: nothing changed.")
-                return
-            self.report(self._do(self.controller.with_monster_faces(action, gm, faces)))
-
-        self.app.push_screen(FacesScreen("The monsters' initiative dice", needed), typed)
+        dialogs.start(self)
 
     def action_next_turn(self) -> None:
         self.report(self.apply("next"))
@@ -112,31 +76,10 @@ class EncounterScreen(EncounterView):
         self.report(self.apply("prev"))
 
     def action_end_combat(self) -> None:
-        """``end``, once the GM confirms (Enter says no)."""
-        self._confirmed(
-            f"End combat after round {self.encounter.round}?",
-            "The turn order stops and initiative is cleared (s starts a new combat); "
-            "ctrl+z resumes this one.",
-            "end_combat",
-        )
+        dialogs.end_combat(self)
 
     def action_remove_defeated(self) -> None:
-        """``remove defeated``, once the GM confirms (Enter says no)."""
-        down = self.controller.defeated()
-        shown = ", ".join(down[:5]) + (f" and {len(down) - 5} more" if len(down) > 5 else "")
-        self._confirmed(
-            f"Remove {len(down)} defeated: {shown}?", "ctrl+z brings them back.", "remove_defeated"
-        )
-
-    def _confirmed(self, question: str, detail: str, action: str) -> None:
-        from tracker.screens.prompt import ConfirmScreen
-
-        line = self.controller.line(action)
-        assert line is not None  # a fixed line
-        self.app.push_screen(
-            ConfirmScreen(question, detail, destructive=True),
-            lambda yes: self.report(self.apply(line)) if yes else None,
-        )
+        dialogs.remove_defeated(self)
 
     def action_select_down(self) -> None:
         self._select(1)
@@ -151,15 +94,10 @@ class EncounterScreen(EncounterView):
         self._selection_moved()
 
     def action_order_down(self) -> None:
-        self._order("down")
+        self._send("order_down")
 
     def action_order_up(self) -> None:
-        self._order("up")
-
-    def _order(self, direction: str) -> None:
-        line = self.controller.line(f"order_{direction}")
-        if line is not None:
-            self.report(self.apply(line))
+        self._send("order_up")
 
     def action_toggle_mark(self) -> None:
         if self.controller.toggle_mark():
@@ -181,19 +119,7 @@ class EncounterScreen(EncounterView):
         self._details.scroll_relative(y=-3, animate=False)
 
     def action_add(self) -> None:
-        from tracker.screens.form import Field, FormScreen
-
-        fields = [Field(key, label, "", hint) for key, label, hint in ADD_FIELDS]
-        checks = [("player", "player", False), ("avg", "average HP", False)]
-
-        def submit(values: dict[str, str], flags: dict[str, bool]) -> str | None:
-            try:
-                line = self.controller.add_line(values, flags)
-            except ValueError as exc:
-                return str(exc)
-            return self.apply(line)
-
-        self.app.push_screen(FormScreen("Add combatants", fields, submit, checks))
+        dialogs.add(self)
 
     def action_damage(self) -> None:
         self.ask("damage")
@@ -216,21 +142,7 @@ class EncounterScreen(EncounterView):
         self.ask("uncondition")
 
     def action_move(self) -> None:
-        current = self.selected()
-        if current is None:
-            return
-        from tracker.screens.movement import MovementScreen
-
-        ctl, name = self.controller, current.name
-        points = None if current.endurance is None else current.endurance.points
-        screen = MovementScreen(
-            name,
-            points,
-            partial(ctl.preview_move, name),
-            self.config.physical_rolls,
-            partial(ctl.move_line, name),
-        )
-        self.app.push_screen(screen, lambda line: self.report(self._do(line)) if line else None)
+        dialogs.move(self)
 
     def action_initiative(self) -> None:
         self.ask("initiative")
@@ -243,15 +155,11 @@ class EncounterScreen(EncounterView):
 
     def action_delay(self) -> None:
         """The active combatant delays (the turn passes on)."""
-        line = self.controller.line("delay")
-        if line is not None:
-            self.report(self.apply(line))
+        self._send("delay")
 
     def action_return(self) -> None:
         """The selected delaying combatant returns after the active one."""
-        line = self.controller.line("return")
-        if line is not None:
-            self.report(self.apply(line))
+        self._send("return")
 
     def action_hide(self) -> None:
         """The targets leave the players' view."""
@@ -268,51 +176,19 @@ class EncounterScreen(EncounterView):
     def _on_targets(self, action: str) -> None:
         """Send *action* on the marked combatants, else the selection (the
         marks clear afterwards as ``keep_marks`` says)."""
-        then = self.controller.used_marks if self.controller.marks_used() else None
+        self._send(action, self.controller.used_marks if self.controller.marks_used() else None)
+
+    def _send(self, action: str, then: Callable[[], None] | None = None) -> None:
+        """Send the line key *action* builds, when it acts on somebody."""
         line = self.controller.line(action)
         if line is not None:
             self.report(self.apply(line, then))
 
     def action_edit(self) -> None:
-        """The edit form: every changed field is sent as ONE batched action
-        (``set … max_hp 30; set … hp 20``), one undoable step, all or nothing."""
-        current = self.selected()
-        if current is None:
-            return
-        from tracker.screens.form import Field, FormScreen
-
-        values = edit_values(current)
-        fields = [Field(key, label, values[key]) for key, label in EDIT_FIELDS]
-        checks = [("player", "player", current.player)]
-
-        def submit(new: dict[str, str], flags: dict[str, bool]) -> str | None:
-            line = self.controller.edit_line(current, new, flags.get("player"))
-            if not line:
-                return None
-            error = self.apply(line)
-            if error:
-                return error
-            self.controller.renamed(new.get("name"))
-            self.refresh_panes()
-            return None
-
-        self.app.push_screen(FormScreen(f"Edit {current.name}", fields, submit, checks))
+        dialogs.edit(self)
 
     def action_remove(self) -> None:
-        current = self.selected()
-        line = self.controller.line("remove")
-        if current is None or line is None:
-            return
-        from tracker.screens.prompt import ConfirmScreen
-
-        group = self.controller.selected_group()
-        question = f"Remove {current.name} from the fight?"
-        if group:  # the collapsed row: the whole group
-            question = f"Remove group {current.group}, all {len(group)}, from the fight?"
-        self.app.push_screen(
-            ConfirmScreen(question, "ctrl+z brings it back.", destructive=True),
-            lambda yes: self.report(self.apply(line)) if yes else None,
-        )
+        dialogs.remove(self)
 
     async def action_command_line(self) -> None:
         """Open the ``:`` line (mounted the first time it is used)."""
@@ -372,19 +248,7 @@ class EncounterScreen(EncounterView):
         self._history(undo=False)
 
     def action_save_point(self) -> None:
-        from tracker.screens.prompt import PromptScreen
-
-        store = self.controller.save_points()
-
-        def submit(label: str) -> str | None:
-            error = store(label)
-            if error is None:
-                self.notify(f"Save point {label!r} stored.", markup=False)
-            return error
-
-        self.app.push_screen(
-            PromptScreen("Named save point", "LABEL", submit, history=self.typed.kind("save_point"))
-        )
+        dialogs.save_point(self)
 
     def action_toggle_physical(self) -> None:
         self.config.physical_rolls = not self.config.physical_rolls

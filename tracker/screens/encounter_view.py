@@ -15,8 +15,9 @@ from textual.screen import Screen
 
 from rules.combatant import Combatant
 from rules.engine.turns import on_deck
+from tracker.applying import Action
 from tracker.config import Config
-from tracker.controller import Action, EncounterController
+from tracker.controller import EncounterController
 from tracker.lines import Ask
 from tracker.screens.quitting import quitting
 from tracker.widgets.combatant import CombatantPane
@@ -32,6 +33,9 @@ if TYPE_CHECKING:
     from tracker.history import History
 
 # Dialogs are imported when first opened: the first frame does not need them.
+
+#: what a dialog says when the GM cancels it
+CANCELLED = "Cancelled: nothing changed."
 
 EMPTY_HINT = (
     "No combatants yet. Press a to add some, or : then  add Goblin count 3 hp 2d6+2  "
@@ -232,22 +236,25 @@ class EncounterView(Screen[None]):
                     partial(self._apply_with_faces, action, then),
                 )
                 return None
-        return self._do(line, then)
+        return self.apply_now(line, then)
 
     def _apply_with_faces(
         self, action: Action, then: Callable[[], None] | None, faces: list[int] | None
     ) -> None:
         if faces is None:
-            self.notify("Cancelled: nothing changed.")
+            self.notify(CANCELLED)
             return
-        self.report(self._do(action, then, faces))
+        self.report(self.apply_now(action, then, faces))
 
-    def _do(
+    def apply_now(
         self,
         line_or_action: str | Action,
         then: Callable[[], None] | None = None,
         faces: list[int] | None = None,
     ) -> str | None:
+        """Apply *line_or_action* as it is, with *faces* if given (the
+        program rolls any other die); None when done, else the message to
+        show.  *then* runs once the action was applied."""
         error = self.controller.do(line_or_action, faces or ())
         if error is not None:
             return error
