@@ -331,9 +331,16 @@ class EncounterController:
         """The edit form's changes as one batch (empty: nothing changed)."""
         return lines.edit_line(c, values, player)
 
-    def renamed(self, name: str | None) -> None:
-        """The edit form renamed the selection to *name* (when given)."""
-        self.selected_name = name or self.selected_name
+    def renamed(self, old: str, name: str | None) -> None:
+        """The edit form renamed *old* to *name* (when given): the selection
+        and a mark follow it, saved with the UI state."""
+        if not name or name == old:
+            return
+        if old in self.marked:
+            self.marked = [name if n == old else n for n in self.marked]
+            self.live.set_ui_state(marked=list(self.marked))
+        if self.selected_name == old:
+            self.remember(name)
 
     def move_line(self, name: str, movement: str, face: int | None, spend: bool) -> str:
         """``move`` for the movement dialog, carrying the previewed face."""

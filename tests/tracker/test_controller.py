@@ -485,10 +485,21 @@ def test_add_and_edit_forms_quote_their_values() -> None:
     edit = ctl.edit_line(ogre, {"name": "Ogre; remove Zalek", "hp": "50"}, None)
     assert [parse_action(a.strip())["field"] for a in split_batch(edit)] == ["hp", "name"]
     assert ctl.do(edit) is None
-    ctl.renamed("Ogre; remove Zalek")
+    ctl.renamed("Ogre", "Ogre; remove Zalek")
     assert ctl.follow() == ctl.names().index("Ogre; remove Zalek")
+    # saved with the UI state, so a resume selects the renamed combatant
+    assert live.ui_state["selected"] == "Ogre; remove Zalek"
     assert "Zalek" in ctl.names() and "Bob; remove Ogre" in ctl.names()
     assert ctl.edit_line(ogre, edit_values(ogre), ogre.player) == ""  # nothing changed
+
+
+def test_a_renamed_mark_stays_marked() -> None:
+    ctl, cursor, live = fight()
+    at(ctl, cursor, "Ogre")
+    ctl.toggle_mark()
+    assert ctl.do("set Ogre name Troll") is None
+    ctl.renamed("Ogre", "Troll")
+    assert ctl.marked == ["Troll"] and live.ui_state["marked"] == ["Troll"]
 
 
 def test_move_line_and_preview_for_the_movement_dialog() -> None:

@@ -411,6 +411,19 @@ async def test_e_edits_the_selected_combatant() -> None:
         await pilot.press("enter")
         assert hp(app, "Big Ogre") == 40
         assert combatant_title(app) == "Big Ogre"
+        # the selection is saved under the new name: a resume lands on it
+        assert app.live.ui_state["selected"] == "Big Ogre"
+
+
+async def test_renaming_a_marked_combatant_keeps_its_mark() -> None:
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await select(pilot, app, "Ogre")
+        await pilot.press("space", "e")
+        app.screen.query_one("#field-name", Input).value = "Big Ogre"
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.live.ui_state["marked"] == ["Big Ogre"]
 
 
 async def test_delete_asks_then_removes_and_n_keeps() -> None:

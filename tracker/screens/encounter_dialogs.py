@@ -148,12 +148,10 @@ def edit(screen: EncounterView) -> None:
         line = screen.controller.edit_line(current, new, flags.get("player"))
         if not line:
             return None
-        error = screen.apply(line)
-        if error:
-            return error
-        screen.controller.renamed(new.get("name"))
-        screen.refresh_panes()
-        return None
+        # followed before the panes refresh, which forgets marks on names gone
+        return screen.apply(
+            line, then=lambda: screen.controller.renamed(current.name, new.get("name"))
+        )
 
     screen.app.push_screen(FormScreen(f"Edit {current.name}", fields, submit, checks))
 
