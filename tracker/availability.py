@@ -41,7 +41,7 @@ NEED_COMBATANT = frozenset(
 )
 
 #: Keys that act on one combatant, never on a whole collapsed group.
-ONE_COMBATANT = frozenset({"edit", "move", "order_down", "order_up", "return"})
+ONE_COMBATANT = frozenset({"edit", "move", "return"})
 
 NOT_STARTED = "the fight has not started: s starts it"
 

@@ -225,12 +225,23 @@ async def test_keys_for_one_combatant_ask_to_expand_first() -> None:
     app = make_app(horde())
     async with app.run_test(size=(80, 24), notifications=True) as pilot:
         await to_row(pilot, app, "Zombie ×4")
-        for key, action in (("e", "edit"), ("K", "order_up"), ("m", "move")):
+        for key, action in (("e", "edit"), ("m", "move")):
             await pilot.press(key)
             assert not isinstance(app.screen, FormScreen)
             reason = app.screen.unavailable(action)  # type: ignore[attr-defined]
             assert reason == "group Zombie is one row: o expands it to pick one of its 4"
         assert order(app) == ["Zalek", *ZOMBIES, "Ogre"]
+
+
+async def test_j_and_k_on_the_row_move_the_whole_group() -> None:
+    app = make_app(horde())
+    async with app.run_test(size=(80, 24)) as pilot:
+        await to_row(pilot, app, "Zombie ×4")
+        await pilot.press("J")  # past the ogre, all four together
+        assert order(app) == ["Zalek", "Ogre", *ZOMBIES]
+        assert "Zombie ×4" in rows(app)[row_of(app, "Zombie ×4")]
+        await pilot.press("K", "K")  # the cursor stays on the group's row
+        assert order(app) == [*ZOMBIES, "Zalek", "Ogre"]
 
 
 async def test_i_on_the_row_sets_the_groups_initiative() -> None:
