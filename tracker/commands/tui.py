@@ -43,9 +43,7 @@ class StartError(Exception):
 
 
 def build_app(
-    args: argparse.Namespace,
-    hold_gc: bool = True,
-    phase: Callable[[str], None] | None = None,
+    args: argparse.Namespace, hold_gc: bool = True, phase: Callable[[str], None] | None = None
 ) -> CombatTrackerApp:
     """Open the store (and the encounter for ``open NAME``), read the config
     and build the app; the caller runs it and closes ``app.store``.

@@ -146,11 +146,7 @@ class Sharing:
         ports = [p for p in (self.state.port, *(self._ports or (DEFAULT_PORT,))) if p is not None]
         live = self.live
         server = ShareServer(
-            lambda: view_of(live.encounter),
-            token,
-            lan=self.state.lan,
-            ports=ports,
-            **self._options,
+            lambda: view_of(live.encounter), token, lan=self.state.lan, ports=ports, **self._options
         )
         try:
             server.start()

@@ -71,10 +71,7 @@ def load_page(html: bytes | None = None) -> Page:
 
 
 def players_app(
-    feed: Feed,
-    token: Callable[[], str],
-    page: Page | None = None,
-    heartbeat: float = HEARTBEAT,
+    feed: Feed, token: Callable[[], str], page: Page | None = None, heartbeat: float = HEARTBEAT
 ) -> web.Application:
     """The web application; *token* is read on every request, so a new
     one takes effect at once (the old URL is then a 404)."""
@@ -104,9 +101,7 @@ def players_app(
     return app
 
 
-def _secure_headers(
-    policy: str,
-) -> Callable[[web.Request, web.StreamResponse], Awaitable[None]]:
+def _secure_headers(policy: str) -> Callable[[web.Request, web.StreamResponse], Awaitable[None]]:
     async def secure(_request: web.Request, response: web.StreamResponse) -> None:
         headers = response.headers
         headers["Content-Security-Policy"] = policy
