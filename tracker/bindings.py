@@ -1,7 +1,6 @@
 """The tracker's keys as Textual bindings and as the tables the footer, the
-help screen, the command palette and the keymap checks read: all built from
-the data in :mod:`tracker.keys`, so they can never disagree with what the
-keys do."""
+help screen, the palette and the keymap checks read, all from
+:mod:`tracker.keys`, so they never disagree with what the keys do."""
 
 from __future__ import annotations
 
@@ -37,8 +36,7 @@ def wide_ids() -> set[str]:
 
 
 def key_tables() -> list[list[tuple[str, str]]]:
-    """``(id, default keys)`` of each screen's keys: a key may mean one
-    thing per screen (the keymap checks are per table)."""
+    """``(id, default keys)`` per screen: a key may mean one thing per screen."""
     tables = (ENCOUNTER_KEYS, PICKER_KEYS, MOVEMENT_KEYS, SAVES_KEYS, SHARE_KEYS)
     return [[(k.id, k.key) for k in t] for t in tables]
 

@@ -11,8 +11,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any, NoReturn
 
-#: subcommand → module under tracker.commands that provides
-#: ``register(subparsers)`` and ``run(args) -> int``.
+#: subcommand → its module under tracker.commands (``register`` and ``run``)
 COMMANDS = {
     "roll": "roll",
     "new": "create",
@@ -57,8 +56,8 @@ LAN_HELP = (
 
 
 def command_of(argv: Sequence[str]) -> str | None:
-    """The subcommand *argv* names, past the global options; None when there
-    is none or the line is not that simple (the full parser explains it)."""
+    """The subcommand *argv* names past the global options; None for none,
+    ``"?"`` for a line the full parser must explain."""
     i = 0
     while i < len(argv):
         word = argv[i]
@@ -74,8 +73,8 @@ def command_of(argv: Sequence[str]) -> str | None:
 
 
 def build_parser(command: str | None = "?") -> argparse.ArgumentParser:
-    """The parser for *command*'s line, registering only that subcommand;
-    ``"?"`` (the default) builds them all, for ``--help`` and errors."""
+    """The parser for *command*'s line, with only that subcommand (``"?"``:
+    all of them, for ``--help`` and errors)."""
     parser = _Parser(
         prog="combat-tracker",
         description="A keyboard-driven combat tracker for tabletop Game Masters.",
@@ -96,10 +95,9 @@ def build_parser(command: str | None = "?") -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run one command line; return the exit status.  The last resort around
-    everything: an unexpected error is a bug, reported by
-    :mod:`tracker.commands.crash` (status 70); Ctrl+C is 130 and a closed
-    pipe a quiet stop, never a traceback in front of the GM."""
+    """Run one command line; return the exit status.  The last resort: a bug
+    is a crash report (status 70), Ctrl+C is 130, a closed pipe a quiet
+    stop; never a traceback in front of the GM."""
     from tracker.commands.output import GuardedOutput, OutputError, silence_stdout
 
     words = list(sys.argv[1:] if argv is None else argv)
@@ -135,10 +133,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _run(words: list[str]) -> int:
     args = build_parser(command_of(words)).parse_args(words)
-    if args.command is None:
-        module = importlib.import_module("tracker.commands.tui")
-    else:
-        module = importlib.import_module(f"tracker.commands.{COMMANDS[args.command]}")
+    module = importlib.import_module(f"tracker.commands.{COMMANDS[args.command or 'open']}")
     return int(module.run(args) or 0)
 
 

@@ -1,8 +1,7 @@
-"""Which rows the initiative pane shows (issue 11, README "Decisions"): a
-group (docs/rules.md §4, "Groups") is one row, ``Zombies ×12 · 4 bloodied
-· 2 down``, until the GM expands it.  Textual-free: the controller (the
-selection, the marks, the targets) and the pane read the same
-:class:`Span` list, so a row index means the same thing to both."""
+"""Which rows the initiative pane shows: a group (docs/rules.md §4) is one
+row, ``Zombies ×12 · 4 bloodied · 2 down``, until the GM expands it.  The
+controller and the pane read the same :class:`Span` list, so a row index
+means the same to both."""
 
 from __future__ import annotations
 
@@ -18,7 +17,7 @@ if TYPE_CHECKING:
 
 class Span(NamedTuple):
     """One row of the pane: the combatants ``start`` to ``start + size``
-    of the order; ``group`` is set when they are a collapsed group."""
+    of the order."""
 
     start: int
     size: int = 1
@@ -34,18 +33,15 @@ class Span(NamedTuple):
         return self.start <= index < self.start + self.size
 
     def lead(self, turn: int | None) -> int:
-        """The index of whom the row stands for when it is selected: the
-        member whose turn it is, else the first (so expanding the group
-        whose turn it is puts the cursor on the one acting)."""
+        """Whom the row stands for when selected: the member whose turn it
+        is, else the first."""
         return turn if turn is not None and self.covers(turn) else self.start
 
 
 def spans(combatants: Sequence[Combatant], expanded: Collection[str]) -> tuple[Span, ...]:
     """The rows for *combatants* in the order of play: each run of two or
-    more members of one group (any case) is one collapsed row unless its
-    key (``name_key``) is in *expanded*; everyone else is a row of its own.
-    A member the GM moved out of the group's slot (``order``) starts a
-    run of its own."""
+    more members of one group is one row unless its ``name_key`` is in
+    *expanded*; everyone else (a member moved out of the run too) is a row."""
     out: list[Span] = []
     i, n = 0, len(combatants)
     while i < n:
@@ -79,13 +75,11 @@ def standing(members: Sequence[Combatant]) -> list[str]:
 
 
 class Collapse:
-    """Which groups are expanded (the rest are one row each), and the rows
-    that makes, worked out again only when the combatants or the
-    expanded groups change."""
+    """Which groups are expanded, and the rows that makes (worked out again
+    only when the combatants or the expanded groups change)."""
 
     def __init__(self, expanded: object = None) -> None:
-        """*expanded*: the saved list of ``name_key``s (anything else, or
-        a list longer than a fight has combatants: none)."""
+        """*expanded*: the saved ``name_key`` list (anything else: none)."""
         from rules.limits import MAX_COMBATANTS
 
         saved = expanded if isinstance(expanded, list) and len(expanded) <= MAX_COMBATANTS else []
@@ -103,8 +97,7 @@ class Collapse:
 
     def why_not(self, combatants: Sequence[Combatant], index: int) -> str | None:
         """Why the row of the combatant at *index* cannot be expanded or
-        collapsed (None: it can): it must be in a group that is, or
-        collapsed would be, one row of two or more."""
+        collapsed (None: it can)."""
         c = combatants[index]
         if c.group is None:
             return f"{c.name} is in no group (group NAME T joins one)"
@@ -115,8 +108,8 @@ class Collapse:
         return None
 
     def toggle(self, combatants: Sequence[Combatant], index: int) -> bool:
-        """Expand the collapsed group on the row of the combatant at
-        *index*, or collapse its expanded group; False when :meth:`why_not`."""
+        """Expand or collapse the group of the combatant at *index*; False
+        when :meth:`why_not`."""
         if self.why_not(combatants, index) is not None:
             return False
         group = combatants[index].group

@@ -61,7 +61,6 @@ class Config:
 
 
 def config_path() -> Path:
-    """The keymap/settings file: ``$COMBAT_TRACKER_CONFIG`` or the user config dir."""
     env = os.environ.get("COMBAT_TRACKER_CONFIG")
     if env:
         return Path(env)
@@ -75,7 +74,7 @@ def load_config(path: Path | None = None, known_ids: set[str] | None = None) -> 
     path = path or config_path()
     config = Config(path=path)
     _read(path, config, known_ids)
-    # a path from the environment may hold anything too: one line, visible
+    # a path from the environment may hold anything too
     config.problems = [visible(problem) for problem in config.problems]
     return config
 
@@ -131,16 +130,12 @@ def _read(path: Path, config: Config, known_ids: set[str] | None) -> None:
     if not isinstance(settings, dict):
         config.problems.append(f"{path}: [settings] must be a table")
         settings = {}
-    physical = settings.get("physical_rolls", False)
-    if isinstance(physical, bool):
-        config.physical_rolls = physical
-    else:
-        config.problems.append(f"{path}: physical_rolls must be true or false")
-    follow = settings.get("follow_turn", True)
-    if isinstance(follow, bool):
-        config.follow_turn = follow
-    else:
-        config.problems.append(f"{path}: follow_turn must be true or false")
+    for name in ("physical_rolls", "follow_turn"):
+        value = settings.get(name, getattr(config, name))
+        if isinstance(value, bool):
+            setattr(config, name, value)
+        else:
+            config.problems.append(f"{path}: {name} must be true or false")
     keep = settings.get("keep_marks", "until-next-turn")
     if isinstance(keep, bool):  # true: kept until Esc; false: cleared after each action
         keep = KEEP_MARKS[0] if keep else KEEP_MARKS[2]
@@ -158,10 +153,9 @@ def _read(path: Path, config: Config, known_ids: set[str] | None) -> None:
 
 
 def save_setting(path: Path, key: str, value: str) -> str | None:
-    """Set ``[settings] key = "value"`` in the config file at *path*,
-    keeping every other line (comments, keys, other settings) as written;
-    the file is replaced atomically (a symlink's target is updated).  None
-    when saved, else one sentence saying why not (the file is unchanged)."""
+    """Set ``[settings] key = "value"`` in the config file at *path*, every
+    other line kept as written, replaced atomically (through a symlink);
+    None when saved, else one sentence why not (the file unchanged)."""
     import json
     import tomllib
 
@@ -199,9 +193,8 @@ def save_setting(path: Path, key: str, value: str) -> str | None:
 
 
 def _with_setting(text: str, key: str, literal: str) -> str:
-    """*text* with ``key = literal`` in its ``[settings]`` table: the key's
-    line replaced, else added at the table's end, else a new table at the
-    file's end."""
+    """*text* with ``key = literal`` in ``[settings]``: the key's line
+    replaced, else added at the table's end, else a new table at the end."""
     import re
 
     lines = text.splitlines(keepends=True)
@@ -230,10 +223,9 @@ def _with_setting(text: str, key: str, literal: str) -> str:
 def keymap_problems(
     tables: Sequence[Sequence[tuple[str, str]]], keymap: Mapping[str, str]
 ) -> list[str]:
-    """What a keymap does to each screen's keys (*tables*: ``(id, default
-    keys)`` per screen): one line per key it binds to two actions or more,
-    naming them and those it leaves with no key of their own; empty when
-    the keymap leaves every action its own key."""
+    """One line per key the keymap binds to two actions or more on one
+    screen (*tables*: ``(id, default keys)`` per screen), naming them and
+    those it leaves with no key of their own."""
     problems: list[str] = []
     for table in tables:
         keys = {

@@ -1,7 +1,6 @@
-"""A combatant's defenses (RULES.md §5) worded as the encounter's ruleset
-applies them, for the combatant pane and ``show``: under ``resistance =
-halve`` a resistance's number plays no part, so ``resist fire=3`` reads
-``fire (halved)``; under ``subtract`` it reads ``fire −3``."""
+"""A combatant's defenses (RULES.md §5) worded as the ruleset applies them:
+``resist fire=3`` reads ``fire (halved)`` under ``resistance = halve``,
+``fire −3`` under ``subtract``."""
 
 from __future__ import annotations
 
@@ -10,15 +9,14 @@ from rules.rulesets import Ruleset
 
 
 def resistance_text(tag: str, value: int, ruleset: Ruleset) -> str:
-    """One resistance as the ruleset's ``resistance`` option applies it."""
     if ruleset["resistance"] == "subtract":
         return f"{tag} −{value}"
     return f"{tag} (halved)"
 
 
 def defense_parts(d: Defenses, ruleset: Ruleset) -> list[str]:
-    """``immune …``, ``resist …``, ``weak …`` (×2), ``susceptible …`` (×1.5),
-    each present kind once, tags sorted; empty when there are none."""
+    """``immune …``, ``resist …``, ``weak ×2 …``, ``susceptible ×1.5 …``,
+    each kind present once, tags sorted."""
     parts = []
     if d.immunities:
         parts.append("immune " + ", ".join(sorted(d.immunities)))

@@ -1,10 +1,9 @@
-"""What the GM typed, kept like a shell's history: one list per kind of
-line (``command`` for the ``:`` line, ``damage``, ``heal``, ``condition``…
-for the prompts), the newest last, each bounded, in one small JSON file in
-the user state directory (``$COMBAT_TRACKER_STATE``), replaced atomically
-after each entry.  A damaged, non-UTF-8, oversized or unwritable file costs
-the GM at most one notice: the history starts empty, the fight goes on.
-Textual-free; :class:`Recall` is what Up/Down walk."""
+"""What the GM typed, kept like a shell's history: one bounded list per kind
+of line (``command`` for the ``:`` line, ``damage``, ``heal``… for the
+prompts), newest last, in one JSON file in the user state directory,
+replaced atomically after each entry.  A damaged or unwritable file costs at
+most one notice; the history then starts empty.  :class:`Recall` is what
+Up/Down walk."""
 
 from __future__ import annotations
 
@@ -29,15 +28,14 @@ SCHEMA = 1
 
 
 def history_path() -> Path:
-    """The history file, in the state directory crash reports use."""
     from tracker.commands.crash import state_dir
 
     return state_dir() / FILE_NAME
 
 
 def _keepable(line: object) -> bool:
-    """Whether *line* is something the GM could have typed: one line of
-    text, no control characters (a recalled line is shown exactly)."""
+    """Whether the GM could have typed *line*: one line, no control
+    characters (a recalled line is shown exactly)."""
     return (
         isinstance(line, str)
         and 0 < len(line) <= MAX_LENGTH
@@ -47,9 +45,9 @@ def _keepable(line: object) -> bool:
 
 
 class History:
-    """Every kind's entries, read on first use and written after each new
-    one.  *notice* is told, once at most, that the file could not be read
-    or written; the history then lives in memory only."""
+    """Every kind's entries, read on first use, written after each new one;
+    *notice* is told once at most that the file could not be read or
+    written (the history then lives in memory)."""
 
     def __init__(self, path: Path | None = None, notice: Callable[[str], None] | None = None):
         self._path = path
@@ -106,8 +104,8 @@ class History:
         return tuple(self._load().get(kind, ()))
 
     def add(self, kind: str, line: str) -> None:
-        """Keep *line* as *kind*'s newest entry (an equal older one moves up
-        to it) and write the file; blank or untypeable lines are not kept."""
+        """Keep *line* as *kind*'s newest entry (an equal older one moves
+        up) and write the file; a blank or untypeable line is not kept."""
         line = line.strip()
         if not _keepable(line):
             return
@@ -123,6 +121,7 @@ class History:
         tmp = None
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
+            # not fsutil.atomic_write: a failed replace must not leave the temp file
             fd, tmp = tempfile.mkstemp(prefix=".history-", suffix=".tmp", dir=path.parent)
             with os.fdopen(fd, "w", encoding="utf-8") as f:
                 f.write(text)
@@ -162,10 +161,9 @@ class Kept:
 
 
 class Recall:
-    """Up and Down through a copy of some entries, newest first, like a
-    shell: Up from the line being typed keeps it as the draft, Down past the
-    newest entry brings it back.  Editing a recalled line changes nothing
-    here; moving away from it forgets the edit."""
+    """Up and Down through a copy of some entries, like a shell: Up keeps
+    the line being typed as the draft, Down past the newest brings it back;
+    an edit to a recalled line is forgotten on moving away."""
 
     def __init__(self, entries: Sequence[str]) -> None:
         self._entries = tuple(entries)

@@ -1,7 +1,7 @@
 """How keys, prompts and forms become lines of the action language (``d``
-on Goblin 2 with ``2d6+3 fire`` sends ``damage 'Goblin 2' 2d6+3 fire``), the
-app doing no rules arithmetic.  Every name is quoted, so one holding spaces,
-quotes or ``;`` never becomes a second action."""
+on Goblin 2 with ``2d6+3 fire`` sends ``damage 'Goblin 2' 2d6+3 fire``): the
+app does no rules arithmetic.  Every name is quoted, so spaces, quotes or
+``;`` in one never make a second action."""
 
 from __future__ import annotations
 
@@ -37,8 +37,7 @@ ADD_FIELDS = (
     ("group", "Group", "one initiative, one row: e.g. Zombies"),
 )
 
-#: Add-form fields whose value is one word: spaces typed in them are dropped
-#: (``fire, cold`` is ``fire,cold``); the others (a name, notes) keep theirs.
+#: Add-form fields of one word: spaces typed in them are dropped (``fire, cold``)
 _ONE_WORD = frozenset(key for key, _, _ in ADD_FIELDS) - {"name", "notes", "group"}
 
 #: Edit form: (set FIELD, label), in the form's order (name first).
@@ -74,9 +73,8 @@ DEFENSE_FIELDS = ("immunities", "resistances", "weaknesses", "susceptibilities")
 #: Fields an empty entry clears (``set T dex none``); the others keep their value.
 CLEARABLE = {*ABILITY_FIELDS, *DEFENSE_FIELDS, "initiative", "athletics", "notes"}
 
-#: The order the ``set`` parts are sent in: max_hp before hp (reads
-#: naturally, and hp is checked against the new maximum), the rename last so
-#: every other part still names the combatant by its old name.
+#: The order the ``set`` parts are sent in: max_hp before hp (hp is checked
+#: against the new maximum), the rename last (the others use the old name).
 SEND_ORDER = (
     "max_hp",
     "hp",
@@ -133,8 +131,7 @@ class Ask:
     usage: str
     #: the answer (the prompt's text, or the choice) → the action line
     line: Callable[[str], str]
-    #: the line goes to the marked combatants (``keep_marks`` says whether
-    #: they clear once it applied)
+    #: the line goes to the marked combatants (``keep_marks``: do they clear after)
     uses_marks: bool = False
     #: pick one of these instead of typing (``uncondition``)
     choices: tuple[str, ...] = ()
@@ -142,8 +139,8 @@ class Ask:
     blank: bool = False
     #: whom the line acts on, in the order of play
     names: tuple[str, ...] = ()
-    #: the answer and a save per target (:data:`SAVES`) → the line; None:
-    #: not asked (only damage on two targets or more asks)
+    #: the answer and a save per target (:data:`SAVES`) → the line (damage
+    #: on two targets or more)
     saves: Callable[[str, Mapping[str, str]], str] | None = None
 
 
@@ -163,9 +160,8 @@ SAVES = ("full", "half", "none")
 
 
 def saves_line(names: Sequence[str], rest: str, saves: Mapping[str, str]) -> str:
-    """``damage TARGETS REST [half T] [none T]`` (one roll, one step):
-    ``damage 'Zombie 1,Ogre' 8d6 fire half Ogre``; a target missing from
-    *saves* takes it all."""
+    """``damage 'Zombie 1,Ogre' 8d6 fire half Ogre``: one roll, one step; a
+    target missing from *saves* takes it all."""
     line = on_targets("damage", names, rest)
     for save in SAVES[1:]:
         who = [n for n in names if saves.get(n) == save]
@@ -184,14 +180,13 @@ def with_value(text: str) -> str:
 
 
 def uncondition_line(names: Sequence[str], condition: str) -> str:
-    """``uncond`` *condition* from each of *names*, one action each, joined
-    with ``;`` into one batch (one undoable step)."""
+    """``uncond`` *condition* from each of *names*, one undoable batch."""
     return "; ".join(f"uncond {targets([n])} {shlex.quote(condition)}" for n in names)
 
 
 def key_line(action: str, text: str, names: Sequence[str]) -> str | None:
-    """The line key *action* sends on *names* with *text* from its prompt;
-    None: nobody to act on, or not such a key."""
+    """The line key *action* sends on *names* with *text* from its prompt
+    (None: nobody to act on, or no such key)."""
     if action in FIXED:
         return FIXED[action]
     if action == "roll":
@@ -313,8 +308,7 @@ def edit_lines(c: Combatant, values: Mapping[str, str], player: bool | None = No
         if key not in values:  # not in the form: left as it is
             continue
         value = values[key].strip()
-        # a name or note holding control characters is shown in the form
-        # made visible (tracker.widgets.plain): left as shown, it is unchanged
+        # a name holding control characters shows made visible: left so, unchanged
         if value in (before[key], visible(before[key])) or (not value and key not in CLEARABLE):
             continue
         if not value and key != "notes":
@@ -326,8 +320,7 @@ def edit_lines(c: Combatant, values: Mapping[str, str], player: bool | None = No
 
 
 def edit_line(c: Combatant, values: Mapping[str, str], player: bool | None = None) -> str:
-    """Every change of the edit form as one batch, one undoable step (empty
-    when nothing changed)."""
+    """Every change of the edit form as one undoable batch ('' for none)."""
     return "; ".join(edit_lines(c, values, player))
 
 
@@ -342,8 +335,7 @@ def move_line(name: str, movement: str, face: int | None, spend: bool) -> str:
 
 
 def initiative_line(totals: Sequence[tuple[str, int | None]]) -> str:
-    """The initiative form's one batch: ``init 'Mira' 17; init 'Bram' 12;
-    start`` — each typed total (None: blank, ``start`` rolls it with the
-    monsters' initiatives), then ``start``; one undoable step."""
+    """``init 'Mira' 17; init 'Bram' 12; start``: each typed total (None:
+    ``start`` rolls it with the monsters'), one undoable step."""
     parts = [f"init {targets([name])} {total}" for name, total in totals if total is not None]
     return "; ".join([*parts, "start"])

@@ -13,7 +13,7 @@ if TYPE_CHECKING:
 
 
 def default_name(name: str, label: str) -> str:
-    """``Goblin ambush (before the ogre)``: the new encounter's default name."""
+    """``Goblin ambush (before the ogre)``."""
     return f"{name} ({label})"
 
 
@@ -24,18 +24,17 @@ def restore_save_point(
     new_name: str | None = None,
     rng: random.Random | None = None,
 ) -> str:
-    """Create the encounter *new_name* (default ``NAME (LABEL)``) from save
-    point *label* of *name*; return the new name.  Raises ``EncounterExists``,
-    ``EncounterNotFound`` or ``SaveError`` (nothing created)."""
+    """Create *new_name* (default ``NAME (LABEL)``) from save point *label*
+    of *name* and return it; ``EncounterExists``, ``EncounterNotFound`` or
+    ``SaveError`` create nothing."""
     from rules.engine import Session
-    from saves.errors import EncounterExists
+    from rules.errors import ActionError
+    from saves.errors import EncounterExists, SaveError
     from saves.live import LiveEncounter, summary_of
 
     new_name = (new_name or default_name(name, label)).strip()
     if store.exists(new_name):
         raise EncounterExists(new_name, new_name)
-    from rules.errors import ActionError
-    from saves.errors import SaveError
 
     point = store.load_save_point(name, label)
     try:

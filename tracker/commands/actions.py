@@ -1,6 +1,6 @@
-"""``do``: apply actions to a saved encounter, each durably saved before its
-``ok N``; a refused line is one ``error: …`` line and the stream goes on, a
-failed save stops it."""
+"""``do``: actions on a saved encounter, each saved before its ``ok N``; a
+refused line is one ``error: …`` line and the stream goes on, a failed save
+stops it."""
 
 from __future__ import annotations
 

@@ -36,14 +36,12 @@ def _console() -> Any:
     return Console()
 
 
-#: the longest name a table shows whole (input allows 80 characters; a
-#: hand-edited file may hold megabytes)
+#: the longest name a table shows whole (a hand-edited file may hold megabytes)
 CELL = 200
 
 
 def _text(value: Any, limit: int = CELL) -> Any:
-    """A table cell or title: Rich ``Text`` of the plain string, never markup,
-    made visible and cut short."""
+    """A table cell: plain ``Text`` (never markup), visible and cut short."""
     from rich.text import Text
 
     return Text(shorten(str(value), limit))
@@ -55,7 +53,7 @@ def _list(args: argparse.Namespace, store: Store) -> int:
         s.name: [label for label, _ in store.save_points(s.name)] if s.save_points else []
         for s in summaries
     }
-    for notice in store.take_notices():  # what listing found (an unreadable file)
+    for notice in store.take_notices():  # an unreadable file, say
         fail(notice)
     if args.json:
         from tracker.commands.report import to_json
@@ -120,9 +118,8 @@ def _show(args: argparse.Namespace, store: Store) -> int:
         title += f"combat over after round {state['round']}"
     else:
         title += "not started"
-    console.print(Text(title), highlight=False)  # not a table title: that wraps to the table
+    console.print(Text(title), highlight=False)  # a table title would wrap to the table
     enc = live.encounter
-    # the defenses as the ruleset applies them (core halves: "fire (halved)")
     defenses = [defenses_text(c.defenses, enc.ruleset) for c in enc.combatants]
     table = Table(box=None)
     headers = ["", "init", "name", "HP", "temp", "AL", "conditions"]

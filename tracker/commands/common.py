@@ -1,6 +1,6 @@
-"""Pieces every subcommand shares: ``--db`` / ``--seed`` everywhere, opening
-the store with one clear message on failure, the seeded random source, and
-how a user's text is quoted in a message."""
+"""What every subcommand shares: ``--db`` / ``--seed``, opening the store and
+the encounter with one line on failure, the seeded random source, and how a
+user's text is quoted in a message."""
 
 from __future__ import annotations
 
@@ -11,18 +11,16 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, TypeAlias
 
 from rules.errors import ActionError
-from rules.text import MAX_TITLE, check_text, describe, name_key, shorten, visible
+from rules.text import MAX_TITLE, check_text, describe, name_key, shorten
 
 if TYPE_CHECKING:
     from saves.live import LiveEncounter
     from saves.store import Store
 
-#: What each command's ``register`` adds its subcommand to
-#: (``ArgumentParser.add_subparsers``).
+#: what each command's ``register`` adds its subcommand to
 Subparsers: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"
 
-#: the longest message written on stderr: a message quoting a huge field
-#: (a hand-edited file) is cut rather than flooding the terminal.
+#: a message quoting a huge field (a hand-edited file) is cut, not flooding the terminal
 MAX_MESSAGE = 2000
 
 
@@ -35,8 +33,8 @@ class CommandError(Exception):
 
 
 def add_common(parser: argparse.ArgumentParser) -> None:
-    """Accept ``--db`` and ``--seed`` after the subcommand too (the top-level
-    parser has them as well; SUPPRESS keeps a top-level value)."""
+    """``--db`` and ``--seed`` after the subcommand too (SUPPRESS keeps a
+    value given before it)."""
     parser.add_argument(
         "--db",
         metavar="PATH",
@@ -59,21 +57,18 @@ def rng_from(args: argparse.Namespace) -> random.Random:
 
 
 def quoted(text: str, limit: int = 100) -> str:
-    """``'Goblin ambush'``: a name as a message quotes it, made visible and
-    cut short."""
+    """``'Goblin ambush'``: a name quoted in a message, visible and cut short."""
     return f"'{shorten(text, limit)}'"
 
 
 def one_line(message: str) -> str:
-    """*message* safe to print: made visible, one line, at most MAX_MESSAGE
-    characters."""
+    """*message* made visible, one line, at most MAX_MESSAGE characters."""
     return shorten(message, MAX_MESSAGE)
 
 
 def check_arg(what: str, value: str) -> str:
-    """A name given on the command line, for looking something up: an
-    undecodable byte (Python hands argv bytes that are not UTF-8 over as
-    surrogates) is named here, instead of "no such encounter"."""
+    """A name to look up, from the command line: a byte that is not UTF-8
+    (argv hands it over as a surrogate) is named, not "no such encounter"."""
     for ch in value:
         if 0xDC80 <= ord(ch) <= 0xDCFF:
             raise CommandError(f"the {what} cannot contain {describe(ch)}")
@@ -81,8 +76,8 @@ def check_arg(what: str, value: str) -> str:
 
 
 def check_title(what: str, value: str) -> str:
-    """A new encounter name or save-point label from the command line,
-    checked, or one line naming the argument and why it cannot be one."""
+    """A new encounter name or save-point label from the command line, or a
+    CommandError saying why it cannot be one."""
     try:
         text = check_text(f"the {what}", value, MAX_TITLE).strip()
     except ActionError as exc:
@@ -93,8 +88,8 @@ def check_title(what: str, value: str) -> str:
 
 
 def open_store(args: argparse.Namespace, read_only: bool = False) -> Store:
-    """Open the database, printing recovery notices once; a locked or
-    unreadable database becomes a CommandError (one line, no traceback)."""
+    """The database, its recovery notices printed; a CommandError when it is
+    locked or unreadable."""
     from saves.store import SaveError, Store
 
     try:
@@ -109,9 +104,8 @@ def open_store(args: argparse.Namespace, read_only: bool = False) -> Store:
 
 
 def resolve_name(typed: str, names: list[str]) -> str:
-    """The saved encounter *typed* means: its name, else the one name it
-    starts (ignoring case); ValueError lists the candidates (an ambiguous
-    prefix) or the saved names (no match)."""
+    """The saved encounter *typed* names, or the one it is a prefix of
+    (ignoring case); ValueError lists the candidates or the saved names."""
     wanted = name_key(typed.strip())
     for name in names:
         if name_key(name) == wanted:
@@ -128,9 +122,7 @@ def resolve_name(typed: str, names: list[str]) -> str:
 
 
 def resolve(args: argparse.Namespace, store: Store) -> str:
-    """The full name of the encounter ``args.name`` names (the name or a
-    unique prefix, as ``open`` takes it), or a CommandError: an ambiguous
-    prefix lists the candidates, no match lists the saved encounters."""
+    """:func:`resolve_name` of ``args.name``, failing as a CommandError."""
     typed = check_arg("encounter name", args.name)
     try:
         return resolve_name(typed, [s.name for s in store.list()])
@@ -140,9 +132,9 @@ def resolve(args: argparse.Namespace, store: Store) -> str:
 
 def open_live(args: argparse.Namespace, store: Store, prefix: bool = False) -> LiveEncounter:
     """The encounter ``args.name`` (*prefix*: or the one it is a unique
-    prefix of), or a CommandError saying why not."""
+    prefix of); a SaveError says why not, a CommandError if it is missing."""
     from saves.live import LiveEncounter
-    from saves.store import EncounterNotFound, SaveError
+    from saves.store import EncounterNotFound
 
     name = resolve(args, store) if prefix else check_arg("encounter name", args.name)
     try:
@@ -151,9 +143,6 @@ def open_live(args: argparse.Namespace, store: Store, prefix: bool = False) -> L
         raise CommandError(
             f"no encounter named {quoted(name)} (see: combat-tracker list)"
         ) from None
-    except SaveError as exc:
-        raise CommandError(str(exc)) from None
-    # What loading found (a damaged journal, say) is told once, here.
     for notice in store.take_notices():
         fail(notice)
     return live
@@ -164,9 +153,8 @@ def run_with_store(
     handler: Callable[[argparse.Namespace, Store], int],
     read_only: bool = False,
 ) -> int:
-    """Run an encounter subcommand's *handler* with the store open (closed
-    after); a failure is one line on stderr and the exit status.
-    *read_only* takes no lock."""
+    """*handler* with the store open (*read_only*: without the lock); a
+    CommandError or SaveError is one line on stderr and the exit status."""
     from saves.store import SaveError
 
     try:
@@ -176,12 +164,9 @@ def run_with_store(
         return exc.status
     try:
         return handler(args, store)
-    except CommandError as exc:
+    except (CommandError, SaveError) as exc:  # SaveError: a refused name, a failed write
         fail(str(exc))
-        return exc.status
-    except SaveError as exc:  # the store refused a name or failed a write
-        fail(str(exc))
-        return 1
+        return getattr(exc, "status", 1)
     finally:
         store.close()
 
@@ -189,21 +174,3 @@ def run_with_store(
 def fail(message: str) -> None:
     """One line on stderr, made safe (see :func:`one_line`)."""
     sys.stderr.write(f"combat-tracker: {one_line(message)}\n")
-
-
-__all__ = [
-    "CommandError",
-    "add_common",
-    "check_arg",
-    "check_title",
-    "fail",
-    "one_line",
-    "open_live",
-    "open_store",
-    "quoted",
-    "resolve",
-    "resolve_name",
-    "rng_from",
-    "run_with_store",
-    "visible",
-]

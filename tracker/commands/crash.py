@@ -1,7 +1,7 @@
-"""The last resort: a bug must never put a traceback in front of the GM nor
-exit 0, so an unexpected error becomes a crash report in the user's state
-directory (or ``$COMBAT_TRACKER_STATE``), one sentence on stderr and
-:data:`EX_SOFTWARE`.  Import-light: it runs when something already failed."""
+"""The last resort: a bug never puts a traceback in front of the GM nor exits
+0; it is a crash report in the user's state directory (or
+``$COMBAT_TRACKER_STATE``), one sentence on stderr and :data:`EX_SOFTWARE`.
+Import-light: it runs when something already failed."""
 
 from __future__ import annotations
 
@@ -13,15 +13,13 @@ from pathlib import Path
 
 from rules.text import visible
 
-#: sysexits.h: an internal software error
-EX_SOFTWARE = 70
-#: the environment variable naming the directory crash reports go to
+EX_SOFTWARE = 70  # sysexits.h: an internal software error
 STATE_ENV = "COMBAT_TRACKER_STATE"
 APP_NAME = "combat-tracker"
 
 
 def state_dir() -> Path:
-    """Where crash reports are written."""
+    """Where crash reports (and the other state files) are written."""
     env = os.environ.get(STATE_ENV)
     if env:
         return Path(env)
@@ -40,8 +38,8 @@ def _version() -> str:
 
 
 def report_text(details: str, argv: list[str] | None = None) -> str:
-    """The report: what ran, where, when, and the traceback *details*, made
-    visible (a GM may ``cat`` it)."""
+    """What ran, where, when, and the traceback *details*, made visible (a
+    GM may ``cat`` it)."""
     words = sys.argv if argv is None else argv
     lines = [
         f"combat-tracker {_version()} crash report",
@@ -74,9 +72,9 @@ def write_report(details: str, argv: list[str] | None = None) -> Path:
 
 
 def report_crash(details: str, what: str, argv: list[str] | None = None) -> int:
-    """Write the report for an unexpected error *what* (``RuntimeError``),
-    tell the GM in one sentence on stderr, and return EX_SOFTWARE.  Never
-    raises: when even the report cannot be written, the sentence says so."""
+    """Write the report for the error *what* (``RuntimeError``), say so in
+    one sentence on stderr, return EX_SOFTWARE; never raises (a report that
+    cannot be written is said too)."""
     saved = "everything already acknowledged is saved on disk"
     try:
         path = write_report(details, argv)

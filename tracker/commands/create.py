@@ -20,8 +20,7 @@ from tracker.commands.common import (
 if TYPE_CHECKING:
     from saves.store import Store
 
-#: the largest prepared file read, far above any real one:
-#: ``--from /dev/zero`` must not fill the memory.
+#: far above any real prepared file: ``--from /dev/zero`` must not fill the memory
 MAX_PREPARED_BYTES = 4 * 1024 * 1024
 
 
@@ -45,8 +44,8 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _read_prepared(path: str) -> str:
-    """The prepared file's text, or one line saying why it cannot be read:
-    missing, too large, or not UTF-8 (the byte and where it is)."""
+    """The prepared file's text, or a CommandError: missing, too large, or
+    not UTF-8 (the byte and where it is)."""
     try:
         with open(path, "rb") as file:
             raw = file.read(MAX_PREPARED_BYTES + 1)
@@ -70,7 +69,6 @@ def _new(args: argparse.Namespace, store: Store) -> int:
     from rules.prepared import PreparedError, parse_prepared
     from rules.rulesets import RulesetError, ruleset
     from saves.live import LiveEncounter
-    from saves.store import SaveError
 
     name = check_title("encounter name", args.name)
     prepared = None
@@ -103,8 +101,6 @@ def _new(args: argparse.Namespace, store: Store) -> int:
         live = LiveEncounter.create(store, name, rules, rng=rng_from(args), actions=actions)
     except (ActionError, ValueError) as exc:
         raise CommandError(f"{args.from_file}: {exc}") from None
-    except SaveError as exc:
-        raise CommandError(str(exc)) from None
     count = len(live.encounter.combatants)
     print(one_line(f"created {quoted(live.name)} ({rules.name} rules, {count} combatants)"))
     return 0

@@ -1,7 +1,6 @@
-"""``do``'s input: the action lines from the argument or from stdin, decoded
-one line at a time so a line that is not UTF-8 fails alone and the next
-still run, and read with a bound so a stream without newlines cannot fill
-the memory."""
+"""``do``'s input: the action lines from the argument or stdin, decoded one
+at a time (a line that is not UTF-8 fails alone) and bounded (a stream with
+no newline cannot fill the memory)."""
 
 from __future__ import annotations
 
@@ -12,13 +11,11 @@ import sys
 from collections.abc import Iterator, Sequence
 from typing import BinaryIO
 
-#: the longest stdin line read; the action parser refuses far shorter ones,
-#: this only bounds the memory a line can take.
+#: the longest stdin line read (the action parser refuses far shorter ones)
 MAX_LINE_BYTES = 64 * 1024
 
-#: one action per line; only a newline separates lines (``str.splitlines``
-#: would also split at form feeds, U+2028 and other characters that belong
-#: in an error message, not silently in a new line).
+#: only a newline ends a line: ``str.splitlines`` would also split at form
+#: feeds and U+2028, which belong in an error message
 _NEWLINE = re.compile(r"\r?\n")
 
 Line = tuple[str, str | None]  # (the line, or "" when there is a problem; the problem)
@@ -59,13 +56,8 @@ def decoded_lines(stream: BinaryIO) -> Iterator[Line]:
         try:
             yield raw.decode("utf-8"), None
         except UnicodeDecodeError as exc:
-            yield (
-                "",
-                (
-                    f"line {number} is not UTF-8 text "
-                    f"(the byte 0x{raw[exc.start]:02X} at byte {exc.start + 1})"
-                ),
-            )
+            byte = f"the byte 0x{raw[exc.start]:02X} at byte {exc.start + 1}"
+            yield "", f"line {number} is not UTF-8 text ({byte})"
 
 
 def _skip_rest_of_line(stream: BinaryIO) -> None:

@@ -67,7 +67,6 @@ def _delete(args: argparse.Namespace, store: Store) -> int:
 
 def _save(args: argparse.Namespace, store: Store) -> int:
     from saves.errors import SavePointExists
-    from saves.store import SaveError
 
     label = check_title("save point label", args.label)
     live = open_live(args, store)
@@ -75,16 +74,14 @@ def _save(args: argparse.Namespace, store: Store) -> int:
         live.save_point(label, replace=args.replace)
     except SavePointExists as exc:
         raise CommandError(f"{exc} (--replace overwrites it)") from None
-    except SaveError as exc:
-        raise CommandError(str(exc)) from None
     print(one_line(f"saved {quoted(live.name)} as {quoted(label)}"))
     return 0
 
 
 def _restore(args: argparse.Namespace, store: Store) -> int:
-    """A save point becomes a new encounter (undo history included); the
-    original fight is untouched (shared with the app: tracker/restore.py)."""
-    from saves.store import EncounterExists, EncounterNotFound, SaveError
+    """A save point becomes a new encounter, undo history included
+    (:mod:`tracker.restore`, as the picker's ``r``)."""
+    from saves.store import EncounterExists, EncounterNotFound
     from tracker.restore import default_name, restore_save_point
 
     name = check_arg("encounter name", args.name)
@@ -104,7 +101,5 @@ def _restore(args: argparse.Namespace, store: Store) -> int:
         ) from None
     except EncounterNotFound:
         raise CommandError(f"no encounter named {quoted(name)}") from None
-    except SaveError as exc:
-        raise CommandError(str(exc)) from None
     print(one_line(f"restored {quoted(name)} save point {quoted(label)} as {quoted(new_name)}"))
     return 0

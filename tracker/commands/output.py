@@ -8,7 +8,10 @@ from __future__ import annotations
 import contextlib
 import os
 import sys
-from typing import Any, TextIO
+from collections.abc import Callable
+from typing import Any, TextIO, TypeVar
+
+T = TypeVar("T")
 
 
 class OutputError(OSError):
@@ -23,23 +26,22 @@ class GuardedOutput:
         self.stream = stream
 
     def write(self, text: str) -> int:
-        try:
-            return self.stream.write(text)
-        except BrokenPipeError:
-            raise
-        except OSError as exc:
-            raise OutputError(exc.errno, exc.strerror) from None
+        return _guarded(lambda: self.stream.write(text))
 
     def flush(self) -> None:
-        try:
-            self.stream.flush()
-        except BrokenPipeError:
-            raise
-        except OSError as exc:
-            raise OutputError(exc.errno, exc.strerror) from None
+        _guarded(self.stream.flush)
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self.stream, name)
+
+
+def _guarded(call: Callable[[], T]) -> T:
+    try:
+        return call()
+    except BrokenPipeError:
+        raise
+    except OSError as exc:
+        raise OutputError(exc.errno, exc.strerror) from None
 
 
 def silence_stdout() -> None:

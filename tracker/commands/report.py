@@ -1,7 +1,7 @@
 """``export``, and what it and ``show --json`` print: the documented state
-object and the round-by-round Markdown report.  Everything a person typed
-is text in the report, never Markdown: made visible, then every character
-Markdown could read as syntax escaped, so it renders as the GM saw it."""
+object and the round-by-round Markdown report.  What a person typed is text
+in the report, never Markdown: made visible, then every character Markdown
+could read as syntax escaped."""
 
 from __future__ import annotations
 
@@ -109,20 +109,17 @@ def _edges(text: str) -> str:
     """Leading and trailing whitespace as character references: Markdown
     strips it from a heading, a list item or a cell, and four leading
     spaces would make a code block."""
-    start, end = 0, len(text)
-    while start < end and text[start].isspace():
-        start += 1
-    while end > start and text[end - 1].isspace():
-        end -= 1
+    core = text.strip()
+    start = len(text) - len(text.lstrip())
 
     def refs(run: str) -> str:
         return "".join(f"&#x{ord(ch):X};" for ch in run)
 
-    return refs(text[:start]) + text[start:end] + refs(text[end:])
+    return refs(text[:start]) + core + refs(text[start + len(core) :])
 
 
 def md_cell(text: str) -> str:
-    """*text* as the content of one table cell (or a heading): literal."""
+    """*text* as one table cell or a heading: literal."""
     return _edges(_escape(text))
 
 
@@ -143,8 +140,8 @@ def _punct(ch: str) -> bool:
 
 
 def _can_embolden(actor: str, rest: str) -> bool:
-    """Whether ``**actor**rest`` really is bold under CommonMark's flanking
-    rules (otherwise the asterisks would show)."""
+    """Whether ``**actor**rest`` is bold under CommonMark's flanking rules
+    (else the asterisks would show)."""
     shown = visible(actor)
     if not shown or shown[0].isspace() or shown[-1].isspace():
         return False
@@ -216,15 +213,12 @@ def markdown_report(live: LiveEncounter) -> str:
     ]
     for c in state["combatants"]:
         conds = ", ".join(condition_text(k) for k in c["conditions"]) or "—"
-        persistent = (
-            ", ".join(
-                f"{' '.join([p['dice'], *p['tags']])} (DC {p['dc']})" for p in c["persistent"]
-            )
-            or "—"
-        )
+        persistent = [
+            f"{' '.join([p['dice'], *p['tags']])} (DC {p['dc']})" for p in c["persistent"]
+        ]
         name = c["name"] + (" (down)" if c["down"] else "")
         hp = f"{c['hp']}/{c['max_hp']}"
-        cells = [name, hp, str(c["temp_hp"]), str(c["al"]), conds, persistent]
+        cells = [name, hp, str(c["temp_hp"]), str(c["al"]), conds, ", ".join(persistent) or "—"]
         if grouped:  # a column only in a fight with groups
             cells.insert(1, c["group"] or "—")
         lines.append("| " + " | ".join(md_cell(cell) for cell in cells) + " |")
@@ -244,7 +238,6 @@ def run(args: argparse.Namespace) -> int:
 
 
 def export(args: argparse.Namespace, store: Store) -> int:
-    """``export NAME [--format md|json] [-o FILE]``."""
     live = open_live(args, store, prefix=True)
     if args.format == "json":
         text = to_json(state_json(live), indent=2) + "\n"

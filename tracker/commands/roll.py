@@ -1,12 +1,6 @@
-"""``combat-tracker roll``: roll dice from the shell (RULES.md §1–§3).
-
-    combat-tracker roll EXPR [--adv N] [--dis N] [--dc N | --dl NAME]
-                             [--flat DC] [--ruleset core|forge|cinematic]
-                             [--seed N] [--json]
-
-The module top stays cheap (``register`` runs on every CLI start), and Rich
-is imported only once the input is checked.
-"""
+"""``combat-tracker roll``: roll dice from the shell (RULES.md §1–§3).  The
+module top stays cheap (``register`` runs on every CLI start); Rich is
+imported only once the input is checked."""
 
 from __future__ import annotations
 
@@ -14,7 +8,7 @@ import argparse
 import re
 from typing import Any
 
-from tracker.commands.common import Subparsers, add_common
+from tracker.commands.common import Subparsers, add_common, fail, rng_from
 
 RULESETS = ("core", "forge", "cinematic")
 
@@ -30,7 +24,6 @@ def _count(text: str) -> int:
 
 
 def register(sub: Subparsers) -> None:
-    """Add the ``roll`` subparser."""
     p = sub.add_parser(
         "roll",
         help="roll dice, e.g. 2d20kh1+5",
@@ -38,8 +31,7 @@ def register(sub: Subparsers) -> None:
         "not doubled on a critical hit). With --dc/--dl prints the degree of success.",
     )
     p.add_argument("expr", nargs="*", metavar="EXPR", help="dice expression, e.g. 1d20+5")
-    # ``roll -1d6+2`` is an expression, not an unknown option: argparse reads
-    # an argument matching this pattern as a negative number
+    # ``roll -1d6+2`` is an expression: argparse takes what this matches as a number
     p._negative_number_matcher = re.compile(r"^-\d")
     p.add_argument("--adv", type=_count, default=0, metavar="N", help="advantages (§2)")
     p.add_argument("--dis", type=_count, default=0, metavar="N", help="disadvantages (§2)")
@@ -52,19 +44,13 @@ def register(sub: Subparsers) -> None:
     p.add_argument("--json", action="store_true", help="print one JSON object")
 
 
-def _dice_json(dice: Any) -> list[dict[str, Any]]:
-    return [{"sides": d.sides, "value": d.value, "kept": d.kept} for d in dice]
-
-
 def _error(message: str) -> int:
-    from tracker.commands.common import fail
-
     fail(message)
     return 2
 
 
 def run(args: argparse.Namespace) -> int:
-    """Roll, print, and return the exit status (0, or 2 for bad input)."""
+    """Roll and print; the exit status is 2 for bad input."""
     from rules.checks import (
         CheckResult,
         difficulty_level,
@@ -74,7 +60,6 @@ def run(args: argparse.Namespace) -> int:
     )
     from rules.dice import DiceError
     from rules.rulesets import ruleset as named_ruleset
-    from tracker.commands.common import rng_from
 
     text = " ".join(args.expr)
     rng = rng_from(args)
@@ -106,7 +91,7 @@ def run(args: argparse.Namespace) -> int:
     record = {
         "expression": d20.result.expression,
         "total": d20.total,
-        "dice": _dice_json(d20.result.dice),
+        "dice": [{"sides": d.sides, "value": d.value, "kept": d.kept} for d in d20.result.dice],
         "natural": d20.natural,
         "modifier": d20.modifier,
         "degree": None if verdict is None else verdict.degree.label,
@@ -125,8 +110,6 @@ def _print(
 
         sys.stdout.write(json.dumps(record) + "\n")
         return 0
-    import re
-
     from rich.console import Console
     from rich.text import Text
 

@@ -1,21 +1,19 @@
-"""``combat-tracker`` / ``combat-tracker open NAME`` (a name or unique
-prefix): the Textual app, imported only here.  A database or encounter that
-cannot be opened is one line on stderr and status 1; recovery notices are
-shown inside the app."""
+"""``combat-tracker`` / ``combat-tracker open NAME`` (or a unique prefix): the
+Textual app, imported only here.  A database or encounter that cannot be
+opened is one line on stderr and status 1; recovery notices show in the app."""
 
 from __future__ import annotations
 
 import argparse
 import gc
 import io
-import random
 import re
 import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from rules.text import visible
-from tracker.commands.common import Subparsers, add_common, fail, resolve_name
+from tracker.commands.common import Subparsers, add_common, fail, resolve_name, rng_from
 
 if TYPE_CHECKING:
     from tracker.app import CombatTrackerApp
@@ -33,26 +31,18 @@ def register(subparsers: Subparsers) -> None:
     parser.add_argument("--lan", action="store_true", default=argparse.SUPPRESS, help=LAN_HELP)
 
 
-def _fail(message: str) -> int:
-    fail(message)
-    return 1
-
-
 class StartError(Exception):
     """Why the app cannot start: one line for stderr."""
 
 
 def build_app(
-    args: argparse.Namespace,
-    hold_gc: bool = True,
-    phase: Callable[[str], None] | None = None,
+    args: argparse.Namespace, hold_gc: bool = True, phase: Callable[[str], None] | None = None
 ) -> CombatTrackerApp:
     """Open the store (and the encounter for ``open NAME``), read the config
     and build the app; the caller runs it and closes ``app.store``.
-    *hold_gc* turns the collector off until the first frame: everything
-    start-up builds stays alive, so collecting it only wastes time.
-    *phase* is called with each start-up step's name as it ends.  Raises
-    StartError (the collector then as it was)."""
+    *hold_gc*: no collection until the first frame (what start-up builds
+    stays alive); *phase* is told each start-up step's name as it ends.
+    Raises StartError, the collector then as it was."""
     was_enabled = gc.isenabled()
     if hold_gc:
         gc.disable()
@@ -72,8 +62,7 @@ def _build_app(
 
     phase("import rules + saves")
 
-    seed = getattr(args, "seed", None)
-    rng = random.Random(seed) if seed is not None else random.Random()
+    rng = rng_from(args)
     try:
         store = open_store(getattr(args, "db", None))
     except SaveError as exc:
@@ -111,13 +100,13 @@ def _build_app(
 
 
 def run(args: argparse.Namespace) -> int:
-    """Open the store (and the encounter for ``open NAME``), run the app.  An
-    unexpected error inside it becomes a crash report and status 70
-    (:mod:`tracker.commands.crash`), not Textual's traceback."""
+    """Build and run the app; an unexpected error in it is a crash report and
+    status 70 (:mod:`tracker.commands.crash`), not Textual's traceback."""
     try:
         app = build_app(args)
     except StartError as exc:
-        return _fail(str(exc))
+        fail(str(exc))
+        return 1
     details = _capture_errors(app)
     try:
         app.run()
@@ -135,22 +124,21 @@ def run(args: argparse.Namespace) -> int:
     text = details.getvalue() or f"the app exited with return code {app.return_code}"
     error = getattr(app, "panic_error", None)
     if error is not None and error[0] == "UnicodeDecodeError" and "run_input_thread" in error[1]:
-        # Not a bug of ours: the terminal is not set to UTF-8 (a Latin-1
-        # terminal sends one byte for "é"), and Textual's input reader
-        # stops on such a byte.  The GM can fix that; a report would not.
-        return _fail(
+        # not our bug: a Latin-1 terminal (one byte for "é") stops Textual's
+        # input reader; the GM can fix that, a report would not
+        fail(
             "the terminal sent bytes that are not UTF-8 text, and the tracker "
             "stopped; set the terminal's character encoding to UTF-8 and start it "
             "again (everything acknowledged is saved)"
         )
+        return 1
     from tracker.commands.crash import report_crash
 
     return report_crash(text, _error_name(text))
 
 
 def _capture_errors(app: CombatTrackerApp) -> io.StringIO:
-    """Send what Textual prints after a crash into a buffer for the crash
-    report, not onto the GM's terminal."""
+    """What Textual prints after a crash, kept for the report, not shown."""
     from rich.console import Console
 
     buffer = io.StringIO()
@@ -161,8 +149,7 @@ def _capture_errors(app: CombatTrackerApp) -> io.StringIO:
 
 
 def _error_name(traceback: str) -> str:
-    """``RuntimeError`` from a rendered traceback's last line
-    (``RuntimeError: boom``); a generic name when there is none."""
+    """``RuntimeError`` from a traceback ending ``RuntimeError: boom``."""
     lines = [line.strip() for line in traceback.splitlines() if line.strip()]
     match = re.match(r"([A-Za-z_][\w.]*)(:|$)", lines[-1]) if lines else None
     return match.group(1) if match else "an error in the app"

@@ -1,8 +1,7 @@
 """Every key of the tracker, as data: each :class:`Key` has a stable ``id``
-the keymap file rebinds (:mod:`tracker.config`).  The tables are by screen:
-:mod:`tracker.keys.encounter` (the encounter screen) and
-:mod:`tracker.keys.dialogs` (the picker, the dialogs and the prompts);
-:mod:`tracker.bindings` turns them into Textual bindings and help tables."""
+the keymap file rebinds (:mod:`tracker.config`), in one table per screen
+(:mod:`tracker.keys.encounter`, :mod:`tracker.keys.dialogs`) that
+:mod:`tracker.bindings` turns into Textual bindings and help tables."""
 
 from __future__ import annotations
 
@@ -22,7 +21,7 @@ class Key(NamedTuple):
     help: str
     show: bool = True
     priority: bool = False
-    #: shown in the footer too when the terminal is wide enough
+    #: shown in the footer only when the terminal is wide enough
     wide: bool = False
 
     def binding(self) -> Binding:
@@ -31,7 +30,7 @@ class Key(NamedTuple):
             self.key,
             self.action,
             self.label,
-            show=self.show,
+            show=self.show and not self.wide,  # the footer shows a wide key itself
             tooltip=self.help,
             id=self.id,
             priority=self.priority,

@@ -66,7 +66,6 @@ ENCOUNTER_KEYS: tuple[Key, ...] = (
         "selection: go to the active combatant",
         "move the selection to whoever's turn it is (it follows the turn by itself "
         "unless follow_turn = false)",
-        show=False,
         wide=True,
     ),
     Key(
@@ -96,7 +95,6 @@ ENCOUNTER_KEYS: tuple[Key, ...] = (
         "mark or unmark the selection; damage, heal, temp, persistent and conditions "
         "apply to every marked combatant; the marks stay for the next action until Esc "
         "or the turn passes (keep_marks in [settings])",
-        show=False,
         wide=True,
     ),
     Key(
@@ -106,7 +104,6 @@ ENCOUNTER_KEYS: tuple[Key, ...] = (
         "Unmark",
         "selection: clear the marks",
         "clear every mark (by default they also clear when the turn passes)",
-        show=False,
         wide=True,
     ),
     Key(
@@ -145,7 +142,6 @@ ENCOUNTER_KEYS: tuple[Key, ...] = (
         "Temp",
         "combatant: temporary HP…",
         "temporary HP: AMOUNT [rounds N]",
-        show=False,
         wide=True,
     ),
     Key(
@@ -155,7 +151,6 @@ ENCOUNTER_KEYS: tuple[Key, ...] = (
         "Persist",
         "combatant: persistent damage…",
         "persistent damage: DICE [TAG…] [dc N]",
-        show=False,
         wide=True,
     ),
     Key(
@@ -165,7 +160,6 @@ ENCOUNTER_KEYS: tuple[Key, ...] = (
         "Cond",
         "combatant: add condition…",
         "condition: NAME [value V] [rounds N]",
-        show=False,
         wide=True,
     ),
     Key(
@@ -175,7 +169,6 @@ ENCOUNTER_KEYS: tuple[Key, ...] = (
         "Uncond",
         "combatant: remove condition…",
         "remove a condition: pick one of the combatant's conditions",
-        show=False,
         wide=True,
     ),
     Key(
@@ -187,7 +180,6 @@ ENCOUNTER_KEYS: tuple[Key, ...] = (
         "endurance check for dash, run or sprint; shortfall shown, spend confirmed; "
         "the roll is kept until applied (ctrl+r in the dialog re-rolls) "
         "(needs an endurance pool: CON and Athletics)",
-        show=False,
         wide=True,
     ),
     Key(
@@ -197,7 +189,6 @@ ENCOUNTER_KEYS: tuple[Key, ...] = (
         "Init",
         "combatant: set initiative…",
         "set the selected combatant's initiative",
-        show=False,
         wide=True,
     ),
     Key(
@@ -208,7 +199,6 @@ ENCOUNTER_KEYS: tuple[Key, ...] = (
         "combatant: attack…",
         "attack the targets: [with +N] [adv N] [dis N] [cover half|three-quarters|total] "
         "[roll N] [damage DICE [TAG…]] (Enter alone: a plain d20 against their AL)",
-        show=False,
         wide=True,
     ),
     Key(
@@ -218,7 +208,6 @@ ENCOUNTER_KEYS: tuple[Key, ...] = (
         "Delay",
         "turn: the active combatant delays",
         "the active combatant waits: out of the order until it returns (W)",
-        show=False,
         wide=True,
     ),
     Key(
@@ -228,7 +217,6 @@ ENCOUNTER_KEYS: tuple[Key, ...] = (
         "Return",
         "turn: the selected combatant returns",
         "the selected delaying combatant returns, acting right after the active one",
-        show=False,
         wide=True,
     ),
     Key(
@@ -267,7 +255,6 @@ ENCOUNTER_KEYS: tuple[Key, ...] = (
         "Roll",
         "dice: roll…",
         "dice roller: EXPR [adv N] [dis N] [dc N]; the result goes into the log",
-        show=False,
         wide=True,
     ),
     Key(
@@ -278,7 +265,6 @@ ENCOUNTER_KEYS: tuple[Key, ...] = (
         "combatant: edit…",
         "edit the selected combatant (name, HP, AL, initiative, abilities, defenses, "
         "notes…): one undoable step",
-        show=False,
         wide=True,
     ),
     Key(
@@ -288,7 +274,6 @@ ENCOUNTER_KEYS: tuple[Key, ...] = (
         "Remove",
         "combatant: remove…",
         "remove the selected combatant (asks first)",
-        show=False,
         wide=True,
     ),
     Key(
@@ -342,7 +327,6 @@ ENCOUNTER_KEYS: tuple[Key, ...] = (
         "Redo",
         "history: redo",
         "redo what was undone",
-        show=False,
         wide=True,
     ),
     Key(
@@ -352,7 +336,6 @@ ENCOUNTER_KEYS: tuple[Key, ...] = (
         "Save",
         "encounter: named save point…",
         "store a named save point beside the autosave",
-        show=False,
         wide=True,
     ),
     Key(

@@ -9,10 +9,10 @@ from collections.abc import Sequence
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
-from textual.screen import ModalScreen
 from textual.widgets import Input, Label, Static
 
-from tracker.screens.quitting import QuietWhenQuitting, quitting
+from tracker.screens.dialog import Dialog, keys_row
+from tracker.screens.quitting import quitting
 from tracker.screens.typeahead import TakesTyping
 from tracker.widgets.plain import PlainInput, plain
 
@@ -34,13 +34,13 @@ def die_label(label: str, sides: int) -> str:
     return label if f"(d{sides})" in label else f"{label} (d{sides})"
 
 
-class FacesScreen(TakesTyping, QuietWhenQuitting, ModalScreen[list[int] | None]):
+class FacesScreen(TakesTyping, Dialog[list[int] | None]):
     """One die at a time; dismisses with the faces typed (maybe fewer)."""
 
     BINDINGS = [Binding("escape", "cancel", "Cancel")]
 
     def __init__(self, title: str, needed: Sequence[tuple[str, int]]) -> None:
-        super().__init__(classes="dialog-screen")
+        super().__init__()
         self._title = title
         self._needed = list(needed)
         self._faces: list[int] = []
@@ -51,10 +51,8 @@ class FacesScreen(TakesTyping, QuietWhenQuitting, ModalScreen[list[int] | None])
             yield Static("", id="faces-which", markup=False)
             yield PlainInput(placeholder="face", id="faces-input")
             yield Static("", id="faces-message", classes="dialog-hint", markup=False)
-            yield Static(
-                "Enter: use this face · empty Enter: the program rolls the rest · Esc: cancel",
-                classes="dialog-keys",
-                markup=False,
+            yield keys_row(
+                "Enter: use this face · empty Enter: the program rolls the rest · Esc: cancel"
             )
 
     def on_mount(self) -> None:
@@ -63,10 +61,8 @@ class FacesScreen(TakesTyping, QuietWhenQuitting, ModalScreen[list[int] | None])
 
     def _ask(self) -> None:
         label, sides = self._needed[len(self._faces)]
-        which = self.query_one("#faces-which", Static)
-        which.update(
-            plain(f"Die {len(self._faces) + 1} of {len(self._needed)}: {die_label(label, sides)}")
-        )
+        which = f"Die {len(self._faces) + 1} of {len(self._needed)}: {die_label(label, sides)}"
+        self.query_one("#faces-which", Static).update(plain(which))
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()
@@ -91,6 +87,3 @@ class FacesScreen(TakesTyping, QuietWhenQuitting, ModalScreen[list[int] | None])
             self.dismiss(self._faces)
         else:
             self._ask()
-
-    def action_cancel(self) -> None:
-        self.dismiss(None)

@@ -10,11 +10,11 @@ from dataclasses import dataclass
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Grid, Horizontal, Vertical, VerticalScroll
-from textual.screen import ModalScreen
 from textual.widgets import Checkbox, Input, Label, Static
 
+from tracker.screens.dialog import Dialog, keys_row
 from tracker.screens.prompt import settle
-from tracker.screens.quitting import QuietWhenQuitting, quitting
+from tracker.screens.quitting import quitting
 from tracker.screens.typeahead import TakesTyping
 from tracker.widgets.plain import PlainInput, plain
 
@@ -43,7 +43,7 @@ class FormBody(VerticalScroll, can_focus=False):
 FormSubmit = Callable[[dict[str, str], dict[str, bool]], str | None]
 
 
-class FormScreen(TakesTyping, QuietWhenQuitting, ModalScreen[None]):
+class FormScreen(TakesTyping, Dialog[None]):
     """Fields in a two-column grid, check boxes below, an inline error line."""
 
     BINDINGS = [
@@ -58,7 +58,7 @@ class FormScreen(TakesTyping, QuietWhenQuitting, ModalScreen[None]):
         submit: FormSubmit,
         checks: Sequence[tuple[str, str, bool]] = (),
     ) -> None:
-        super().__init__(classes="dialog-screen")
+        super().__init__()
         self._title = title
         self._fields = list(fields)
         self._checks = list(checks)
@@ -77,11 +77,7 @@ class FormScreen(TakesTyping, QuietWhenQuitting, ModalScreen[None]):
                         for key, label, value in self._checks:
                             yield FormCheckbox(label, value, id=f"check-{key}")
             yield Static("", id="form-message", classes="dialog-hint form-message", markup=False)
-            yield Static(
-                "Enter: apply · Tab: next field · space: tick · Esc: cancel",
-                classes="dialog-keys",
-                markup=False,
-            )
+            yield keys_row("Enter: apply · Tab: next field · space: tick · Esc: cancel")
 
     def values(self) -> tuple[dict[str, str], dict[str, bool]]:
         texts = {
@@ -103,6 +99,3 @@ class FormScreen(TakesTyping, QuietWhenQuitting, ModalScreen[None]):
         if quitting(self):
             return
         settle(self, self._submit(*self.values()), "#form-message")
-
-    def action_cancel(self) -> None:
-        self.dismiss(None)

@@ -15,6 +15,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Label, Static
 
 from tracker.bindings import Key
+from tracker.screens.dialog import keys_row
 from tracker.screens.quitting import QuietWhenQuitting
 from tracker.widgets.plain import plain, visible
 
@@ -42,8 +43,7 @@ def keys_table(keys: Sequence[Key], keymap: Mapping[str, str]) -> Table:
     table.add_column("Does")
     table.add_column("Id (keymap)", style="dim", no_wrap=True)
     for k in keys:
-        # a Table reads a str cell as markup; a keymap's keys are the user's
-        # text: escaped, and made visible
+        # a Table reads a str cell as markup: the keymap's keys are the user's text
         key = escape(visible(key_text(keymap.get(k.id, k.key))))
         table.add_row(key, Text(f"{k.title} — {k.help}"), k.id)
     return table
@@ -56,8 +56,6 @@ class HelpScreen(QuietWhenQuitting, ModalScreen[None]):
 
     def __init__(self, keys: Sequence[Key], keymap: Mapping[str, str], config_path: str) -> None:
         super().__init__(classes="dialog-screen")
-        self._keys = keys
-        self._keymap = keymap
         self._config_path = config_path
         self.table = keys_table(keys, keymap)
 
@@ -72,7 +70,7 @@ class HelpScreen(QuietWhenQuitting, ModalScreen[None]):
                     classes="dialog-hint",
                     markup=False,
                 )
-            yield Static("Esc: close", classes="dialog-keys", markup=False)
+            yield keys_row("Esc: close")
 
     def action_close(self) -> None:
         self.dismiss(None)

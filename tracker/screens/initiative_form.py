@@ -1,9 +1,8 @@
-"""The initiative form ``s`` opens while a player combatant has no
-initiative: one row per such player for the total the player calls out.
-Enter (or Tab) moves down a row, Enter on the last row applies; a blank row
-is rolled by the program, as are the monsters.  Nothing is applied while the
-totals are typed, so the order never moves under the GM; Escape cancels.
-With physical rolls, a check box asks for the monsters' d20s too."""
+"""The initiative form ``s`` opens while a player has no initiative: a row
+per such player for the total called out.  Enter (or Tab) moves down a
+row, Enter on the last applies them all at once (the order never moves
+under the GM); a blank row is rolled, as are the monsters.  With physical
+rolls, a check box asks for the monsters' d20s too."""
 
 from __future__ import annotations
 
@@ -14,11 +13,11 @@ from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.screen import ModalScreen
 from textual.widgets import Checkbox, Input, Label, Static
 
+from tracker.screens.dialog import Dialog, keys_row
 from tracker.screens.form import FormBody, FormCheckbox
-from tracker.screens.quitting import QuietWhenQuitting, quitting
+from tracker.screens.quitting import quitting
 from tracker.screens.typeahead import RowInput, TakesTyping
 from tracker.widgets.plain import plain
 
@@ -37,13 +36,13 @@ class InitiativeEntry:
     monster_dice: bool = False
 
 
-class InitiativeFormScreen(TakesTyping, QuietWhenQuitting, ModalScreen[InitiativeEntry | None]):
+class InitiativeFormScreen(TakesTyping, Dialog[InitiativeEntry | None]):
     """A row per player without an initiative; dismisses with the entry."""
 
     BINDINGS = [Binding("escape", "cancel", "Cancel")]
 
     def __init__(self, players: Sequence[str], check: CheckTotals, physical: bool) -> None:
-        super().__init__(classes="dialog-screen")
+        super().__init__()
         self._players = list(players)
         self._check = check
         self._physical = physical
@@ -72,11 +71,7 @@ class InitiativeFormScreen(TakesTyping, QuietWhenQuitting, ModalScreen[Initiativ
                 classes="dialog-hint",
                 markup=False,
             )
-            yield Static(
-                "Enter/Tab: next · Enter on the last: start · Esc: cancel",
-                classes="dialog-keys",
-                markup=False,
-            )
+            yield keys_row("Enter/Tab: next · Enter on the last: start · Esc: cancel")
 
     def _inputs(self) -> list[Input]:
         return [self.query_one(f"#init-{i}", Input) for i in range(len(self._players))]
@@ -99,9 +94,8 @@ class InitiativeFormScreen(TakesTyping, QuietWhenQuitting, ModalScreen[Initiativ
         return first
 
     def _entered(self, row_input: Input, key: str) -> None:
-        """Enter or Tab on a row: check it, then the next row (focused at
-        once, so the keys typed after go there); Enter on the last submits,
-        Tab goes on to what follows."""
+        """Enter or Tab on a row: check it, then focus the next row at once
+        (the keys typed after go there); Enter on the last submits."""
         if quitting(self):
             return
         inputs = self._inputs()
@@ -134,6 +128,3 @@ class InitiativeFormScreen(TakesTyping, QuietWhenQuitting, ModalScreen[Initiativ
         if event.key == "enter" and isinstance(self.focused, Checkbox):  # the check box: start
             event.stop()
             self.submit()
-
-    def action_cancel(self) -> None:
-        self.dismiss(None)

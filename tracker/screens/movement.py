@@ -1,7 +1,6 @@
-"""Movement (``m``): dash, run or sprint with an endurance check
-(RULES.md §8), previewed and confirmed before points are spent; the line sent
-carries the previewed face, so what the GM confirmed is what is applied.
-The preview keeps its roll (cancel and reopen shows it again) until it is
+"""Movement (``m``): dash, run or sprint with an endurance check (RULES.md
+§8), previewed and confirmed before points are spent; the line sent carries
+the previewed face.  The roll is kept (cancel and reopen shows it) until
 applied or re-rolled with ``ctrl+r``: no fishing for a better d20."""
 
 from __future__ import annotations
@@ -12,12 +11,12 @@ from typing import TYPE_CHECKING
 from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.content import Content
-from textual.screen import ModalScreen
 from textual.widgets import Input, Label, Static
 
 from tracker.bindings import MOVEMENT_KEYS, bindings
+from tracker.screens.dialog import Dialog
 from tracker.screens.faces import check_face
-from tracker.screens.quitting import QuietWhenQuitting, quitting
+from tracker.screens.quitting import quitting
 from tracker.screens.typeahead import TakesTyping
 from tracker.widgets.plain import PlainInput, plain
 
@@ -33,7 +32,7 @@ Preview = Callable[[str, int | None, bool], "EnduranceCheck | str"]
 MoveLine = Callable[[str, int | None, bool], str]
 
 
-class MovementScreen(TakesTyping, QuietWhenQuitting, ModalScreen[str | None]):
+class MovementScreen(TakesTyping, Dialog[str | None]):
     """Choose the movement, (type the face), see the check, confirm."""
 
     BINDINGS = bindings(MOVEMENT_KEYS)
@@ -41,7 +40,7 @@ class MovementScreen(TakesTyping, QuietWhenQuitting, ModalScreen[str | None]):
     def __init__(
         self, name: str, points: int | None, preview: Preview, ask_face: bool, line: MoveLine
     ) -> None:
-        super().__init__(classes="dialog-screen")
+        super().__init__()
         self._target = name
         self._points = points
         self._preview = preview
@@ -104,8 +103,7 @@ class MovementScreen(TakesTyping, QuietWhenQuitting, ModalScreen[str | None]):
             self._say(check, "d / r / s: choose again · Esc: cancel", error=True)
             return
         used = check.face if face is None else face
-        text = check.text
-        move_line = self._move_line
+        text, move_line = check.text, self._move_line
         self._rolled = face is None and not check.already_active
         again = " · ctrl+r: re-roll" if self._rolled else ""
         if check.already_active:
@@ -145,6 +143,3 @@ class MovementScreen(TakesTyping, QuietWhenQuitting, ModalScreen[str | None]):
     def action_apply(self) -> None:
         if self._line is not None and self._spend_line is None:
             self.dismiss(self._line)
-
-    def action_cancel(self) -> None:
-        self.dismiss(None)

@@ -43,9 +43,5 @@ class EncounterCommands(Provider):
         for key in self._available():
             score = matcher.match(key.title)
             if score > 0:
-                yield Hit(
-                    score,
-                    matcher.highlight(key.title),
-                    partial(self._run, key),
-                    help=escape(key.help),
-                )
+                run = partial(self._run, key)
+                yield Hit(score, matcher.highlight(key.title), run, help=escape(key.help))

@@ -1,7 +1,6 @@
-"""The start screen: the saved encounters, newest first.  ``j``/``k`` move
-like the arrows (``g``/``G``: first/last row), Enter resumes,
-``n`` starts a new one, ``r`` restores a save point as a new encounter,
-``delete`` asks first (Enter is No); it posts :class:`PickerScreen.Open`."""
+"""The start screen: the saved encounters, newest first, to resume, create,
+restore from a save point or delete (:data:`tracker.keys.dialogs.PICKER_KEYS`);
+it posts :class:`PickerScreen.Open` and the app opens the encounter."""
 
 from __future__ import annotations
 
@@ -14,11 +13,12 @@ from textual.containers import Vertical
 from textual.coordinate import Coordinate
 from textual.message import Message
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Label, Static
+from textual.widgets import DataTable, Footer, Label
 
 from rules.rulesets import DEFAULT_RULESET, RULESETS
 from saves.listing import round_shown
 from tracker.bindings import PICKER_KEYS, bindings
+from tracker.screens.dialog import keys_row
 from tracker.screens.prompt import ChoiceScreen, ConfirmScreen, PromptScreen
 from tracker.screens.quitting import QuietWhenQuitting, quitting
 from tracker.widgets.plain import shown
@@ -60,10 +60,8 @@ class PickerScreen(QuietWhenQuitting, Screen[None]):
         with Vertical(id="picker"):
             yield Label("Saved encounters — newest first", classes="dialog-title", markup=False)
             yield DataTable(id="encounters", cursor_type="row")
-            yield Static(
-                "j/k: move · Enter: resume · n: new · r: restore a save point · del: delete · q: quit",
-                classes="dialog-keys",
-                markup=False,
+            yield keys_row(
+                "j/k: move · Enter: resume · n: new · r: restore a save point · del: delete · q: quit"
             )
         yield Footer()
 
@@ -161,18 +159,14 @@ class PickerScreen(QuietWhenQuitting, Screen[None]):
         self.app.push_screen(FormScreen(f"New encounter (rulesets: {rulesets})", fields, submit))
 
     def action_restore(self) -> None:
-        """Pick a save point of the highlighted encounter, name the copy,
-        and open it."""
+        """Pick a save point of the highlighted encounter, name the copy, open it."""
         name = self._highlighted()
         if name is None:
             return
         points = self.store.save_points(name)
         if not points:
-            self.notify(
-                f"{name} has no save points (ctrl+s in the fight stores one).",
-                severity="warning",
-                markup=False,
-            )
+            message = f"{name} has no save points (ctrl+s in the fight stores one)."
+            self.notify(message, severity="warning", markup=False)
             return
         labels = {f"{label}   ({when(created)})": label for label, created in points}
 

@@ -1,10 +1,8 @@
 """The players' view dialog (``P``): the link, its QR code when phones can
-open it, how many pages watch now, and what the players are shown.  From
-here the GM stops sharing (``P`` again), lets the local network in or out
-(``l``), replaces the link (``N``; the old one stops working) and changes
-what the players see (``1``-``6``: each an action, ``view KEY VALUE``, so
-it is logged, saved and undone like any other).  The title and keys sit on
-the border, so a 17-line code fits a 60x20 terminal."""
+open it, how many pages watch, and what the players are shown.  Its keys
+stop sharing, let the local network in or out, replace the link and change
+what the players see (``1``-``6``: each a ``view`` action, logged and
+undoable).  Title and keys sit on the border: a 17-line code fits 60x20."""
 
 from __future__ import annotations
 
@@ -160,9 +158,8 @@ class ShareScreen(QuietWhenQuitting, ModalScreen[None]):
 
 
 def share(screen: EncounterView, sharing: Callable[[], Sharing]) -> None:
-    """``P``: start sharing (if it was off) and show the dialog; why not,
-    as one notice.  The settings' actions go through *screen* (its panes
-    and log show them)."""
+    """``P``: start sharing (if off) and show the dialog, else one notice why
+    not; the settings' actions go through *screen* (its panes show them)."""
     current = sharing()
     problem = current.start()
     if problem is not None:

@@ -1,12 +1,9 @@
-"""Keys typed faster than a dialog opens go to that dialog (issue 11, "key
-bursts"): a GM typing ``d`` ``5`` Enter, ``s`` and the totals, or ``:`` and
-a line in one burst must not lose the digits nor have a letter of the line
-taken as an encounter key.  A terminal delivers the burst before the
-first key's action has run, so Textual has sent every key to the table
-focused then; the keys after one that acts are held from there until its
-action is done and, when it opened a dialog, until the dialog is shown
-(its input focused), then delivered in order, as if typed then.  A hold
-that nobody releases ends by itself soon, so keys are never held for good."""
+"""Keys typed faster than a dialog opens go to that dialog: ``d`` ``5``
+Enter in one burst must not lose the digits nor take a letter of the line
+as an encounter key.  The terminal delivers the burst before the first
+key's action runs, so the keys after one that acts are held until its
+action is done and any dialog it opened is shown, then delivered in order.
+A hold nobody releases ends by itself soon."""
 
 from __future__ import annotations
 
@@ -112,11 +109,10 @@ class TakesTyping(_Mixed):
 
 
 class RowInput(PlainInput):
-    """One row of a form typed row after row (the initiative totals):
-    Enter and Tab run *on_enter* (with the key's name) at once, in turn
-    with the keys queued after them, and a key queued for this row after the focus moved on
-    goes to the focused row — so ``17`` Enter ``12`` typed fast is 17 on
-    this row and 12 on the next, never 1712 here."""
+    """One row of a form typed row after row (the initiative totals): Enter
+    and Tab run *on_enter* at once, and a key queued here after the focus
+    moved on goes to the focused row, so ``17`` Enter ``12`` typed fast is
+    17 here and 12 on the next row, never 1712."""
 
     def __init__(
         self,

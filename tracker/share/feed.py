@@ -1,12 +1,9 @@
 """The players' view as the server sends it: the whole redacted view as
-JSON, re-sent to every connected viewer when the fight changes, at most
-once per ``min_interval`` (a burst of keys is one update, the newest).
-
-It lives on the server's event loop; the app's thread only pokes it
-(:meth:`Feed.poke`, through ``call_soon_threadsafe``).  The view is built
-once per update, not once per viewer, and not at all with nobody watching.
-A viewer keeps only the newest text not yet sent: a slow phone skips
-views, it never queues them."""
+JSON, re-sent to every viewer when the fight changes, at most once per
+``min_interval`` (a burst of keys is one update).  It lives on the server's
+loop, the app's thread only pokes it; the view is built once per update,
+not per viewer, and not at all with nobody watching.  A viewer keeps only
+the newest view not yet sent: a slow phone skips views, never queues them."""
 
 from __future__ import annotations
 
@@ -23,9 +20,8 @@ View = Callable[[], Mapping[str, Any]]
 
 
 def plain(value: Any) -> Any:
-    """*value* with every string made visible (``rules.text.visible``):
-    a control character in a name never reaches a browser, whatever built
-    the view."""
+    """*value* with every string made visible: a control character in a
+    name never reaches a browser, whatever built the view."""
     if isinstance(value, str):
         return visible(value)
     if isinstance(value, Mapping):
@@ -36,8 +32,8 @@ def plain(value: Any) -> Any:
 
 
 def render(view: View) -> str:
-    """The view as one line of JSON: ASCII only (every other character is
-    an escape), so no line break of any kind can split a server-sent event."""
+    """The view as one line of ASCII JSON: no line break of any kind can
+    split a server-sent event."""
     return json.dumps(plain(view()), ensure_ascii=True, separators=(",", ":"))
 
 
@@ -51,8 +47,8 @@ class Viewer:
         self.closed = False
 
     def offer(self, text: str) -> None:
-        """*text* replaces whatever was waiting; a view the page shows
-        already (an undo back to it) is not sent again."""
+        """*text* replaces what was waiting; not sent if the page shows it
+        already (an undo back to it)."""
         if text == self.sent:
             self._text = None
         else:
@@ -65,8 +61,7 @@ class Viewer:
         self._waiting.set()
 
     async def next(self, timeout: float) -> str | None:
-        """The next view to send; None when *timeout* passed first or the
-        stream is closed (:attr:`closed` tells which)."""
+        """The next view to send; None on *timeout* or when :attr:`closed`."""
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
         while not self.closed:
@@ -99,11 +94,9 @@ class Feed:
 
     @property
     def viewers(self) -> int:
-        """How many pages are connected now."""
         return len(self._viewers)
 
     def render(self) -> str:
-        """The current view as JSON."""
         return render(self._view)
 
     def join(self) -> Viewer:
@@ -117,8 +110,8 @@ class Feed:
         self._viewers.discard(viewer)
 
     def poke(self) -> None:
-        """The fight changed: an update now, or when ``min_interval`` has
-        passed since the last one (one update for all the pokes meanwhile)."""
+        """The fight changed: an update now, or once ``min_interval`` has
+        passed since the last (one for all the pokes meanwhile)."""
         if self._pending is not None:
             return
         loop = asyncio.get_running_loop()
@@ -136,7 +129,7 @@ class Feed:
             viewer.offer(text)
 
     def close(self) -> None:
-        """End every stream (the pages reconnect, and get what is then served)."""
+        """End every stream (the pages reconnect)."""
         if self._pending is not None:
             self._pending.cancel()
             self._pending = None

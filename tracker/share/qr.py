@@ -1,8 +1,6 @@
-"""The link as a QR code drawn in the terminal (segno): two modules per
-character cell with half blocks, so a 33-module code with its quiet zone
-is 33 columns by 17 lines and fits an 80x24 (or 60x20) dialog.  Dark
-modules are black on white whatever the theme: a phone's camera reads a
-light code with a light border best."""
+"""The link as a QR code in the terminal (segno): two modules per cell with
+half blocks, so a 33-module code with its quiet zone fits a 60x20 dialog.
+Black on white whatever the theme: a phone's camera reads that best."""
 
 from __future__ import annotations
 
@@ -24,8 +22,7 @@ def matrix(text: str, border: int = BORDER) -> list[list[bool]]:
 
 
 def half_blocks(rows: Sequence[Sequence[bool]]) -> list[str]:
-    """Two rows of modules per line of characters (an odd last row is
-    paired with a light one)."""
+    """Two rows of modules per line (an odd last row pairs with a light one)."""
     lines = []
     for top in range(0, len(rows), 2):
         upper = rows[top]

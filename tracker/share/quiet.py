@@ -1,8 +1,7 @@
-"""Nothing the players' server does may write over the GM's screen: its
-log records (aiohttp's, and asyncio's from the server's thread) and the
-errors its event loop meets go to a small file in the user state directory
-(``players-view.log``), or nowhere when that cannot be written.  Python's
-last-resort handler would otherwise print them on stderr, across the app."""
+"""Nothing the players' server does may write over the GM's screen: its log
+records (aiohttp's, and asyncio's from its thread) and its loop's errors go
+to ``players-view.log`` in the user state directory, or nowhere when that
+cannot be written, never to Python's last-resort handler on stderr."""
 
 from __future__ import annotations
 
@@ -18,16 +17,16 @@ OWN_LOGGERS = ("aiohttp", "tracker.share")
 
 
 class _QuietFile(logging.handlers.RotatingFileHandler):
-    """A small rotating file whose own failures (disk full) are dropped:
-    the default prints them on stderr."""
+    """A small rotating file whose own failures (disk full) are dropped,
+    not printed on stderr."""
 
     def handleError(self, record: logging.LogRecord) -> None:  # noqa: N802 (logging's name)
         pass
 
 
 class _FromServerThread(logging.Filter):
-    """On a logger the app shares (asyncio): a record from the server's
-    thread goes to the server's file and no further."""
+    """On a logger the app shares (asyncio): the server thread's records
+    go to the server's file only."""
 
     def __init__(self, handler: logging.Handler) -> None:
         super().__init__()
@@ -70,8 +69,7 @@ def log_file() -> Path | None:
 
 
 def quarantine() -> logging.Logger:
-    """Route the server's records to its file (idempotent); the logger the
-    server itself writes to."""
+    """Route the server's records to its file (once); the server's logger."""
     global _handler
     if _handler is None:
         _handler = _make_handler()
@@ -80,7 +78,6 @@ def quarantine() -> logging.Logger:
             logger = logging.getLogger(name)
             logger.propagate = False
             logger.addHandler(_handler)
-            if logger.level == logging.NOTSET or logger.level < logging.WARNING:
-                logger.setLevel(logging.WARNING)
+            logger.setLevel(max(logger.level, logging.WARNING))
         logging.getLogger("asyncio").addFilter(_FromServerThread(_handler))
     return logging.getLogger("tracker.share")

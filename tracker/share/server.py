@@ -1,13 +1,7 @@
-"""The players' server on its own event loop, in a background thread, so
-the app's loop never waits on a phone and a stuck phone never holds a key.
-
-:meth:`ShareServer.start` returns once the port is bound (or raises
-:class:`ShareError` with one sentence); :meth:`changed` is what the app
-calls after each step (thread-safe, cheap: it only wakes the server's
-loop); :meth:`stop` closes every stream and the port.  The port is the
-first of *ports* that is free, else any free one.  At most
-:data:`MAX_CONNECTIONS` are held at once (:class:`_Gate`): each is a file
-of the app's own process."""
+"""The players' server on its own event loop in a background thread: the
+app's loop never waits on a phone, a stuck phone never holds a key.  It
+listens on the first free one of *ports*, else any free port, and holds
+at most :data:`MAX_CONNECTIONS` at once (:class:`_Gate`)."""
 
 from __future__ import annotations
 
@@ -27,14 +21,12 @@ from tracker.share.web import HEARTBEAT, Page, players_app
 
 #: the port tried first (then the port the encounter used last, then any)
 DEFAULT_PORT = 8765
-#: at most this many updates a second reach a page (a burst of keys is one)
+#: seconds between two updates of a page (a burst of keys is one)
 MIN_INTERVAL = 0.25
-#: connections held at once: each is a file of the tracker's own process
-#: (1,024 by default, 256 on macOS), so a flood from the network must never
-#: take them all; a table's pages need two or three each
+#: connections held at once: each is a file of the tracker's own process, so
+#: a flood from the network must never take them all (a page needs two or three)
 MAX_CONNECTIONS = 64
-#: an idle connection (no request yet, or none since the last) is closed
-#: after this many seconds; a page's stream is never idle
+#: seconds before an idle connection is closed (a page's stream is never idle)
 IDLE_TIMEOUT = 20.0
 LOCAL_HOST = "127.0.0.1"
 ANY_HOST = "0.0.0.0"
@@ -45,9 +37,8 @@ class ShareError(Exception):
 
 
 def lan_address() -> str | None:
-    """This computer's address on the local network (the one its default
-    route leaves from: connecting a UDP socket sends no packet); None when
-    it has none."""
+    """This computer's address on the local network (its default route's:
+    connecting a UDP socket sends no packet), or None."""
     try:
         with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
             probe.connect(("192.0.2.1", 9))  # TEST-NET-1: never routed anywhere real
@@ -90,15 +81,12 @@ class ShareServer:
         self._error: str | None = None
         self._log = quarantine()
 
-    # -- what the app reads ---------------------------------------------------
-
     @property
     def running(self) -> bool:
         return self.port is not None
 
     @property
     def viewers(self) -> int:
-        """Pages connected now (0 when not running)."""
         feed = self._feed
         return 0 if feed is None or not self.running else feed.viewers
 
@@ -108,8 +96,7 @@ class ShareServer:
 
     @property
     def host(self) -> str:
-        """The address a page opens: this computer's on the local network
-        (or its name, when it has none), else the loopback."""
+        """What a page opens: this computer's LAN address (or its name), or the loopback."""
         if not self.lan:
             return LOCAL_HOST
         return lan_address() or socket.gethostname()
@@ -118,10 +105,8 @@ class ShareServer:
     def url(self) -> str:
         return f"http://{self.host}:{self.port or self.ports[0]}/{self._token}/"
 
-    # -- what the app does ----------------------------------------------------
-
     def start(self, timeout: float = 10.0) -> None:
-        """Bind and serve; return once listening (ShareError: why not)."""
+        """Bind and serve; return once listening, else raise ShareError."""
         if self._thread is not None:
             return
         self._ready.clear()
@@ -136,8 +121,8 @@ class ShareServer:
             raise ShareError(error)
 
     def stop(self, timeout: float = 5.0) -> None:
-        """Close every stream and the port; wait for the thread (bounded:
-        it is a daemon, it never holds the app's exit)."""
+        """Close every stream and the port; wait a little for the thread
+        (a daemon: it never holds the app's exit)."""
         thread, loop, stopping = self._thread, self._loop, self._stopping
         if thread is None:
             return
@@ -154,14 +139,11 @@ class ShareServer:
             self._call(feed.poke)
 
     def set_token(self, token: str) -> None:
-        """A new token: the old URL is a 404 from now on, and every page
-        connected through it is disconnected."""
+        """A new token: the old URL is a 404, its pages are disconnected."""
         self._token = token
         feed = self._feed
         if feed is not None:
             self._call(feed.close)
-
-    # -- the server's thread --------------------------------------------------
 
     def _call(self, callback: Any) -> None:
         loop = self._loop
@@ -232,9 +214,8 @@ class ShareServer:
 
 
 class _Gate(asyncio.Protocol):
-    """What a new connection meets first: past the limit it is closed at
-    once, else it is handed to aiohttp's own protocol (counted by its
-    server as soon as it is handed over, so a burst is counted exactly)."""
+    """A new connection past the limit is closed at once, else handed to
+    aiohttp's protocol (counted by its server at once: a burst counts exactly)."""
 
     def __init__(self, runner: web.AppRunner, limit: int) -> None:
         self._runner = runner

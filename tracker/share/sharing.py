@@ -1,12 +1,9 @@
-"""Sharing the fight with the players, as the app sees it: on or off, on
-this computer only or on the local network, and the link's token.
-
-The token, the port and both settings are kept with the encounter (its UI
-state, in every snapshot), so a bookmarked page or a printed QR code keeps
-working when the tracker restarts, and sharing resumes by itself if it
-was on.  A new token or port is written at once (a fresh snapshot): a link
-the GM has just handed out must survive a crash.  The server itself
-(aiohttp) is imported only when sharing starts."""
+"""Sharing the fight with the players, as the app sees it: on or off, this
+computer only or the local network, and the link's token.  All four are
+kept in the encounter's UI state, so a bookmarked page or a printed QR code
+works after a restart and sharing resumes if it was on; a new token or port
+is written at once (a link just handed out must survive a crash).  aiohttp
+is imported only when sharing starts."""
 
 from __future__ import annotations
 
@@ -82,22 +79,19 @@ class Sharing:
         ports: tuple[int, ...] | None = None,
         server_options: Mapping[str, Any] | None = None,
     ) -> None:
-        """*lan*: listen on the local network this run (``--lan``; None:
-        as kept); *ports*: tried after the kept port, instead of the
-        default one (tests: 0, any free port); *server_options*: for :class:`ShareServer`."""
+        """*lan*: ``--lan`` (None: as kept); *ports*: tried after the kept
+        port instead of the default (tests: 0); *server_options*: for
+        :class:`ShareServer`."""
         self.live = live
         self._view_of = view_of
         self._ports = ports
         self._options = dict(server_options or {})
         self._server: ShareServer | None = None
-        #: what the GM must know of the last start (the link changed), until
-        #: the dialog has shown it
+        #: what the GM must know of the last start (the link changed), until shown
         self.note: str | None = None
         self.state = ShareState.from_ui(live.ui_state.get(UI_KEY))
         if lan is not None:
             self.state = replace(self.state, lan=lan)
-
-    # -- what the dialog shows ------------------------------------------------
 
     @property
     def running(self) -> bool:
@@ -130,8 +124,6 @@ class Sharing:
         if self._server is not None:
             self._server.changed()
 
-    # -- what the GM does -----------------------------------------------------
-
     def start(self) -> str | None:
         """Serve the players' view; None when it is served, else why not."""
         if self.running:
@@ -146,11 +138,7 @@ class Sharing:
         ports = [p for p in (self.state.port, *(self._ports or (DEFAULT_PORT,))) if p is not None]
         live = self.live
         server = ShareServer(
-            lambda: view_of(live.encounter),
-            token,
-            lan=self.state.lan,
-            ports=ports,
-            **self._options,
+            lambda: view_of(live.encounter), token, lan=self.state.lan, ports=ports, **self._options
         )
         try:
             server.start()
@@ -177,9 +165,8 @@ class Sharing:
         self._halt()
 
     def set_lan(self, on: bool) -> str | None:
-        """Listen on the local network (or this computer only); a running
-        server restarts on the same port and token, and so does one whose
-        last restart here failed (sharing is still on)."""
+        """Listen on the local network or this computer only; a server that
+        is on (or whose last restart failed) restarts, same port and token."""
         problem = self._keep(replace(self.state, lan=on))
         if self.running or self.state.on:
             self._halt()
@@ -194,8 +181,6 @@ class Sharing:
             self._server.set_token(token)
         return problem
 
-    # -- internals ------------------------------------------------------------
-
     def _halt(self) -> None:
         server, self._server = self._server, None
         self.live.unwatch(self.changed)
@@ -203,8 +188,8 @@ class Sharing:
             server.stop()
 
     def _keep(self, state: ShareState) -> str | None:
-        """Remember *state* with the encounter: a new token or port is
-        written now; the rest rides with the next step."""
+        """Keep *state* with the encounter: a new token or port is written
+        now, the rest rides with the next step."""
         from saves.store import SaveError
 
         durable = (state.token, state.port) != (self.state.token, self.state.port)

@@ -1,13 +1,9 @@
-"""The players' view over HTTP (aiohttp): three things under the token —
-the page (``/<token>/``), the view as JSON (``/<token>/view.json``) and a
-stream of server-sent events (``/<token>/events``) that carries the whole
-view after every change, with a heartbeat comment in between.
-
-Anything else — a wrong token, another path — is a 404 with an empty
-body: nothing says whether a token exists.  GET and HEAD only.  Every
-response, errors included, carries a strict Content-Security-Policy (the
-page's one script and one style by hash; it may connect only to itself)
-and is never cached, sniffed or referred."""
+"""The players' view over HTTP (aiohttp), under the token: the page
+(``/<token>/``), the view as JSON (``view.json``) and server-sent
+``events`` carrying the whole view after every change.  Anything else is an
+empty 404 (nothing says whether a token exists); GET and HEAD only.  Every
+response carries a strict Content-Security-Policy (the page's script and
+style by hash) and is never cached, sniffed or referred."""
 
 from __future__ import annotations
 
@@ -23,8 +19,8 @@ from aiohttp import web
 
 from tracker.share.feed import Feed
 
-#: how often a quiet stream says it is alive (a comment line), in seconds:
-#: proxies and phones drop an idle connection, and a dead one is found here
+#: seconds between a quiet stream's comment lines: proxies and phones drop
+#: an idle connection, and a dead one is found
 HEARTBEAT = 15.0
 #: how long a page waits before reconnecting a dropped stream (ms)
 RETRY_MS = 1000
@@ -36,7 +32,7 @@ FEED_KEY: web.AppKey[Feed] = web.AppKey("feed", Feed)
 
 @dataclass(frozen=True)
 class Page:
-    """The page's HTML and the policy that lets exactly its script and style run."""
+    """The page's HTML and the policy that lets just its script and style run."""
 
     html: bytes
     policy: str
@@ -48,8 +44,8 @@ def _hash(source: str) -> str:
 
 
 def load_page(html: bytes | None = None) -> Page:
-    """The page (package data ``tracker/share/page.html`` unless *html* is
-    given), with a policy naming the hash of each inline script and style."""
+    """The page (``page.html`` unless *html*), with a policy naming the
+    hash of each inline script and style."""
     if html is None:
         html = files("tracker.share").joinpath("page.html").read_bytes()
     text = html.decode("utf-8")
@@ -71,13 +67,10 @@ def load_page(html: bytes | None = None) -> Page:
 
 
 def players_app(
-    feed: Feed,
-    token: Callable[[], str],
-    page: Page | None = None,
-    heartbeat: float = HEARTBEAT,
+    feed: Feed, token: Callable[[], str], page: Page | None = None, heartbeat: float = HEARTBEAT
 ) -> web.Application:
-    """The web application; *token* is read on every request, so a new
-    one takes effect at once (the old URL is then a 404)."""
+    """The web application; *token* is read on every request (a new one
+    takes effect at once)."""
     page = page or load_page()
     app = web.Application()
     app[FEED_KEY] = feed
@@ -104,9 +97,7 @@ def players_app(
     return app
 
 
-def _secure_headers(
-    policy: str,
-) -> Callable[[web.Request, web.StreamResponse], Awaitable[None]]:
+def _secure_headers(policy: str) -> Callable[[web.Request, web.StreamResponse], Awaitable[None]]:
     async def secure(_request: web.Request, response: web.StreamResponse) -> None:
         headers = response.headers
         headers["Content-Security-Policy"] = policy
@@ -129,8 +120,8 @@ async def _json(_request: web.Request, feed: Feed) -> web.StreamResponse:
 
 
 async def _events(request: web.Request, feed: Feed, heartbeat: float) -> web.StreamResponse:
-    """The stream: the current view at once, then each new one; a comment
-    line when nothing changed for *heartbeat* seconds."""
+    """The current view at once, then each new one; a comment line after
+    *heartbeat* quiet seconds."""
     response = web.StreamResponse(
         headers={"Content-Type": "text/event-stream; charset=utf-8", "X-Accel-Buffering": "no"}
     )
