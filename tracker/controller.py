@@ -341,6 +341,9 @@ class EncounterController:
             self.live.set_ui_state(marked=list(self.marked))
         if self.selected_name == old:
             self.remember(name)
+        started, round_, active = self._turn
+        if active == old:  # the same turn under a new name: the GM has not moved on
+            self._turn = (started, round_, name)
 
     def move_line(self, name: str, movement: str, face: int | None, spend: bool) -> str:
         """``move`` for the movement dialog, carrying the previewed face."""

@@ -415,6 +415,27 @@ async def test_e_edits_the_selected_combatant() -> None:
         assert app.live.ui_state["selected"] == "Big Ogre"
 
 
+async def test_renaming_whoever_has_the_turn_keeps_the_other_marks() -> None:
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("s")  # Zalek's total asked first
+        await type_text(pilot, "19")
+        await pilot.press("enter")
+        await pilot.pause()
+        active = app.live.session.encounter.active
+        assert active is not None
+        other = next(n for n in names(app) if n != active.name)
+        await select(pilot, app, other)
+        await pilot.press("space")
+        await select(pilot, app, active.name)
+        await pilot.press("e")
+        app.screen.query_one("#field-name", Input).value = "Renamed"
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.live.session.encounter.active.name == "Renamed"  # type: ignore[union-attr]
+        assert app.live.ui_state["marked"] == [other]  # the turn did not pass
+
+
 async def test_renaming_a_marked_combatant_keeps_its_mark() -> None:
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
