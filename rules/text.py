@@ -133,18 +133,3 @@ def shorten(text: str, limit: int = 60) -> str:
     if len(shown) <= limit:
         return shown
     return shown[: max(1, limit - 1)] + "…"
-
-
-__all__ = [
-    "MAX_NAME",
-    "MAX_NOTES",
-    "MAX_TITLE",
-    "check_text",
-    "describe",
-    "first_unsafe",
-    "is_unsafe",
-    "modifies_previous",
-    "name_key",
-    "shorten",
-    "visible",
-]
