@@ -6,6 +6,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from rules.abilities import check_face
+
 if TYPE_CHECKING:
     from rules.combatant import Combatant
     from rules.damage import DamageResult
@@ -133,8 +135,7 @@ def tick_persistent(
 
     if entry not in c.persistent:
         raise ValueError(f"{c.name} has no persistent {describe(entry)}")
-    if isinstance(flat_face, bool) or not isinstance(flat_face, int) or not 1 <= flat_face <= 20:
-        raise ValueError(f"a flat check face is a whole number from 1 to 20, not {flat_face!r}")
+    check_face(flat_face, "a flat check face")
     new, dmg = apply_damage(c, damage_total, entry.tags, ruleset)
     ended = flat_face >= entry.dc
     if ended:
