@@ -163,11 +163,8 @@ def cover_bonus(degree: str | None, ruleset: Ruleset) -> int:
     found = _cover_degree(degree)
     if found == "total":
         raise CoverError("total cover: the target cannot be targeted")
-    if found == "half":
-        return int(ruleset["cover_half"])
-    if found == "three-quarters":
-        return int(ruleset["cover_three_quarters"])
-    return 0
+    option = {"half": "cover_half", "three-quarters": "cover_three_quarters"}.get(found)
+    return 0 if option is None else int(ruleset[option])
 
 
 def effective_al(

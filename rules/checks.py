@@ -79,8 +79,7 @@ def _natural(result: RollResult, index: int | None) -> int | None:
 
 
 def _d20_index(terms: Sequence[Term]) -> int | None:
-    found = [i for i, t in enumerate(terms) if t.number and t.sides == 20 and t.sign > 0]
-    return found[0] if found else None
+    return next((i for i, t in enumerate(terms) if t.number and t.sides == 20 and t.sign > 0), None)
 
 
 def roll_expression_with_advantage(

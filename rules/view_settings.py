@@ -6,6 +6,7 @@ redaction itself is ``rules.players_view``."""
 from __future__ import annotations
 
 from collections.abc import Mapping
+from contextlib import suppress
 from dataclasses import dataclass, fields, replace
 from typing import Any
 
@@ -57,13 +58,11 @@ class ViewSettings:
         values: dict[str, Any] = {}
         for key, choices in CHOICES.items():
             value = data.get(key)
-            if choices is BOOLS:
-                if isinstance(value, bool):
-                    values[key] = value
-                elif isinstance(value, str) and value.strip().lower() in ON_WORDS + OFF_WORDS:
-                    values[key] = value.strip().lower() in ON_WORDS
-            elif isinstance(value, str) and value.strip().lower() in choices:
-                values[key] = value.strip().lower()
+            if isinstance(value, bool) and choices is BOOLS:
+                values[key] = value
+            elif isinstance(value, str):
+                with suppress(ValueError):
+                    values[key] = setting_value(key, value)
         return cls(**values)
 
 
