@@ -91,10 +91,7 @@ def initiative_order(combatants: Iterable[Combatant]) -> tuple[Combatant, ...]:
 
 
 def hit_points(
-    spec: int | str,
-    rng: random.Random,
-    mode: str = "roll",
-    faces: Sequence[int] | None = None,
+    spec: int | str, rng: random.Random, mode: str = "roll", faces: Sequence[int] | None = None
 ) -> tuple[int, str]:
     """Starting hit points, at least 1 (RULES.md §4): a number (below 1
     refused), or a dice expression rolled (with optional *faces*) or, by

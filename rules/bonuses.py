@@ -72,18 +72,13 @@ DICE_TYPES = ("advantage", "disadvantage")
 #: Cover degrees, least to most protective (§9).
 COVER_DEGREES = ("none", "half", "three-quarters", "total")
 _COVER_ALIASES = {
-    "": "none",
-    "no": "none",
-    "none": "none",
-    "half": "half",
-    "1/2": "half",
-    "three-quarters": "three-quarters",
-    "three-quarter": "three-quarters",
-    "three_quarters": "three-quarters",
-    "threequarters": "three-quarters",
-    "3/4": "three-quarters",
-    "total": "total",
-    "full": "total",
+    **dict.fromkeys(("", "no", "none"), "none"),
+    **dict.fromkeys(("half", "1/2"), "half"),
+    **dict.fromkeys(
+        ("three-quarters", "three-quarter", "three_quarters", "threequarters", "3/4"),
+        "three-quarters",
+    ),
+    **dict.fromkeys(("total", "full"), "total"),
 }
 
 

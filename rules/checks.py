@@ -256,18 +256,9 @@ def flat_check(dc: int, rng: random.Random, face: int | None = None) -> FlatChec
 
 #: Difficulty Levels by name (RULES.md §3, from 003).
 DIFFICULTY_LEVELS: dict[str, int] = {
-    "Routine": 0,
-    "Simple": 3,
-    "Standard": 6,
-    "Demanding": 9,
-    "Difficult": 12,
-    "Challenging": 15,
-    "Intimidating": 18,
-    "Formidable": 21,
-    "Heroic": 24,
-    "Immortal": 27,
-    "Impossible": 30,
-}
+    "Routine": 0, "Simple": 3, "Standard": 6, "Demanding": 9, "Difficult": 12, "Challenging": 15,
+    "Intimidating": 18, "Formidable": 21, "Heroic": 24, "Immortal": 27, "Impossible": 30,
+}  # fmt: skip
 _DL_LOWER = {name.lower(): value for name, value in DIFFICULTY_LEVELS.items()}
 
 

@@ -429,9 +429,7 @@ def _expression(text_or_expression: str | Expression) -> Expression:
 
 
 def roll(
-    text_or_expression: str | Expression,
-    rng: random.Random,
-    faces: Sequence[int] | None = None,
+    text_or_expression: str | Expression, rng: random.Random, faces: Sequence[int] | None = None
 ) -> RollResult:
     """Roll an expression (RULES.md §1); ``faces`` typed by the GM are used
     in order for every die before *rng*, and a face off the die or more
@@ -507,9 +505,9 @@ def _mean_keep_highest(count: int, sides: int, keep: int) -> float:
     for k in range(2, sides + 1):
         p = (sides - k + 1) / sides
         lp, lq = math.log(p), math.log1p(-p)
-        short = 0.0
-        for j in range(keep):
-            short += (keep - j) * math.exp(log_c[j] + j * lp + (count - j) * lq)
+        short = sum(
+            (keep - j) * math.exp(log_c[j] + j * lp + (count - j) * lq) for j in range(keep)
+        )
         total += keep - short
     return total
 

@@ -125,12 +125,7 @@ def _used(state: Endurance, move: Movement, points: int) -> Endurance:
 
 
 def endurance_check(
-    state: Endurance,
-    action: str,
-    face: int | None,
-    spend: bool = True,
-    *,
-    preview: bool = False,
+    state: Endurance, action: str, face: int | None, spend: bool = True, *, preview: bool = False
 ) -> tuple[Endurance, EnduranceCheck]:
     """Check for a movement action (RULES.md §8): ``max(face + check_bonus,
     passive)`` against its DL (*face* None: the passive score alone).  A

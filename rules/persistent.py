@@ -51,11 +51,7 @@ def describe(entry: PersistentDamage) -> str:
 
 
 def persistent_entry(
-    dice: str,
-    tags: str | Iterable[str],
-    ruleset: Ruleset,
-    dc: int | None = None,
-    source: str = "",
+    dice: str, tags: str | Iterable[str], ruleset: Ruleset, dc: int | None = None, source: str = ""
 ) -> PersistentDamage:
     """Build an entry whose flat DC defaults to the ruleset's
     ``persistent_dc`` (RULES.md §7).  The dice expression is validated."""
@@ -122,11 +118,7 @@ class PersistentTick(NamedTuple):
 
 
 def tick_persistent(
-    c: Combatant,
-    entry: PersistentDamage,
-    damage_total: int,
-    flat_face: int,
-    ruleset: Ruleset,
+    c: Combatant, entry: PersistentDamage, damage_total: int, flat_face: int, ruleset: Ruleset
 ) -> tuple[Combatant, PersistentTick]:
     """End-of-turn persistent damage (RULES.md §7): *damage_total*, rolled by
     the caller, goes through ``apply_damage`` with the entry's tags; then

@@ -132,10 +132,8 @@ def _next_shown(enc: Encounter, shown: list[bool], after: int) -> int | None:
     or None."""
     skip = passed_over(enc)
     n = len(enc.combatants)
-    for i in range(after + 1, after + n):
-        if shown[i % n] and enc.combatants[i % n].name not in skip:
-            return i % n
-    return None
+    ahead = (i % n for i in range(after + 1, after + n))
+    return next((i for i in ahead if shown[i] and enc.combatants[i].name not in skip), None)
 
 
 def _al(c: Combatant) -> int:
