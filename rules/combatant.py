@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any, TypeVar
 
 from rules.bonuses import Bonus
@@ -63,31 +63,20 @@ class Combatant:
         return not self.down and self.max_hp > 0 and self.hp * 2 <= self.max_hp
 
     def to_dict(self) -> dict[str, Any]:
-        return {
-            "name": self.name,
-            "max_hp": self.max_hp,
-            "hp": self.hp,
-            "al": self.al,
-            "temp_hp": self.temp_hp,
-            "temp_hp_duration": _optional(self.temp_hp_duration, Duration.to_dict),
-            "initiative": self.initiative,
-            "init_bonus": self.init_bonus,
-            "abilities": dict(self.abilities),
-            "athletics": self.athletics,
-            "player": self.player,
-            "defenses": self.defenses.to_dict(),
-            "conditions": [c.to_dict() for c in self.conditions],
-            "persistent": [p.to_dict() for p in self.persistent],
-            "bonuses": [b.to_dict() for b in self.bonuses],
-            "endurance": _optional(self.endurance, Endurance.to_dict),
-            "luck_points": self.luck_points,
-            "notes": self.notes,
-            "order_key": self.order_key,
-            "group": self.group,
-            # only when not visible: saves and journals from before
-            # visibilities existed stay exactly what this writes
-            **({} if self.visibility == VISIBLE else {"visibility": self.visibility}),
-        }
+        out = {f.name: getattr(self, f.name) for f in fields(self)}
+        out.update(
+            temp_hp_duration=_optional(self.temp_hp_duration, Duration.to_dict),
+            abilities=dict(self.abilities),
+            defenses=self.defenses.to_dict(),
+            conditions=[c.to_dict() for c in self.conditions],
+            persistent=[p.to_dict() for p in self.persistent],
+            bonuses=[b.to_dict() for b in self.bonuses],
+            endurance=_optional(self.endurance, Endurance.to_dict),
+        )
+        if self.visibility == VISIBLE:
+            # saves and journals from before visibilities existed stay exactly what this writes
+            del out["visibility"]
+        return out
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Combatant:
