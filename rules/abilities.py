@@ -20,16 +20,18 @@ INITIATIVE_ABILITIES: tuple[str, ...] = ("dex", "per", "wis")
 HP_MODES = ("roll", "average")
 
 
-def _whole(value: object, what: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise ValueError(f"{what} must be a whole number, not {value!r}")
-    return value
-
-
 def modifier(score: int) -> int:
     """The ability modifier ``floor((score - 10) / 2)`` (RULES.md §4;
     003's table: 1 → −5, 10 → 0, 30 → +10)."""
-    return (_whole(score, "an ability score") - 10) // 2
+    if isinstance(score, bool) or not isinstance(score, int):
+        raise ValueError(f"an ability score must be a whole number, not {score!r}")
+    return (score - 10) // 2
+
+
+def check_face(face: int, what: str = "a d20 face") -> None:
+    """Refuse a typed d20 *face* that is not a whole number from 1 to 20."""
+    if isinstance(face, bool) or not isinstance(face, int) or not 1 <= face <= 20:
+        raise ValueError(f"{what} is a whole number from 1 to 20, not {face!r}")
 
 
 def initiative_modifier(c: Combatant) -> int:
@@ -44,7 +46,7 @@ def initiative_modifier(c: Combatant) -> int:
 
 
 class InitiativeRoll(NamedTuple):
-    """One initiative roll: the d20 *face*, the *modifier* and the *total*."""
+    """One initiative roll (RULES.md §4)."""
 
     total: int
     face: int
@@ -61,8 +63,7 @@ def roll_initiative(c: Combatant, rng: random.Random, face: int | None = None) -
     rolled at the table, else *rng* rolls."""
     if face is None:
         face = rng.randint(1, 20)
-    elif isinstance(face, bool) or not isinstance(face, int) or not 1 <= face <= 20:
-        raise ValueError(f"a d20 face is a whole number from 1 to 20, not {face!r}")
+    check_face(face)
     mod = initiative_modifier(c)
     total = face + mod
     text = f"{c.name} rolls initiative: d20 ({face}) {_signed(mod)} = {total}"
@@ -90,14 +91,11 @@ def initiative_order(combatants: Iterable[Combatant]) -> tuple[Combatant, ...]:
 
 
 def hit_points(
-    spec: int | str,
-    rng: random.Random,
-    mode: str = "roll",
-    faces: Sequence[int] | None = None,
+    spec: int | str, rng: random.Random, mode: str = "roll", faces: Sequence[int] | None = None
 ) -> tuple[int, str]:
-    """Starting hit points, at least 1, from a number (below 1 refused) or a
-    dice expression rolled (with optional *faces*) or averaged rounded down
-    (*mode*, RULES.md §4)."""
+    """Starting hit points, at least 1 (RULES.md §4): a number (below 1
+    refused), or a dice expression rolled (with optional *faces*) or, by
+    *mode*, averaged rounded down."""
     if mode not in HP_MODES:
         raise ValueError(f"hit point mode is 'roll' or 'average', not {mode!r}")
     if isinstance(spec, str) and re.fullmatch(r"\s*[+-]?\d+\s*", spec):
@@ -114,7 +112,7 @@ def hit_points(
     from rules.dice import average, roll
 
     if mode == "average":
-        value = max(1, int(average(spec) // 1))
+        value = max(1, int(average(spec)))
         return value, f"HP {spec} average {value}"
     result = roll(spec, rng, faces=faces)
     value = max(1, result.total)

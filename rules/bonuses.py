@@ -72,18 +72,13 @@ DICE_TYPES = ("advantage", "disadvantage")
 #: Cover degrees, least to most protective (§9).
 COVER_DEGREES = ("none", "half", "three-quarters", "total")
 _COVER_ALIASES = {
-    "": "none",
-    "no": "none",
-    "none": "none",
-    "half": "half",
-    "1/2": "half",
-    "three-quarters": "three-quarters",
-    "three-quarter": "three-quarters",
-    "three_quarters": "three-quarters",
-    "threequarters": "three-quarters",
-    "3/4": "three-quarters",
-    "total": "total",
-    "full": "total",
+    **dict.fromkeys(("", "no", "none"), "none"),
+    **dict.fromkeys(("half", "1/2"), "half"),
+    **dict.fromkeys(
+        ("three-quarters", "three-quarter", "three_quarters", "threequarters", "3/4"),
+        "three-quarters",
+    ),
+    **dict.fromkeys(("total", "full"), "total"),
 }
 
 
@@ -163,11 +158,8 @@ def cover_bonus(degree: str | None, ruleset: Ruleset) -> int:
     found = _cover_degree(degree)
     if found == "total":
         raise CoverError("total cover: the target cannot be targeted")
-    if found == "half":
-        return int(ruleset["cover_half"])
-    if found == "three-quarters":
-        return int(ruleset["cover_three_quarters"])
-    return 0
+    option = {"half": "cover_half", "three-quarters": "cover_three_quarters"}.get(found)
+    return 0 if option is None else int(ruleset[option])
 
 
 def effective_al(

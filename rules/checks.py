@@ -1,7 +1,5 @@
 """d20 rolls with advantage (RULES.md §2), checks, degrees of success, flat
-checks, Difficulty Levels and opposed rolls (RULES.md §3).  The ±2 steps of
-the ``alternate`` advantage mode are their own constant term, so the
-breakdown shows them: ``2d20kh1 (5, **14**) + 5 + 2 = 21``."""
+checks, Difficulty Levels and opposed rolls (§3)."""
 
 from __future__ import annotations
 
@@ -14,24 +12,6 @@ from typing import Literal
 from rules.dice import DiceError, Expression, RollResult, Term, parse, roll
 from rules.rulesets import Ruleset, RulesetError
 from rules.rulesets import ruleset as _named_ruleset
-
-__all__ = [
-    "DIFFICULTY_LEVELS",
-    "CheckError",
-    "CheckResult",
-    "D20Roll",
-    "Degree",
-    "FlatCheck",
-    "advantage_dice",
-    "apply_natural",
-    "check",
-    "degree_of",
-    "difficulty_level",
-    "flat_check",
-    "opposed",
-    "roll_d20",
-    "roll_expression_with_advantage",
-]
 
 
 class CheckError(DiceError):
@@ -88,6 +68,9 @@ class D20Roll:
         return self.result.render()
 
 
+_D20 = Term(1, 1, 20, "", 1)
+
+
 def _natural(result: RollResult, index: int | None) -> int | None:
     if index is None:
         return None
@@ -96,8 +79,7 @@ def _natural(result: RollResult, index: int | None) -> int | None:
 
 
 def _d20_index(terms: Sequence[Term]) -> int | None:
-    found = [i for i, t in enumerate(terms) if t.number and t.sides == 20 and t.sign > 0]
-    return found[0] if found else None
+    return next((i for i, t in enumerate(terms) if t.number and t.sides == 20 and t.sign > 0), None)
 
 
 def roll_expression_with_advantage(
@@ -110,7 +92,9 @@ def roll_expression_with_advantage(
 ) -> D20Roll:
     """Roll any expression, giving its d20 term the advantage dice
     (RULES.md §2).  With net advantage it must hold exactly one added plain
-    ``1d20``, else :class:`CheckError`; ``faces`` are the GM's dice in order."""
+    ``1d20``, else :class:`CheckError`; ``faces`` are the GM's dice in order.
+    A flat bonus (``alternate``'s ±2 steps) is its own constant term, so the
+    breakdown shows it: ``2d20kh1 (5, **14**) + 5 + 2 = 21``."""
     expr = parse(text) if isinstance(text, str) else text
     dice, flat = advantage_dice(adv, dis, ruleset)
     index = _d20_index(expr.terms)
@@ -147,7 +131,7 @@ def roll_d20(
     ``faces`` are d20s typed by the GM."""
     if isinstance(modifier, bool) or not isinstance(modifier, int):
         raise CheckError(f"a modifier is a whole number, not {modifier!r}")
-    terms = [Term(1, 1, 20, "", 1)]
+    terms = [_D20]
     if modifier:
         terms.append(Term(1 if modifier > 0 else -1, value=abs(modifier)))
     return roll_expression_with_advantage(
@@ -264,7 +248,7 @@ def flat_check(dc: int, rng: random.Random, face: int | None = None) -> FlatChec
     """A bare d20 (or the typed ``face``) against ``dc``: no modifiers,
     advantage or natural 20 / 1 rule (RULES.md §3)."""
     faces = None if face is None else [face]
-    rolled = roll(Expression.from_terms([Term(1, 1, 20, "", 1)]), rng, faces).total
+    rolled = roll(Expression.from_terms([_D20]), rng, faces).total
     success = rolled >= dc
     text = f"flat check d20 ({rolled}) vs DC {dc}: {'success' if success else 'failure'}"
     return FlatCheck(rolled, dc, success, text)
@@ -272,18 +256,9 @@ def flat_check(dc: int, rng: random.Random, face: int | None = None) -> FlatChec
 
 #: Difficulty Levels by name (RULES.md §3, from 003).
 DIFFICULTY_LEVELS: dict[str, int] = {
-    "Routine": 0,
-    "Simple": 3,
-    "Standard": 6,
-    "Demanding": 9,
-    "Difficult": 12,
-    "Challenging": 15,
-    "Intimidating": 18,
-    "Formidable": 21,
-    "Heroic": 24,
-    "Immortal": 27,
-    "Impossible": 30,
-}
+    "Routine": 0, "Simple": 3, "Standard": 6, "Demanding": 9, "Difficult": 12, "Challenging": 15,
+    "Intimidating": 18, "Formidable": 21, "Heroic": 24, "Immortal": 27, "Impossible": 30,
+}  # fmt: skip
 _DL_LOWER = {name.lower(): value for name, value in DIFFICULTY_LEVELS.items()}
 
 

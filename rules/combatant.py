@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass, field
-from typing import Any
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, fields
+from typing import Any, TypeVar
 
 from rules.bonuses import Bonus
 from rules.conditions import Condition
@@ -14,17 +14,18 @@ from rules.endurance import Endurance
 from rules.persistent import PersistentDamage
 from rules.view_settings import VISIBLE, visibility_of
 
+T = TypeVar("T")
+
 
 @dataclass(frozen=True)
 class Combatant:
     """Everything the tracker knows about one combatant.  ``abilities`` maps
-    ability keys to *scores*; ``init_bonus`` is a flat initiative modifier on
+    ability keys to scores; ``init_bonus`` is a flat initiative modifier on
     top of the ability modifiers (RULES.md §4); ``initiative`` is None before
-    combat starts; ``temp_hp_duration`` is when temp HP expire (§6);
-    ``order_key`` is the GM's manual tie-break (lower first); ``group`` names
-    the group it shares one initiative and one slot with (§4, groups), or
-    None; ``visibility`` is how the players' view shows it (``visible``,
-    ``masked`` or ``hidden``; a player is always visible)."""
+    combat starts; ``order_key`` is the GM's manual tie-break (lower first);
+    ``group`` names the group it shares one initiative and slot with (§4);
+    ``visibility`` is how the players' view shows it (a player: always
+    visible)."""
 
     name: str
     max_hp: int
@@ -62,42 +63,24 @@ class Combatant:
         return not self.down and self.max_hp > 0 and self.hp * 2 <= self.max_hp
 
     def to_dict(self) -> dict[str, Any]:
-        return {
-            "name": self.name,
-            "max_hp": self.max_hp,
-            "hp": self.hp,
-            "al": self.al,
-            "temp_hp": self.temp_hp,
-            "temp_hp_duration": None
-            if self.temp_hp_duration is None
-            else self.temp_hp_duration.to_dict(),
-            "initiative": self.initiative,
-            "init_bonus": self.init_bonus,
-            "abilities": dict(self.abilities),
-            "athletics": self.athletics,
-            "player": self.player,
-            "defenses": self.defenses.to_dict(),
-            "conditions": [c.to_dict() for c in self.conditions],
-            "persistent": [p.to_dict() for p in self.persistent],
-            "bonuses": [b.to_dict() for b in self.bonuses],
-            "endurance": None if self.endurance is None else self.endurance.to_dict(),
-            "luck_points": self.luck_points,
-            "notes": self.notes,
-            "order_key": self.order_key,
-            "group": self.group,
-            # only when not visible: saves and journals from before
-            # visibilities existed stay exactly what this writes
-            **({} if self.visibility == VISIBLE else {"visibility": self.visibility}),
-        }
+        out = {f.name: getattr(self, f.name) for f in fields(self)}
+        out.update(
+            temp_hp_duration=_optional(self.temp_hp_duration, Duration.to_dict),
+            abilities=dict(self.abilities),
+            defenses=self.defenses.to_dict(),
+            conditions=[c.to_dict() for c in self.conditions],
+            persistent=[p.to_dict() for p in self.persistent],
+            bonuses=[b.to_dict() for b in self.bonuses],
+            endurance=_optional(self.endurance, Endurance.to_dict),
+        )
+        if self.visibility == VISIBLE:
+            # saves and journals from before visibilities existed stay exactly what this writes
+            del out["visibility"]
+        return out
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Combatant:
-        init = data.get("initiative")
-        ath = data.get("athletics")
-        luck = data.get("luck_points")
-        group = data.get("group")
         player = bool(data.get("player", False))
-        visibility = visibility_of(data.get("visibility"))
         return cls(
             name=str(data["name"]),
             max_hp=int(data["max_hp"]),
@@ -105,19 +88,23 @@ class Combatant:
             al=int(data.get("al", 10)),
             temp_hp=int(data.get("temp_hp", 0)),
             temp_hp_duration=Duration.from_dict(data.get("temp_hp_duration")),
-            initiative=None if init is None else int(init),
+            initiative=_optional(data.get("initiative"), int),
             init_bonus=int(data.get("init_bonus", 0)),
             abilities={str(k).lower(): int(v) for k, v in dict(data.get("abilities", {})).items()},
-            athletics=None if ath is None else int(ath),
+            athletics=_optional(data.get("athletics"), int),
             player=player,
             defenses=Defenses.from_dict(data.get("defenses")),
             conditions=tuple(Condition.from_dict(c) for c in data.get("conditions", ())),
             persistent=tuple(PersistentDamage.from_dict(p) for p in data.get("persistent", ())),
             bonuses=tuple(Bonus.from_dict(b) for b in data.get("bonuses", ())),
             endurance=Endurance.from_dict(data.get("endurance")),
-            luck_points=None if luck is None else int(luck),
+            luck_points=_optional(data.get("luck_points"), int),
             notes=str(data.get("notes", "")),
             order_key=int(data.get("order_key", 0)),
-            group=None if group is None else str(group),
-            visibility=VISIBLE if player else visibility,  # players always show
+            group=_optional(data.get("group"), str),
+            visibility=VISIBLE if player else visibility_of(data.get("visibility")),
         )
+
+
+def _optional(value: Any, kind: Callable[[Any], T]) -> T | None:
+    return None if value is None else kind(value)

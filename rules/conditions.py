@@ -51,25 +51,20 @@ def add_condition(
     c: Combatant, cond: Condition, *, ends_round: int | None = None
 ) -> tuple[Combatant, str]:
     """Give *c* a condition; one of the same name (any case) is replaced
-    (RULES.md §10).  *ends_round*, when known, is put in the text
-    (``describe_duration``)."""
+    (RULES.md §10).  *ends_round*, when known, goes in the text."""
     name = cond.name.strip()
     if not name:
         raise ValueError("a condition needs a name")
     if cond.duration is not None and cond.duration.rounds_left < 1:
         raise ValueError(f"a condition lasts at least 1 round, not {cond.duration.rounds_left}")
     cond = replace(cond, name=name)
-    key = name.lower()
-    old = next((x for x in c.conditions if x.name.lower() == key), None)
+    old = next((x for x in c.conditions if x.name.lower() == name.lower()), None)
+    text = f"{c.name} is {condition_label(cond)}{describe_duration(cond.duration, ends_round)}"
     if old is None:
         conditions = (*c.conditions, cond)
-        text = f"{c.name} is {condition_label(cond)}{describe_duration(cond.duration, ends_round)}"
     else:
         conditions = tuple(cond if x is old else x for x in c.conditions)
-        text = (
-            f"{c.name} is {condition_label(cond)}{describe_duration(cond.duration, ends_round)}"
-            f" (replaces {condition_label(old)})"
-        )
+        text += f" (replaces {condition_label(old)})"
     return replace(c, conditions=conditions), text
 
 
@@ -88,25 +83,7 @@ def remove_condition(c: Combatant, name: str) -> tuple[Combatant, str]:
 #: Condition names a GM commonly gives, offered by completion; any other
 #: name is as good (a condition is only a name, RULES.md §10).
 KNOWN_CONDITIONS: tuple[str, ...] = (
-    "blinded",
-    "charmed",
-    "concentrating",
-    "confused",
-    "dazed",
-    "deafened",
-    "exhausted",
-    "frightened",
-    "grabbed",
-    "hidden",
-    "incapacitated",
-    "invisible",
-    "paralyzed",
-    "petrified",
-    "poisoned",
-    "prone",
-    "restrained",
-    "sickened",
-    "slowed",
-    "stunned",
-    "unconscious",
-)
+    "blinded", "charmed", "concentrating", "confused", "dazed", "deafened", "exhausted",
+    "frightened", "grabbed", "hidden", "incapacitated", "invisible", "paralyzed", "petrified",
+    "poisoned", "prone", "restrained", "sickened", "slowed", "stunned", "unconscious",
+)  # fmt: skip

@@ -63,9 +63,13 @@ def normalize_tags(tags: str | Iterable[str]) -> tuple[str, ...]:
     return tuple(out)
 
 
-def _matches(defense: Iterable[str], tags: tuple[str, ...]) -> list[str]:
-    """The defense tags that match this damage (``all`` matches any damage)."""
-    return sorted(d for d in (str(x).lower() for x in defense) if d == "all" or d in tags)
+def _matches(defense: Iterable[str], tags: tuple[str, ...]) -> bool:
+    """Whether a defense tag matches this damage (``all`` matches any damage)."""
+    return any(d == "all" or d in tags for d in (str(x).lower() for x in defense))
+
+
+def _kind(tags: tuple[str, ...]) -> str:
+    return f" {'/'.join(tags)}" if tags else ""
 
 
 class DamageStep(NamedTuple):
@@ -96,7 +100,7 @@ def defend(
 ) -> tuple[list[DamageStep], int]:
     """RULES.md §5 steps 2–4 for one amount of *tags*: immunity, then the
     strongest of weakness / susceptibility, then resistance per option
-    ``resistance``; the steps taken and the amount after them."""
+    ``resistance``; returns the steps taken and the amount after them."""
     steps: list[DamageStep] = []
     value = amount
     if _matches(d.immunities, tags):
@@ -122,10 +126,9 @@ def defend(
 def apply_damage(
     c: Combatant, amount: int, tags: str | Iterable[str], ruleset: Ruleset
 ) -> tuple[Combatant, DamageResult]:
-    """Apply one damage instance to *c* (RULES.md §5 steps 2–5, §6):
-    immunity, then the strongest of weakness / susceptibility, then
-    resistance per option ``resistance``, then temp HP, then HP.  Critical
-    doubling happens before this (``rules.dice.roll_damage``)."""
+    """Apply one damage instance to *c* (RULES.md §5 steps 2–5, §6): its
+    defenses (:func:`defend`), then temp HP, then HP.  Critical doubling
+    happens before this (``rules.dice.roll_damage``)."""
     amount = _amount(amount, "damage")
     tags = normalize_tags(tags)
     steps, value = defend(c.defenses, amount, tags, ruleset)
@@ -140,8 +143,7 @@ def apply_damage(
         hp=c.hp - hp_lost,
     )
 
-    kind = f" {'/'.join(tags)}" if tags else ""
-    parts = [f"{c.name} takes {amount}{kind}"]
+    parts = [f"{c.name} takes {amount}{_kind(tags)}"]
     parts += [f"{s.label} = {s.value}" for s in steps]
     where = absorbed_text(absorbed, hp_lost, new.hp, c.max_hp)
     text = " → ".join(parts) + f" ({where})"
@@ -243,8 +245,7 @@ def apply_damage_parts(
         amount = _amount(amount, "damage")
         tags = normalize_tags(part_tags)
         steps, value = defend(c.defenses, amount, tags, ruleset)
-        kind = f" {'/'.join(tags)}" if tags else ""
-        text = " → ".join([f"{amount}{kind}", *(f"{s.label} = {s.value}" for s in steps)])
+        text = " → ".join([f"{amount}{_kind(tags)}", *(f"{s.label} = {s.value}" for s in steps)])
         shown.append(f"[{text}]" if steps else text)
         all_steps += steps
         all_tags += [t for t in tags if t not in all_tags]
@@ -255,41 +256,16 @@ def apply_damage_parts(
     head = f"{c.name} takes {total}"
     tail = res.text[len(head) :] if res.text.startswith(head) else f": {res.text}"
     text = f"{c.name} takes {' + '.join(shown)} = {total}{tail}"
-    result = DamageResult(
-        c.name,
-        rolled,
-        tuple(all_tags),
-        tuple(all_steps),
-        total,
-        res.temp_absorbed,
-        res.hp_lost,
-        res.down,
-        text,
-    )
+    result = res._replace(amount=rolled, tags=tuple(all_tags), steps=tuple(all_steps), text=text)
     return replace(new, defenses=c.defenses), result
 
 
 #: common damage tags of tabletop games, for completion and the did-you-mean of
 #: an unknown tag only: a tag is any word, and these carry no rule.
 COMMON_TAGS: tuple[str, ...] = (
-    "acid",
-    "bleed",
-    "bludgeoning",
-    "cold",
-    "fire",
-    "force",
-    "lightning",
-    "magical",
-    "necrotic",
-    "physical",
-    "piercing",
-    "poison",
-    "psychic",
-    "radiant",
-    "slashing",
-    "supernatural",
-    "thunder",
-)
+    "acid", "bleed", "bludgeoning", "cold", "fire", "force", "lightning", "magical", "necrotic",
+    "physical", "piercing", "poison", "psychic", "radiant", "slashing", "supernatural", "thunder",
+)  # fmt: skip
 
 
 def defense_tags(combatants: Iterable[Combatant]) -> set[str]:
@@ -298,8 +274,7 @@ def defense_tags(combatants: Iterable[Combatant]) -> set[str]:
     tags: set[str] = set()
     for c in combatants:
         d = c.defenses
-        tags |= set(d.immunities) | set(d.resistances) | set(d.weaknesses)
-        tags |= set(d.susceptibilities)
+        tags |= {*d.immunities, *d.resistances, *d.weaknesses, *d.susceptibilities}
     return tags
 
 

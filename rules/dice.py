@@ -1,9 +1,8 @@
-"""Dice notation (RULES.md §1, §5 step 1; summarised in docs/rules.md §1):
-:func:`parse` turns text into an immutable, cached :class:`Expression`;
-:func:`roll` / :func:`roll_damage` evaluate it with an injected random source
-(or the faces a GM typed) into a :class:`RollResult` that keeps every die,
-kept or dropped; :meth:`RollResult.render` writes the log's breakdown,
-``2d20kh1 (5, **14**) + 5 = 19``.  After the design of the ``d20`` package."""
+"""Dice notation (RULES.md §1, §5 step 1): :func:`parse` turns text into a
+cached :class:`Expression`; :func:`roll` / :func:`roll_damage` evaluate it
+with an injected random source (or the GM's typed faces) into a
+:class:`RollResult` keeping every die, whose :meth:`~RollResult.render` is
+the log's breakdown, ``2d20kh1 (5, **14**) + 5 = 19``."""
 
 from __future__ import annotations
 
@@ -13,24 +12,6 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Literal, NamedTuple
-
-__all__ = [
-    "MAX_DICE",
-    "MAX_LENGTH",
-    "MAX_SIDES",
-    "MAX_TERMS",
-    "DiceError",
-    "Die",
-    "Expression",
-    "RollResult",
-    "Term",
-    "average",
-    "maximum",
-    "minimum",
-    "parse",
-    "roll",
-    "roll_damage",
-]
 
 MAX_DICE = 1000
 MAX_TERMS = 100
@@ -275,11 +256,9 @@ class _Parser:
         return Term(sign, count, sides, keep, keep_n, 0, no_double), end
 
 
+@lru_cache(maxsize=1024)
 def _parse(text: str) -> Expression:
     return _Parser(text).parse()
-
-
-_parse_cached = lru_cache(maxsize=1024)(_parse)
 
 
 def parse(text: str) -> Expression:
@@ -293,7 +272,7 @@ def parse(text: str) -> Expression:
             MAX_LENGTH,
             text[:MAX_LENGTH],
         )
-    return _parse_cached(text)
+    return _parse(text)
 
 
 _new = tuple.__new__
@@ -334,9 +313,20 @@ class _Faces:
 
 
 def _roll_terms(
+    terms: tuple[Term, ...], rng: random.Random, faces: Sequence[int] | None, text: str
+) -> tuple[list[int], list[tuple[Die, ...]], list[Die]]:
+    """Roll every term, *faces* first: (signed term values, per-term dice, all dice)."""
+    if faces:
+        source = _Faces(faces, rng, text)
+        rolled = _draw_terms(terms, source)
+        source.finish()
+        return rolled
+    return _draw_terms(terms, rng.randint)
+
+
+def _draw_terms(
     terms: tuple[Term, ...], draw: Callable[[int, int], int]
 ) -> tuple[list[int], list[tuple[Die, ...]], list[Die]]:
-    """Roll every term: (signed term values, per-term dice, all dice)."""
     values: list[int] = []
     groups: list[tuple[Die, ...]] = []
     every: list[Die] = []
@@ -439,24 +429,13 @@ def _expression(text_or_expression: str | Expression) -> Expression:
 
 
 def roll(
-    text_or_expression: str | Expression,
-    rng: random.Random,
-    faces: Sequence[int] | None = None,
+    text_or_expression: str | Expression, rng: random.Random, faces: Sequence[int] | None = None
 ) -> RollResult:
     """Roll an expression (RULES.md §1); ``faces`` typed by the GM are used
     in order for every die before *rng*, and a face off the die or more
     faces than dice raise :class:`DiceError`."""
-    expr = (
-        text_or_expression
-        if type(text_or_expression) is Expression
-        else _expression(text_or_expression)
-    )
-    if faces:
-        source = _Faces(faces, rng, expr.text)
-        values, groups, every = _roll_terms(expr.terms, source)
-        source.finish()
-    else:
-        values, groups, every = _roll_terms(expr.terms, rng.randint)
+    expr = _expression(text_or_expression)
+    values, groups, every = _roll_terms(expr.terms, rng, faces, expr.text)
     return _new(
         RollResult,
         (
@@ -500,12 +479,7 @@ def roll_damage(
         )
         if sum(t.number for t in terms) > 2 * MAX_DICE:  # pragma: no cover - bounded by parse
             raise DiceError("too many dice", None, expr.text)
-    if faces:
-        source = _Faces(faces, rng, expr.text)
-        values, groups, every = _roll_terms(terms, source)
-        source.finish()
-    else:
-        values, groups, every = _roll_terms(terms, rng.randint)
+    values, groups, every = _roll_terms(terms, rng, faces, expr.text)
     if crit and mode == "double-total":
         doubled = sum(
             v for t, v in zip(terms, values, strict=True) if t.sign > 0 and not t.no_double
@@ -513,15 +487,9 @@ def roll_damage(
         raw = sum(values) + doubled
     else:
         raw = sum(values)
+    crit_mode = mode if crit else None
     return RollResult(
-        expr.text,
-        max(raw, 0),
-        tuple(every),
-        expr.constant,
-        terms,
-        tuple(groups),
-        mode if crit else None,
-        raw,
+        expr.text, max(raw, 0), tuple(every), expr.constant, terms, tuple(groups), crit_mode, raw
     )
 
 
@@ -537,9 +505,9 @@ def _mean_keep_highest(count: int, sides: int, keep: int) -> float:
     for k in range(2, sides + 1):
         p = (sides - k + 1) / sides
         lp, lq = math.log(p), math.log1p(-p)
-        short = 0.0
-        for j in range(keep):
-            short += (keep - j) * math.exp(log_c[j] + j * lp + (count - j) * lq)
+        short = sum(
+            (keep - j) * math.exp(log_c[j] + j * lp + (count - j) * lq) for j in range(keep)
+        )
         total += keep - short
     return total
 

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from rules.abilities import modifier
+from rules.abilities import check_face, modifier
 
 if TYPE_CHECKING:
     from rules.combatant import Combatant
@@ -125,12 +125,7 @@ def _used(state: Endurance, move: Movement, points: int) -> Endurance:
 
 
 def endurance_check(
-    state: Endurance,
-    action: str,
-    face: int | None,
-    spend: bool = True,
-    *,
-    preview: bool = False,
+    state: Endurance, action: str, face: int | None, spend: bool = True, *, preview: bool = False
 ) -> tuple[Endurance, EnduranceCheck]:
     """Check for a movement action (RULES.md §8): ``max(face + check_bonus,
     passive)`` against its DL (*face* None: the passive score alone).  A
@@ -142,10 +137,8 @@ def endurance_check(
     move = MOVEMENT.get(key)
     if move is None:
         raise ValueError(f"unknown movement action {action!r} (choose {', '.join(MOVEMENT)})")
-    if face is not None and (
-        isinstance(face, bool) or not isinstance(face, int) or not 1 <= face <= 20
-    ):
-        raise ValueError(f"a d20 face is a whole number from 1 to 20, not {face!r}")
+    if face is not None:
+        check_face(face)
     if move.dl is None:
         return state, EnduranceCheck(
             key, face, 0, False, 0, 0, 0, True, True, "walk: no endurance check needed"
@@ -166,33 +159,24 @@ def endurance_check(
         how = f"d20 ({face}) {state.check_bonus:+d} = {rolled}, passive {state.passive} is higher"
     else:
         how = f"d20 ({face}) {state.check_bonus:+d} = {total}"
-    head = f"{key} endurance check: {how} vs DL {move.dl}"
     active_note = f"; {key} active for {_rounds(move.active_rounds or 0)}"
+    dl = move.dl
+
+    def checked(spent: int, success: bool, verdict: str) -> EnduranceCheck:
+        text = f"{key} endurance check: {how} vs DL {dl}: {verdict}"
+        return EnduranceCheck(
+            key, face, total, used_passive, dl, shortfall, spent, success, False, text
+        )
 
     if shortfall == 0:
-        new = _used(state, move, state.points)
-        return new, EnduranceCheck(
-            key,
-            face,
-            total,
-            used_passive,
-            move.dl,
-            0,
-            0,
-            True,
-            False,
-            f"{head}: success{active_note}",
-        )
+        return _used(state, move, state.points), checked(0, True, f"success{active_note}")
     if spend and state.points >= shortfall:
         points = state.points - shortfall
-        new = _used(state, move, points)
-        text = (
-            f"{head}: {shortfall} short, spends {shortfall} endurance "
+        verdict = (
+            f"{shortfall} short, spends {shortfall} endurance "
             f"({points}/{state.max_points} left){active_note}"
         )
-        return new, EnduranceCheck(
-            key, face, total, used_passive, move.dl, shortfall, shortfall, True, False, text
-        )
+        return _used(state, move, points), checked(shortfall, True, verdict)
     if state.points >= shortfall and preview:
         verdict = f"{shortfall} short ({state.points}/{state.max_points} endurance left)"
     elif state.points >= shortfall:
@@ -205,18 +189,7 @@ def endurance_check(
             f"{shortfall} short: fails, no {key} "
             f"(only {state.points} endurance left, {shortfall} needed)"
         )
-    return state, EnduranceCheck(
-        key,
-        face,
-        total,
-        used_passive,
-        move.dl,
-        shortfall,
-        0,
-        False,
-        False,
-        f"{head}: {verdict}",
-    )
+    return state, checked(0, False, verdict)
 
 
 def start_of_turn(state: Endurance) -> tuple[Endurance, list[str]]:

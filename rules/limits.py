@@ -1,10 +1,9 @@
-"""Bounds on what an action *produces*: the action language bounds every
-number typed (``MAX_NUMBER``), and these checks hold the same bound for a
-dice amount's highest possible total (decided before rolling, so acceptance
-never depends on the dice; a critical hit may still double it, RULES.md §5
-step 1), for a kept total such as temp HP adding up (RULES.md §6), and for
-the roster (:data:`MAX_COMBATANTS`).  Guards against typos and hostile
-files, not rules; each raises :class:`~rules.errors.ActionError`."""
+"""Bounds on what an action *produces*, against typos and hostile files, not
+rules: the action language bounds every number typed (``MAX_NUMBER``); these
+hold the same bound for a dice amount's highest possible total (decided
+before rolling, so acceptance never depends on the dice; a critical hit may
+still double it, RULES.md §5), a kept total such as temp HP (§6), and the
+roster (:data:`MAX_COMBATANTS`)."""
 
 from __future__ import annotations
 
@@ -46,6 +45,3 @@ def check_total(what: str, total: int) -> None:
     """Refuse a kept total (``Ogre's temp HP``) above ``MAX_NUMBER``."""
     if total > MAX_NUMBER:
         raise ActionError(f"{what} would be {total:,} (at most {MAX_NUMBER:,})")
-
-
-__all__ = ["MAX_COMBATANTS", "check_amount", "check_roster", "check_total"]

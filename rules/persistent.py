@@ -6,6 +6,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from rules.abilities import check_face
+
 if TYPE_CHECKING:
     from rules.combatant import Combatant
     from rules.damage import DamageResult
@@ -49,11 +51,7 @@ def describe(entry: PersistentDamage) -> str:
 
 
 def persistent_entry(
-    dice: str,
-    tags: str | Iterable[str],
-    ruleset: Ruleset,
-    dc: int | None = None,
-    source: str = "",
+    dice: str, tags: str | Iterable[str], ruleset: Ruleset, dc: int | None = None, source: str = ""
 ) -> PersistentDamage:
     """Build an entry whose flat DC defaults to the ruleset's
     ``persistent_dc`` (RULES.md §7).  The dice expression is validated."""
@@ -120,11 +118,7 @@ class PersistentTick(NamedTuple):
 
 
 def tick_persistent(
-    c: Combatant,
-    entry: PersistentDamage,
-    damage_total: int,
-    flat_face: int,
-    ruleset: Ruleset,
+    c: Combatant, entry: PersistentDamage, damage_total: int, flat_face: int, ruleset: Ruleset
 ) -> tuple[Combatant, PersistentTick]:
     """End-of-turn persistent damage (RULES.md §7): *damage_total*, rolled by
     the caller, goes through ``apply_damage`` with the entry's tags; then
@@ -133,8 +127,7 @@ def tick_persistent(
 
     if entry not in c.persistent:
         raise ValueError(f"{c.name} has no persistent {describe(entry)}")
-    if isinstance(flat_face, bool) or not isinstance(flat_face, int) or not 1 <= flat_face <= 20:
-        raise ValueError(f"a flat check face is a whole number from 1 to 20, not {flat_face!r}")
+    check_face(flat_face, "a flat check face")
     new, dmg = apply_damage(c, damage_total, entry.tags, ruleset)
     ended = flat_face >= entry.dc
     if ended:

@@ -1,50 +1,7 @@
-"""The players' view (issue 12; docs/rules.md, "The players' view"): one
-pure function from the encounter to the JSON-ready dict of ONLY what the
-players may see, so nothing the GM hides ever leaves the process.  The web
-page renders this dict and nothing else.
-
-The dict (every text is a person's text made safe by
-``rules.text.visible``, so no control character reaches a browser)::
-
-    {
-      "name": str,            # the encounter's name
-      "round": int,           # the round of the turn shown (see "active"); 0
-                              # when combat is not on
-      "started": bool,        # combat is on
-      "ended": bool,          # combat was fought and ended (``end``)
-      "active": int | None,   # index in "combatants" of the highlighted turn
-      "next": int | None,     # index of the next visible combatant to act
-      "shows": {"monster_hp": "band"|"exact"|"hidden",
-                "player_hp": "band"|"exact"|"hidden",
-                "al": bool, "initiative": bool},
-      "combatants": [         # in initiative order, hidden ones left out
-        {
-          "id": "c1",         # its place in THIS list (c1, c2, …): no name
-          "name": str,        # or "Unknown creature" when masked
-          "player": bool,
-          "masked": bool,
-          "active": bool, "next": bool, "delayed": bool, "down": bool,
-          "hp": {"kind": "exact", "hp": int, "max": int, "temp": int}
-              | {"kind": "band", "band": "healthy"|"hurt"|"bloodied"|"down"}
-              | None,         # hidden by the setting, or masked
-          "al": int | None,   # AL with AL bonuses (not cover), if shown
-          "initiative": int | None,
-          "conditions": [{"name": str, "value": int | None,
-                          "duration": str | None}],   # in words
-          "persistent": [str, …],   # tags only ("fire", "bleed/acid")
-        }, …
-      ],
-    }
-
-Rulings (docs/rules.md): a hidden combatant is absent (no count, no gap:
-ids are places in the shown list); a masked one is "Unknown creature"
-with its place, initiative (the order shows it anyway), down and delayed
-markers, and nothing else.  While a hidden combatant's turn is on, the
-visible turn just before it stays highlighted, with the round of that
-turn, or, when there is none to keep (nobody visible has acted yet, or
-the one before has just delayed), the next visible turn is highlighted
-already (``_shown_turn``); "next" never names a hidden combatant and skips
-those whose turns are passed over (RULES.md §4: delaying, down monsters)."""
+"""The players' view (issue 12; rulings in docs/rules.md, "The players'
+view"): one pure function from the encounter to a JSON-ready dict of ONLY
+what the players may see, so nothing the GM hides ever leaves the process;
+the web page renders this dict and nothing else."""
 
 from __future__ import annotations
 
@@ -73,8 +30,7 @@ BANDS: tuple[str, ...] = ("healthy", "hurt", "bloodied", "down")
 def hp_band(c: Combatant) -> str:
     """``healthy`` at full HP, ``hurt`` below it and above half,
     ``bloodied`` at half or below (``Combatant.bloodied``), ``down`` at 0
-    (RULES.md §4).  Temp HP never change the band (they are a separate
-    pool, RULES.md §6)."""
+    (RULES.md §4); temp HP, a separate pool (§6), never change it."""
     if c.down:
         return "down"
     if c.bloodied:
@@ -110,10 +66,9 @@ def duration_words(
     """A duration as the players read it (RULES.md §10): ``until the end
     of Mira's next turn``, ``… current turn``, ``… turn after next``,
     ``… 3rd turn from now``; the combatant it counts on named only if the
-    players see it (``an unknown creature`` when masked; no count at all
-    when hidden: :data:`UNTOLD`).  *current*: whose turn the players see
-    as on now (default: the active combatant's).  None when it has no
-    duration."""
+    players see it (``an unknown creature`` when masked, :data:`UNTOLD`
+    when hidden).  *current*: whose turn the players see as on now
+    (default: the active combatant's)."""
     if duration is None:
         return None
     counter = next((c for c in enc.combatants if c.name == duration.of), None)
@@ -145,15 +100,13 @@ def _condition(enc: Encounter, cond: Condition, current: str | None) -> dict[str
 
 
 def _shown_turn(enc: Encounter, shown: list[bool]) -> tuple[int | None, int, bool]:
-    """The index of the turn the players see highlighted, the round it is
-    in relative to the actual one (-1, 0 or +1), and whether that turn is
-    still to come.  The active combatant if shown.  While a hidden one
-    acts: the shown combatant just before it (only hidden ones between,
-    cyclically into the previous round) if it takes turns, since its turn
-    has just been played; else (it is passed over now, as when it has just
-    delayed, or nobody visible has acted yet this fight) the next shown one
-    to act, as its turn will look.  So a hidden turn never shows the turn
-    moving back, nor a started fight with nobody's turn."""
+    """The index of the turn the players see highlighted, its round relative
+    to the actual one (-1, 0 or +1), and whether that turn is still to come:
+    the active combatant if shown; while a hidden one acts, the shown one
+    just before it if it takes turns, else (it has just delayed, or nobody
+    visible has acted yet) the next shown one to act.  So a hidden turn
+    never shows the turn moving back, nor a started fight with nobody's
+    turn (docs/rules.md, "Whose turn")."""
     turn = enc.turn
     if not enc.started or turn is None or not 0 <= turn < len(enc.combatants):
         return None, 0, False
@@ -169,26 +122,18 @@ def _shown_turn(enc: Encounter, shown: list[bool]) -> tuple[int | None, int, boo
             if enc.combatants[i % n].name not in skip:
                 return i % n, -1 if i < 0 else 0, False
             break
-    for step in range(1, n):
-        i = turn + step
-        if shown[i % n] and enc.combatants[i % n].name not in skip:
-            return i % n, 1 if i >= n else 0, True
-    return None, 0, False
+    ahead = _next_shown(enc, shown, turn)  # below the turn: wrapped into the next round
+    return (None, 0, False) if ahead is None else (ahead, 1 if ahead < turn else 0, True)
 
 
-def _next_shown(enc: Encounter, shown: list[bool], highlighted: int | None) -> int | None:
-    """The index of the next shown combatant that takes a turn after the
-    one highlighted (RULES.md §4: delaying and passed-over down monsters
-    excluded), or None (nobody highlighted, or nobody else to act)."""
-    if highlighted is None:
-        return None
+def _next_shown(enc: Encounter, shown: list[bool], after: int) -> int | None:
+    """The index of the next shown combatant to take a turn after index
+    *after* (RULES.md §4: delaying and passed-over down monsters excluded),
+    or None."""
     skip = passed_over(enc)
     n = len(enc.combatants)
-    for step in range(1, n):
-        i = (highlighted + step) % n
-        if shown[i] and enc.combatants[i].name not in skip:
-            return i
-    return None
+    ahead = (i % n for i in range(after + 1, after + n))
+    return next((i for i in ahead if shown[i] and enc.combatants[i].name not in skip), None)
 
 
 def _al(c: Combatant) -> int:
@@ -230,14 +175,33 @@ def _combatant(
 
 
 def players_view(encounter: Encounter, settings: ViewSettings | None = None) -> dict[str, Any]:
-    """The JSON-ready dict of ONLY what the players may see of
-    *encounter* (module docstring), by *settings* (default: the
-    encounter's own, ``Encounter.view``)."""
+    """The JSON-ready dict of ONLY what the players may see of *encounter*,
+    by *settings* (default: the encounter's own, ``Encounter.view``).  Every
+    text is a person's text made safe by ``rules.text.visible``::
+
+        {"name": str, "round": int (0 when combat is not on),
+         "started": bool, "ended": bool (fought, then ``end``),
+         "active": int | None, "next": int | None (indexes in "combatants"),
+         "shows": {"monster_hp"/"player_hp": "band"|"exact"|"hidden",
+                   "al": bool, "initiative": bool},
+         "combatants": [  # in initiative order, hidden ones left out
+           {"id": "c1" (its place in THIS list: no name),
+            "name": str (UNKNOWN when masked), "player": bool, "masked": bool,
+            "active"/"next"/"delayed"/"down": bool,
+            "hp": {"kind": "exact", "hp": int, "max": int, "temp": int}
+                | {"kind": "band", "band": one of BANDS} | None,
+            "al": int | None, "initiative": int | None,
+            "conditions": [{"name": str, "value": int | None,
+                            "duration": str | None (in words)}],
+            "persistent": [str, ...] (tags only: "fire", "bleed/acid")}, ...]}
+
+    A masked combatant shows only its place, initiative, down and delayed;
+    the highlighted turn is :func:`_shown_turn`'s."""
     enc = encounter
     settings = enc.view if settings is None else settings
     shown = [visibility(c) != HIDDEN for c in enc.combatants]
     highlighted, round_shift, ahead = _shown_turn(enc, shown)
-    upcoming = _next_shown(enc, shown, highlighted)
+    upcoming = None if highlighted is None else _next_shown(enc, shown, highlighted)
     # a turn shown before it comes is worded as the one on now
     current = enc.combatants[highlighted].name if ahead and highlighted is not None else None
     entries: list[dict[str, Any]] = []
@@ -268,15 +232,3 @@ def players_view(encounter: Encounter, settings: ViewSettings | None = None) -> 
         },
         "combatants": entries,
     }
-
-
-__all__ = [
-    "BANDS",
-    "UNKNOWN",
-    "UNTOLD",
-    "ViewSettings",
-    "duration_words",
-    "hp_band",
-    "players_view",
-    "visibility",
-]

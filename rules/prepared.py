@@ -1,7 +1,7 @@
-"""Prepared encounters: the TOML file a GM writes before the session (the
-format is in the README and ``examples/goblin-ambush.toml``).  A file may
-come from anyone, so every mistake is one :class:`PreparedError` line naming
-the combatant and the key; nothing is altered to fit, and each combatant is
+"""Prepared encounters: the TOML file a GM writes before the session (format
+in the README and ``examples/goblin-ambush.toml``).  A file may come from
+anyone, so every mistake is one :class:`PreparedError` line naming the
+combatant and the key; nothing is altered to fit, and each combatant is
 checked as the ``add`` action it becomes, so a file that parses builds."""
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rules.abilities import ABILITIES
+from rules.dice import MAX_LENGTH, DiceError, maximum
 from rules.engine.parse import normalize_action
 from rules.engine.values import BOUNDS, MAX_COUNT, MAX_MODIFIER, MAX_NUMBER
 from rules.engine.verbs_roster import name_taken, new_names
@@ -33,8 +34,6 @@ MAX_TEXT = 4_000_000
 MAX_DOTS = 64
 #: the longest message: a file's mistake is reported in one short line.
 MAX_MESSAGE = 300
-#: the longest dice expression (``rules.dice.MAX_LENGTH``).
-MAX_DICE_TEXT = 200
 
 _INT_KEYS = ("count", "al", "init", "bonus", "athletics")
 _LIST_KEYS = ("immunities", "weaknesses", "susceptibilities")
@@ -52,21 +51,19 @@ class Prepared:
     combatants: tuple[dict[str, Any], ...] = ()
 
 
+_KINDS = (
+    (bool, "true/false"),
+    (int, "a whole number"),
+    (float, "a decimal number"),
+    (str, "text"),
+    (list, "a list"),
+    (dict, "a table"),
+)
+
+
 def _kind(value: Any) -> str:
     """What a TOML value is, for a message: never the value itself."""
-    if isinstance(value, bool):
-        return "true/false"
-    if isinstance(value, int):
-        return "a whole number"
-    if isinstance(value, float):
-        return "a decimal number"
-    if isinstance(value, str):
-        return "text"
-    if isinstance(value, list):
-        return "a list"
-    if isinstance(value, dict):
-        return "a table"
-    return "a date/time"
+    return next((kind for t, kind in _KINDS if isinstance(value, t)), "a date/time")
 
 
 def _quote(text: str, limit: int = 40) -> str:
@@ -120,11 +117,9 @@ def _hp(field: str, value: Any) -> int | str:
         return _number(field, "hp", value)
     if not isinstance(value, str):
         raise PreparedError(f'{field} must be a number or dice like "2d8+4", not {_kind(value)}')
-    text = _text(field, value, MAX_DICE_TEXT)
+    text = _text(field, value, MAX_LENGTH)
     if _PLAIN_NUMBER.fullmatch(text):  # "12" is the number 12, bounded alike
         return _number(field, "hp", int(text))
-    from rules.dice import DiceError, maximum
-
     try:
         highest = maximum(text)
     except DiceError as exc:
@@ -170,7 +165,7 @@ def _resistances(field: str, value: Any) -> dict[str, int]:
         raise PreparedError(f"{field} must be a table like {{ fire = 5 }}, not {_kind(value)}")
     clean: dict[str, int] = {}
     for key, amount in value.items():
-        tag = _tag(f"{field}", key, "{ fire = 2, cold = 2 }")
+        tag = _tag(field, key, "{ fire = 2, cold = 2 }")
         if tag in clean:
             raise PreparedError(f"{field}: {_quote(tag)} is given twice")
         clean[tag] = _number(f"{field} {shorten(tag, 40)}", "resist", amount)
@@ -301,9 +296,8 @@ def _count(raw: Any) -> int:
 
 
 def parse_prepared(text: str) -> Prepared:
-    """Validate a prepared-encounter TOML text (format in the module doc).
-
-    Raises :class:`PreparedError`: one line naming the combatant and key."""
+    """Validate a prepared-encounter TOML text; :class:`PreparedError` is
+    one line naming the combatant and key."""
     try:
         return _parse(text)
     except PreparedError as exc:  # one line, bounded, nothing raw from the file

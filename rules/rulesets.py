@@ -148,11 +148,9 @@ class Ruleset:
         return self.options[key]
 
     def with_options(self, **overrides: Any) -> Ruleset:
-        """Return a copy with single options overridden (values validated)."""
-        options = dict(self.options)
-        for key, value in overrides.items():
-            options[key] = _check_option(key, value)
-        return Ruleset(self.name, options)
+        """A copy with single options overridden (values validated)."""
+        checked = {key: _check_option(key, value) for key, value in overrides.items()}
+        return Ruleset(self.name, {**self.options, **checked})
 
     def to_dict(self) -> dict[str, Any]:
         return {"name": self.name, "options": dict(self.options)}
@@ -164,18 +162,12 @@ class Ruleset:
         name = str(data.get("name", DEFAULT_RULESET))
         base = RULESETS.get(name, RULESETS[DEFAULT_RULESET])
         stored = {**SAVED_BEFORE, **dict(data.get("options", {}))}
-        unknown = [k for k in stored if k not in OPTIONS]
-        for key in unknown:
-            del stored[key]
-        options = dict(base)
-        for key, value in stored.items():
-            options[key] = _check_option(key, value, bounds=False)
-        return Ruleset(name, options)
+        checked = {k: _check_option(k, v, bounds=False) for k, v in stored.items() if k in OPTIONS}
+        return Ruleset(name, {**base, **checked})
 
 
 def ruleset(name: str = DEFAULT_RULESET, **overrides: Any) -> Ruleset:
     """The shipped ruleset *name*, with optional single-option overrides."""
     if not isinstance(name, str) or name not in RULESETS:
         raise RulesetError(f"unknown ruleset {_quoted(name)} (choose {', '.join(RULESETS)})")
-    base = RULESETS[name]
-    return Ruleset(name, dict(base)).with_options(**overrides)
+    return Ruleset(name, dict(RULESETS[name])).with_options(**overrides)

@@ -37,10 +37,7 @@ def first_unsafe(text: str) -> int:
     """Index of the first unsafe character in *text*, or -1."""
     if text.isascii() and text.isprintable():
         return -1
-    for i, ch in enumerate(text):
-        if is_unsafe(ch):
-            return i
-    return -1
+    return next((i for i, ch in enumerate(text) if is_unsafe(ch)), -1)
 
 
 def describe(ch: str) -> str:
@@ -55,16 +52,9 @@ def describe(ch: str) -> str:
 
 
 _CONTROL_NAMES = {
-    0x00: "NULL",
-    0x07: "BELL",
-    0x08: "BACKSPACE",
-    0x09: "TAB",
-    0x0A: "LINE FEED",
-    0x0D: "CARRIAGE RETURN",
-    0x1B: "ESCAPE",
-    0x7F: "DELETE",
-    0x9B: "CONTROL SEQUENCE INTRODUCER",
-}
+    0x00: "NULL", 0x07: "BELL", 0x08: "BACKSPACE", 0x09: "TAB", 0x0A: "LINE FEED",
+    0x0D: "CARRIAGE RETURN", 0x1B: "ESCAPE", 0x7F: "DELETE", 0x9B: "CONTROL SEQUENCE INTRODUCER",
+}  # fmt: skip
 
 
 def check_text(field: str, value: str, limit: int = MAX_NAME) -> str:
@@ -133,18 +123,3 @@ def shorten(text: str, limit: int = 60) -> str:
     if len(shown) <= limit:
         return shown
     return shown[: max(1, limit - 1)] + "…"
-
-
-__all__ = [
-    "MAX_NAME",
-    "MAX_NOTES",
-    "MAX_TITLE",
-    "check_text",
-    "describe",
-    "first_unsafe",
-    "is_unsafe",
-    "modifies_previous",
-    "name_key",
-    "shorten",
-    "visible",
-]

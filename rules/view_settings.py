@@ -1,12 +1,12 @@
 """What the players' view shows (issue 12; docs/rules.md, "The players'
 view"): the GM's settings, kept with the encounter so they are saved,
-undone and replayed with the fight, and each combatant's visibility
-(visible, masked or hidden).  The redaction itself is
-``rules.players_view``; changing a setting is the ``view`` verb."""
+undone and replayed with the fight, and each combatant's visibility.  The
+redaction itself is ``rules.players_view``."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from contextlib import suppress
 from dataclasses import dataclass, fields, replace
 from typing import Any
 
@@ -50,21 +50,19 @@ class ViewSettings:
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any] | None) -> ViewSettings:
-        """The settings in *data*; anything missing, unknown or malformed
-        is the default (a hand-edited or hostile file never stops a fight
-        from loading).  Never raises."""
+        """The settings in *data*; anything missing, unknown or malformed is
+        the default, so a hand-edited or hostile file never stops a fight
+        loading."""
         if not isinstance(data, Mapping):
             return cls()
         values: dict[str, Any] = {}
         for key, choices in CHOICES.items():
             value = data.get(key)
-            if choices is BOOLS:
-                if isinstance(value, bool):
-                    values[key] = value
-                elif isinstance(value, str) and value.strip().lower() in ON_WORDS + OFF_WORDS:
-                    values[key] = value.strip().lower() in ON_WORDS
-            elif isinstance(value, str) and value.strip().lower() in choices:
-                values[key] = value.strip().lower()
+            if isinstance(value, bool) and choices is BOOLS:
+                values[key] = value
+            elif isinstance(value, str):
+                with suppress(ValueError):
+                    values[key] = setting_value(key, value)
         return cls(**values)
 
 
@@ -122,10 +120,8 @@ def canonical_word(key: str, word: str) -> str:
 
 
 def changed(settings: ViewSettings, key: str, word: str) -> ViewSettings:
-    """*settings* with *key* set to *word* (ValueError as
-    :func:`setting_value`)."""
-    value = setting_value(key, word)
-    changes: dict[str, Any] = {key.strip().lower(): value}
+    """*settings* with *key* set to *word* (ValueError as :func:`setting_value`)."""
+    changes: dict[str, Any] = {key.strip().lower(): setting_value(key, word)}
     return replace(settings, **changes)
 
 
@@ -164,31 +160,12 @@ def describe_setting(settings: ViewSettings, key: str) -> str:
 
 
 def visibility_of(value: Any) -> str:
-    """A saved visibility: missing (``None``) is ``visible``, so fights
-    saved before visibilities existed load as they were shown; any other
-    value that is not one of :data:`VISIBILITIES` (a hand-edited file) is
-    ``hidden``: a secret fails closed, it never shows by accident.  Never
-    raises."""
+    """A saved visibility: missing (``None``) is ``visible``, so fights saved
+    before visibilities existed load as they were shown; anything else not
+    in :data:`VISIBILITIES` (a hand-edited file) is ``hidden``: a secret
+    fails closed."""
     if value is None:
         return VISIBLE
     if isinstance(value, str) and value in VISIBILITIES:
         return value
     return HIDDEN
-
-
-__all__ = [
-    "CHOICES",
-    "HIDDEN",
-    "HP_MODES",
-    "MASKED",
-    "SETTINGS",
-    "VISIBILITIES",
-    "VISIBLE",
-    "ViewSettings",
-    "canonical_word",
-    "changed",
-    "choices_of",
-    "describe_setting",
-    "setting_value",
-    "visibility_of",
-]
