@@ -37,6 +37,8 @@ FIRST_ENCOUNTER = "First fight"
 #: the dialogs' rules, the tail of the app's stylesheet kept apart so the
 #: encounter screen's first frame does not parse them (:meth:`load_dialog_css`)
 DIALOG_CSS = Path(__file__).parent / "screens" / "dialogs.tcss"
+#: seconds from start-up to reading them, when no dialog came first
+DIALOG_CSS_DELAY = 0.3
 
 
 class CombatTrackerApp(QuietWhenQuitting, App[None]):
@@ -183,7 +185,7 @@ class CombatTrackerApp(QuietWhenQuitting, App[None]):
 
     def load_dialog_css(self) -> None:
         """Read the dialogs' rules once, before the first screen is pushed
-        over the first one or just after the first frame: after app.tcss's
+        over the first one or a moment after the first frame: after app.tcss's
         rules, with their priority, as if at its end (they style only
         dialogs, so nothing shown before needs styling again)."""
         stylesheet = self.stylesheet
@@ -225,7 +227,8 @@ class CombatTrackerApp(QuietWhenQuitting, App[None]):
             else:
                 self.open_encounter(FIRST_ENCOUNTER, new=True)
         self.show_notices(notices)
-        self.call_after_refresh(self.load_dialog_css)
+        # a moment after the first frame, while the GM reads it
+        self.set_timer(DIALOG_CSS_DELAY, self.load_dialog_css)
         if self._resume_gc:
             self.call_after_refresh(self._release_gc)
         if self.live is not None:
