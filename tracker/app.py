@@ -10,7 +10,8 @@ from __future__ import annotations
 import gc
 import random
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from textual import events
 from textual.app import App
@@ -33,6 +34,11 @@ if TYPE_CHECKING:
     from tracker.share.sharing import Sharing
 
 FIRST_ENCOUNTER = "First fight"
+#: the dialogs' rules, the tail of the app's stylesheet kept apart so the
+#: encounter screen's first frame does not parse them (:meth:`load_dialog_css`)
+DIALOG_CSS = Path(__file__).parent / "screens" / "dialogs.tcss"
+#: seconds from start-up to reading them, when no dialog came first
+DIALOG_CSS_DELAY = 0.3
 
 
 class CombatTrackerApp(QuietWhenQuitting, App[None]):
@@ -172,6 +178,21 @@ class CombatTrackerApp(QuietWhenQuitting, App[None]):
             key.set_sender(self)  # from the app, as the terminal's keys come
             self.post_message(key)
 
+    def push_screen(self, screen: Screen[Any] | str, *args: Any, **kwargs: Any) -> Any:
+        """Push *screen* with the dialogs' rules read (:meth:`load_dialog_css`)."""
+        self.load_dialog_css()
+        return super().push_screen(screen, *args, **kwargs)
+
+    def load_dialog_css(self) -> None:
+        """Read the dialogs' rules once, before the first screen is pushed
+        over the first one or a moment after the first frame: after app.tcss's
+        rules, with their priority, as if at its end (they style only
+        dialogs, so nothing shown before needs styling again)."""
+        stylesheet = self.stylesheet
+        if not stylesheet.has_source(str(DIALOG_CSS), ""):
+            stylesheet.read(DIALOG_CSS)
+            stylesheet.parse()  # now, not while the first dialog is styled
+
     def action_command_palette(self) -> None:
         """Textual's command palette, quiet when the app quits mid-search."""
         from tracker.screens.palette import QuietPalette
@@ -206,6 +227,8 @@ class CombatTrackerApp(QuietWhenQuitting, App[None]):
             else:
                 self.open_encounter(FIRST_ENCOUNTER, new=True)
         self.show_notices(notices)
+        # a moment after the first frame, while the GM reads it
+        self.set_timer(DIALOG_CSS_DELAY, self.load_dialog_css)
         if self._resume_gc:
             self.call_after_refresh(self._release_gc)
         if self.live is not None:

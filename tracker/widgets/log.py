@@ -1,8 +1,9 @@
 """The log pane, a line-API widget showing the newest entries at the bottom,
 followed.  It keeps a window of the last entries wrapped to its width: at
 first the tail that fills the pane, widened to ``WINDOW`` entries when the
-GM scrolls to the top (older ones are in ``export``).  The window is wrapped
-as the pane is first drawn at its size, not on a Resize event (as
+GM scrolls to the top (older ones are in ``export``).  The window is first
+wrapped to the size the screen's arrangement plans for the pane, before it
+is laid out (else as it is first drawn), not on a Resize event (as
 ``RichLog`` waits for), which arrives only after the first frame."""
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from rich.text import Text
-from textual.geometry import Region
+from textual.geometry import Region, Size
 from textual.strip import Strip
 
 from rules.encounter import LogEntry
@@ -95,19 +96,39 @@ class LogPane(SteadyScrollView, can_focus=True):
         self._fit()
         return super().render_lines(crop)
 
-    def _fit(self) -> None:
-        """Rewrap the window when the width changed (first sizing included)."""
-        region = self.scrollable_content_region
-        width, height = region.width, region.height
+    def _fit(self, size: Size | None = None) -> None:
+        """Rewrap the window when the width changed (first sizing included);
+        *size*: the lines' size the coming layout gives (else as laid out)."""
+        if size is None:
+            size = self.scrollable_content_region.size
+        width, height = size
         if width <= 0 or height <= 0:
             return
         if width != self._width:
             self._width = width
-            self._rebuild()
+            self._rebuild(height)
         elif (
             self._limit < WINDOW and self._count > len(self._entries) and (len(self._body) < height)
         ):
-            self._rebuild()  # taller: the tail no longer fills the pane
+            self._rebuild(height)  # taller: the tail no longer fills the pane
+
+    def _planned_size(self) -> Size | None:
+        """The size of the lines in the screen's coming layout, before the
+        pane has been laid out: the screen's arrangement (which that layout
+        reuses) gives its region.  Wrapped to it, the first frame draws the
+        scrollbar at the bottom already: the scrollbar is painted before the
+        lines, so a window wrapped while they are drawn moves it one frame
+        later.  None: not in the arrangement (the first paint wraps)."""
+        screen = self.screen
+        if not screen.size:
+            return None
+        for placement in screen.arrange(screen.size).placements:
+            if placement.widget is self:
+                styles = self.styles
+                bar = styles.scrollbar_size_vertical if styles.overflow_y == "scroll" else 0
+                width, height = placement.region.shrink(styles.gutter).size
+                return Size(width - bar, height)
+        return None
 
     def _sync(self) -> None:
         """Set the virtual height, follow the bottom, repaint the lines (not
@@ -138,9 +159,9 @@ class LogPane(SteadyScrollView, can_focus=True):
             text = Text()
         self._note = self._wrap(text) if text else []
 
-    def _rebuild(self) -> None:
+    def _rebuild(self, height: int | None = None) -> None:
         """Wrap the last ``_limit`` entries afresh (for a tail, more until
-        they fill the pane)."""
+        they fill the pane, *height* lines: else as laid out)."""
         log = self._log
         count = len(log)
         self._entries.clear()
@@ -149,7 +170,9 @@ class LogPane(SteadyScrollView, can_focus=True):
         start = max(0, count - self._limit)
         blocks = [self._wrap(entry_text(e)) for e in log[start:]]
         if self._limit < WINDOW:  # a tail: add entries until the pane is full
-            room = self.scrollable_content_region.height - sum(map(len, blocks))
+            if height is None:
+                height = self.scrollable_content_region.height
+            room = height - sum(map(len, blocks))
             more: list[list[Strip]] = []
             while start > 0 and room > 0:
                 start -= 1
@@ -198,6 +221,11 @@ class LogPane(SteadyScrollView, can_focus=True):
         are cut off the bottom, and any other change rewraps the window."""
         self._log = log
         self._earlier = earlier  # entries older than *log*, only in the saved steps
+        if not self._width and not self.size:  # not laid out yet
+            size = self._planned_size()
+            if size is not None:
+                self._fit(size)
+                return len(self._entries)
         if not self._width:
             return 0
         count = len(log)
