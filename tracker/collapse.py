@@ -43,22 +43,29 @@ def spans(combatants: Sequence[Combatant], expanded: Collection[str]) -> tuple[S
     more members of one group is one row unless its ``name_key`` is in
     *expanded*; everyone else (a member moved out of the run too) is a row."""
     out: list[Span] = []
+    # each group's key worked out once: a horde's members all spell it alike
+    keys: dict[str, str] = {}
+
+    def key_of(group: str | None) -> str | None:
+        if group is None:
+            return None
+        key = keys.get(group)
+        if key is None:
+            key = keys[group] = name_key(group)
+        return key
+
     i, n = 0, len(combatants)
     while i < n:
         group = combatants[i].group
         j = i + 1
         if group is not None:
-            key = name_key(group)
+            key = key_of(group)
             if key not in expanded:
-                while j < n and _key(combatants[j]) == key:
+                while j < n and key_of(combatants[j].group) == key:
                     j += 1
         out.append(Span(i, j - i, group if j - i > 1 else None))
         i = j
     return tuple(out)
-
-
-def _key(c: Combatant) -> str | None:
-    return None if c.group is None else name_key(c.group)
 
 
 def row_of(rows: Sequence[Span], index: int) -> int:

@@ -9,28 +9,26 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, ClassVar
 
-from rich.text import Text
+from rich.cells import cell_len
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Label, OptionList, Static
+from textual.widgets import Label, Static
 
 from tracker.bindings import SAVES_KEYS, Key, bindings
 from tracker.lines import SAVES
 from tracker.screens.prompt import PromptScreen, Submit, settle
 from tracker.screens.quitting import QuietWhenQuitting, quitting
 from tracker.screens.typeahead import TakesTyping
-from tracker.widgets.plain import PlainInput, plain, visible
+from tracker.widgets.plain import PlainInput, plain
+from tracker.widgets.saves_list import SavesList
 
 if TYPE_CHECKING:
     from tracker.history import Kept
 
 #: Applies the saves chosen (target → one of ``SAVES``); an error or None.
 SubmitSaves = Callable[[dict[str, str]], str | None]
-
-#: How each choice is shown beside the name.
-SHOWN = {"full": "■ full", "half": "◧ half", "none": "□ none"}
 
 _OPEN: Key = SAVES_KEYS[0]
 _FORM_KEYS = SAVES_KEYS[1:]
@@ -45,15 +43,9 @@ class SavesScreen(TakesTyping, QuietWhenQuitting, ModalScreen[bool]):
     """Each target's save for one damage amount; dismisses True once the
     line was applied, False when the GM went back (Esc)."""
 
-    DEFAULT_CSS = """
-    SavesScreen #saves {
-        height: auto;
-        max-height: 14;
-    }
-    """
-
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "back", "Back"),
+        Binding("enter", "apply", "Apply", show=False),
         Binding("j", "move(1)", "Down", show=False),
         Binding("k", "move(-1)", "Up", show=False),
         *bindings(_FORM_KEYS),
@@ -66,11 +58,12 @@ class SavesScreen(TakesTyping, QuietWhenQuitting, ModalScreen[bool]):
         self._submit = submit
         #: each target's save, in the order of play
         self.saves: dict[str, str] = dict.fromkeys(self._names, SAVES[0])
+        self._list = SavesList(self._names, self.saves, id="saves")
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
             yield Label(plain(self._title), classes="dialog-title")
-            yield OptionList(*[self._row(n) for n in self._names], id="saves")
+            yield self._list
             yield Static(
                 "space / → ←: cycle · f h n: full, half, none (then the next) · ↑↓ j k: move",
                 id="saves-message",
@@ -79,47 +72,34 @@ class SavesScreen(TakesTyping, QuietWhenQuitting, ModalScreen[bool]):
             )
             yield Static("Enter applies · Esc: back to the amount", classes="dialog-keys")
 
-    def _row(self, name: str) -> Text:
-        save = self.saves[name]
-        row = Text()
-        row.append(SHOWN[save].ljust(8), style="bold" if save != "full" else "")
-        row.append(visible(name))
-        return row
-
     def on_mount(self) -> None:
-        options = self.query_one("#saves", OptionList)
-        options.highlighted = 0
-        options.focus()
+        self._list.focus()
 
     @property
-    def _options(self) -> OptionList:
-        return self.query_one("#saves", OptionList)
+    def rows(self) -> list[str]:
+        """Each target's line as the form shows it, in the order of play."""
+        return [self._list.row_text(i) for i in range(len(self._names))]
 
     def _set(self, index: int, save: str) -> None:
-        name = self._names[index]
-        self.saves[name] = save
-        self._options.replace_option_prompt_at_index(index, self._row(name))
+        self.saves[self._names[index]] = save
+        self._list.redraw_row(index)
 
     def action_cycle(self, step: int) -> None:
-        index = self._options.highlighted
-        if index is not None:
+        index = self._list.cursor
+        if self._names:
             save = self.saves[self._names[index]]
             self._set(index, SAVES[(SAVES.index(save) + step) % len(SAVES)])
 
     def action_choose(self, save: str) -> None:
-        options = self._options
-        index = options.highlighted
-        if index is not None:
+        index = self._list.cursor
+        if self._names:
             self._set(index, save)
-            if index + 1 < len(self._names):
-                options.highlighted = index + 1
+            self._list.move_to(index + 1)
 
     def action_move(self, step: int) -> None:
-        options = self._options
-        options.action_cursor_down() if step > 0 else options.action_cursor_up()
+        self._list.action_move(step)
 
-    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
-        event.stop()
+    def action_apply(self) -> None:
         if quitting(self):
             return
         error = self._submit(dict(self.saves))
@@ -132,10 +112,31 @@ class SavesScreen(TakesTyping, QuietWhenQuitting, ModalScreen[bool]):
         self.dismiss(False)
 
 
+#: The cells a dialog's title has on one line (``.dialog``: 72 wide, less
+#: its border and padding); a longer title would wrap.
+TITLE_ROOM = 66
+
+
+def targets_title(title: str, names: Sequence[str]) -> str:
+    """The damage prompt's title, on one line: with more targets than fit,
+    how many, then the names that fit and ``…`` (the saves form lists every
+    one, and the pane marks each row)."""
+    if cell_len(title) <= TITLE_ROOM:
+        return title
+    shown = f"{title.partition(':')[0]} → {len(names)} targets:"
+    for name in names:
+        if cell_len(shown) + cell_len(name) + 4 > TITLE_ROOM:  # " name, …"
+            return shown + " …"
+        shown += f" {name},"
+    return shown.rstrip(",")
+
+
 class DamagePromptScreen(PromptScreen):
     """The damage prompt on two targets or more: Enter applies the damage to
     every target as before; ``ctrl+s`` takes the amount typed to the saves
-    form, and closes once the form applied it."""
+    form, and closes once the form applied it.  A title naming more targets
+    than fit on its line says how many (a title over six lines was laid out
+    and repainted, under the saves form too, on every key)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [_OPEN.binding()]
 
@@ -150,7 +151,7 @@ class DamagePromptScreen(PromptScreen):
         history: Kept | None = None,
     ) -> None:
         """*saves*: applies the amount with each target's save (an error or None)."""
-        super().__init__(title, usage, submit, history=history)
+        super().__init__(targets_title(title, names), usage, submit, history=history)
         self._names = list(names)
         self._saves = saves
 
@@ -169,7 +170,7 @@ class DamagePromptScreen(PromptScreen):
                     self._history.add(text)
                 self.dismiss(None)
 
-        title = f"Saves against {text}"
+        title = f"Saves against {text} → {len(self._names)} targets"
         self.app.push_screen(
             SavesScreen(title, self._names, lambda chosen: self._saves(text, chosen)), applied
         )

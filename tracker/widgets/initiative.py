@@ -356,9 +356,18 @@ class InitiativePane(SteadyScrollView, can_focus=True):
                 wanted[i] = old[i]  # the new one is dropped at once: nothing for the collector
                 kept.append(strips[i] if i < len(strips) else None)
                 widths.append(sizes[i])
+                continue
+            changed.append(i)
+            kept.append(None)
+            was = old[i] if i < len(old) else None
+            if (
+                was is not None
+                and was.combatant is row.combatant
+                and was.delayed == row.delayed
+                and was.members == row.members
+            ):
+                widths.append(sizes[i])  # only the turn or a mark moved: the same widths
             else:
-                changed.append(i)
-                kept.append(None)
                 widths.append(content_of([row]))
         changed += range(len(wanted), len(old))
         self._rows, self._sizes = wanted, widths

@@ -1,0 +1,115 @@
+"""The saves form on a horde (issue 11, "snappy with hordes"): thirty marked
+zombies, ``d``, ``8d6 fire``, ``ctrl+s``.  The form lists every target, as
+Textual paints it, scrolling to the ones below its twelve lines; full,
+half and none per target with their keys; Enter applies one line with each
+save.  The damage prompt's title stays one line, saying how many."""
+
+from __future__ import annotations
+
+import random
+
+from textual.geometry import Region
+from textual.pilot import Pilot
+from textual.widgets import Label
+
+from rules.encounter import Encounter
+from rules.engine import Session
+from saves.live import LiveEncounter
+from tracker.app import CombatTrackerApp
+from tracker.config import Config
+from tracker.screens.encounter import EncounterScreen
+from tracker.screens.saves_form import DamagePromptScreen, SavesScreen
+from tracker.widgets.initiative import InitiativePane
+from tracker.widgets.saves_list import SavesList
+
+ZOMBIES = [f"Zombie {i}" for i in range(1, 31)]
+
+
+def horde() -> LiveEncounter:
+    session = Session(Encounter("Crypt"), rng=random.Random(7))
+    session.apply("add Ayla hp 30 al 15 player init 20")
+    session.apply("add Zombie count 30 hp 60 al 8 init 10")
+    session.apply("start")
+    return LiveEncounter.in_memory(session)
+
+
+def painted(form: SavesList) -> list[str]:
+    """The form's lines as Textual paints them (inside its border)."""
+    width, height = form.outer_size
+    lines = [strip.text for strip in form.render_lines(Region(0, 0, width, height))]
+    return [line[2:-2].rstrip() for line in lines[1:-1]]
+
+
+async def open_form(pilot: Pilot, app: CombatTrackerApp) -> SavesList:
+    pane = app.screen.query_one(InitiativePane)
+    pane.move_cursor(row=1)
+    await pilot.pause()
+    for _ in ZOMBIES:
+        await pilot.press("space", "j")
+    await pilot.press("d")
+    assert isinstance(app.screen, DamagePromptScreen)
+    await pilot.press(*"8d6", "space", *"fire", "ctrl+s")
+    assert isinstance(app.screen, SavesScreen)
+    return app.screen.query_one(SavesList)
+
+
+async def test_the_form_lists_thirty_targets_and_their_keys_set_each_save() -> None:
+    app = CombatTrackerApp(live=horde(), config=Config())
+    async with app.run_test(size=(120, 40)) as pilot:
+        form = await open_form(pilot, app)
+        screen = app.screen
+        assert isinstance(screen, SavesScreen)
+        title = str(screen.query_one(".dialog-title", Label).render())
+        assert "8d6 fire" in title and "30 targets" in title
+        # every target, all full at first, the first twelve in view
+        assert screen.rows == [f"■ full  {n}" for n in ZOMBIES]
+        lines = painted(form)
+        assert lines == [f"■ full  {n}" for n in ZOMBIES[: len(lines)]]
+        assert len(lines) == 12
+        await pilot.press("h", "n")  # Zombie 1 half, Zombie 2 none, the cursor on 3
+        await pilot.press("space", "space", "left")  # Zombie 3: full → half → none → half
+        await pilot.press("f")  # Zombie 3 back to full, on to Zombie 4
+        await pilot.press("end", "h")  # the last one, scrolled into view
+        lines = painted(form)
+        assert lines[-1] == "◧ half  Zombie 30"
+        assert lines[0] == "■ full  Zombie 19"  # scrolled: the first ones out of view
+        await pilot.press("home", "j", "k", "j")  # back up: Zombie 2
+        assert painted(form)[:3] == ["◧ half  Zombie 1", "□ none  Zombie 2", "■ full  Zombie 3"]
+        assert screen.saves["Zombie 2"] == "none" and screen.saves["Zombie 30"] == "half"
+        assert form.cursor == 1
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, EncounterScreen)
+        action = app.live.session.undo_stack[-1].action
+        assert action["targets"] == ZOMBIES
+        assert action["half"] == ["Zombie 1", "Zombie 30"] and action["none"] == ["Zombie 2"]
+        hp = {c.name: c.hp for c in app.live.encounter.combatants}
+        rolled = sum(action["faces"])
+        assert hp["Zombie 3"] == 60 - rolled and hp["Zombie 2"] == 60
+        assert hp["Zombie 1"] == 60 - rolled // 2 and hp["Ayla"] == 30
+
+
+async def test_the_damage_prompt_on_thirty_says_how_many_on_one_line() -> None:
+    app = CombatTrackerApp(live=horde(), config=Config())
+    async with app.run_test(size=(120, 40)) as pilot:
+        form = await open_form(pilot, app)
+        await pilot.press("escape")  # back to the amount
+        screen = app.screen
+        assert isinstance(screen, DamagePromptScreen)
+        label = screen.query_one(".dialog-title", Label)
+        title = str(label.render())
+        assert title.startswith("Damage → 30 targets: Zombie 1, Zombie 2")
+        assert title.endswith("…") and label.size.height == 1
+        assert form.saves == dict.fromkeys(ZOMBIES, "full")
+
+
+async def test_a_click_moves_the_cursor_and_the_form_still_applies() -> None:
+    app = CombatTrackerApp(live=horde(), config=Config())
+    async with app.run_test(size=(120, 40)) as pilot:
+        form = await open_form(pilot, app)
+        await pilot.click(SavesList, offset=(4, 3))  # the border, then row 2: Zombie 3
+        assert form.cursor == 2
+        await pilot.press("n", "enter")
+        await pilot.pause()
+        action = app.live.session.undo_stack[-1].action
+        assert action["none"] == ["Zombie 3"] and "half" not in action
