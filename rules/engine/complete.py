@@ -23,8 +23,9 @@ from rules.bonuses import STACKING
 from rules.checks import DIFFICULTY_LEVELS
 from rules.conditions import KNOWN_CONDITIONS
 from rules.damage import COMMON_TAGS
+from rules.engine.damage_parts import PART_VERBS
 from rules.engine.grammar import SET_ALIASES, SET_FIELDS, SPECS, VERBS
-from rules.engine.words import split_batch
+from rules.engine.words import split_batch, take_dice
 from rules.text import name_key
 from rules.view_settings import SETTINGS as VIEW_SETTINGS
 from rules.view_settings import choices_of
@@ -134,15 +135,11 @@ def _words(slot: str, known: Known) -> list[str]:
     return []
 
 
-def _dice_end(rest: Sequence[str], i: int) -> int:
+def _dice_end(rest: Sequence[str], i: int, plus: bool = False) -> int:
     """Where the dice expression starting at ``rest[i]`` ends (the parser's
-    joining of ``2d6 + 3``); ``len(rest) + 1`` when it goes on into the word
-    being typed."""
-    expr = rest[i]
-    i += 1
-    while i < len(rest) and (expr.endswith(("+", "-")) or rest[i][:1] in "+-"):
-        expr += rest[i]
-        i += 1
+    joining of ``2d6 + 3``, and of ``2d6 plus 3`` with *plus*);
+    ``len(rest) + 1`` when it goes on into the word being typed."""
+    expr, i = take_dice(rest, i, plus)
     return len(rest) + 1 if i == len(rest) and expr.endswith(("+", "-")) else i
 
 
@@ -163,7 +160,7 @@ def _slot(verb: str, spec: _Spec, rest: Sequence[str]) -> tuple[str, list[str]] 
             return _WORD_SLOTS.get((verb, key), ""), []
         if kind == "rest":
             return None
-        i = _dice_end(rest, i) if kind == "dice" else i + 1
+        i = _dice_end(rest, i, verb in PART_VERBS) if kind == "dice" else i + 1
         if i > len(rest):
             return None
     seen: set[str] = set()
@@ -186,7 +183,7 @@ def _slot(verb: str, spec: _Spec, rest: Sequence[str]) -> tuple[str, list[str]] 
             if (verb, word) in _TARGET_OPTIONS:
                 return "names", []
             return _WORD_SLOTS.get((verb, word), ""), []
-        i = _dice_end(rest, i + 1) if kind in ("dice", "hp") else i + 2
+        i = _dice_end(rest, i + 1, verb in PART_VERBS) if kind in ("dice", "hp") else i + 2
         if i > len(rest):
             return None
     keywords = [k for k in spec.options if k not in seen]
