@@ -120,3 +120,66 @@ def test_before_the_fight_a_leaving_member_goes_after_the_group_too() -> None:
     s.apply("add Ogre hp 59")
     s.apply("ungroup 'Zombie 2'")
     assert order(s) == [*zombies(1, 3, 4, 2), "Ogre"]
+
+
+# -- a delayed member returning -------------------------------------------------
+
+
+def test_a_member_returning_outside_the_slot_leaves_the_group_in_the_same_step() -> None:
+    s = horde()
+    for _ in range(4):
+        s.apply("next")
+    s.apply("delay 'Zombie 4'")  # on its own turn
+    while active(s) != "Ogre":
+        s.apply("next")
+    before = s.encounter
+    step = s.apply("return 'Zombie 4'")
+    assert [e.text for e in step.log] == [
+        "Zombie 4 returns after Ogre (initiative 1) and leaves group Zombie"
+    ]
+    assert order(s)[-2:] == ["Ogre", "Zombie 4"]
+    assert runs(s) == [None, "Zombie", None, None]  # one row for the group
+    hit = s.apply("damage Zombie 1")
+    assert hit.action["targets"] == zombies(1, 2, 3, 5, 6, 7, 8, 9, 10)
+    s.undo()
+    s.undo()  # the return and the leaving are one step
+    assert s.encounter == before
+
+
+def test_a_member_returning_inside_its_slot_stays_in_the_group() -> None:
+    s = horde()
+    for _ in range(2):
+        s.apply("next")
+    s.apply("delay 'Zombie 2'")
+    while active(s) != "Zombie 6":
+        s.apply("next")
+    shared = s.encounter.combatants[1].initiative
+    step = s.apply("return 'Zombie 2'")
+    assert [e.text for e in step.log] == [f"Zombie 2 returns after Zombie 6 (initiative {shared})"]
+    assert runs(s) == [None, "Zombie", None]
+    s.apply("next")
+    assert active(s) == "Zombie 2"
+
+
+def test_a_whole_group_delays_and_returns_together_as_one_group() -> None:
+    s = horde()
+    s.apply("next")
+    assert active(s) == "Zombie 1"
+    s.apply("delay Zombie")  # every member: Zombie 1's turn ends, Ogre's starts
+    assert active(s) == "Ogre"
+    step = s.apply("return Zombie")
+    assert all("leaves group" not in e.text for e in step.log)
+    assert order(s) == ["Ana", "Ogre", *zombies(*range(1, 11))]
+    assert {c.initiative for c in s.encounter.combatants if c.group} == {1}
+    assert runs(s) == [None, None, "Zombie"]
+
+
+def test_part_of_a_delaying_group_returning_alone_leaves_it() -> None:
+    s = horde()
+    s.apply("delay Zombie")  # on Ana's turn: all of them wait
+    s.apply("next")
+    assert active(s) == "Ogre"
+    s.apply("return 'Zombie 1','Zombie 2'")
+    assert order(s)[-2:] == ["Zombie 1", "Zombie 2"]
+    assert [c.group for c in s.encounter.combatants[-2:]] == [None, None]
+    assert runs(s) == [None, "Zombie", None, None, None]
