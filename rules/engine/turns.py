@@ -156,9 +156,6 @@ def start_combat(work: Work) -> None:
         raise ActionError("start: combat has already started (use next, or undo)")
     if not enc.combatants:
         raise ActionError("start: the encounter is empty (add combatants first)")
-    # a new combat after ``end``: its rolls come before round 1, as the
-    # first combat's did (``end`` kept the old count for the record)
-    work.enc = replace(enc, round=0)
     rolled: list[Combatant] = []
     for c in share_initiative(work, enc.combatants):
         if c.initiative is None:
