@@ -1,6 +1,7 @@
 """Completing a line of the action language as it is typed: the first word
 of each action to a verb, a target (also after a comma, for several; also
-after ``half`` and ``none``) to a combatant's name or a group's, and every
+after ``half`` and ``none``) to a combatant's name or a group's (or, where
+several are taken, ``all``, ``monsters``, ``players``), and every
 later word to what the verb accepts there
 (:data:`rules.engine.grammar.SPECS`): its keywords (``crit``, ``rounds``,
 ``cover``…), the choices of a keyword (``dash|run|sprint``, ``half``…),
@@ -23,8 +24,10 @@ from rules.bonuses import STACKING
 from rules.checks import DIFFICULTY_LEVELS
 from rules.conditions import KNOWN_CONDITIONS
 from rules.damage import COMMON_TAGS
+from rules.engine.damage_parts import PART_VERBS
 from rules.engine.grammar import SET_ALIASES, SET_FIELDS, SPECS, VERBS
-from rules.engine.words import split_batch
+from rules.engine.targets import SIDES
+from rules.engine.words import split_batch, take_dice
 from rules.text import name_key
 from rules.view_settings import SETTINGS as VIEW_SETTINGS
 from rules.view_settings import choices_of
@@ -134,15 +137,11 @@ def _words(slot: str, known: Known) -> list[str]:
     return []
 
 
-def _dice_end(rest: Sequence[str], i: int) -> int:
+def _dice_end(rest: Sequence[str], i: int, plus: bool = False) -> int:
     """Where the dice expression starting at ``rest[i]`` ends (the parser's
-    joining of ``2d6 + 3``); ``len(rest) + 1`` when it goes on into the word
-    being typed."""
-    expr = rest[i]
-    i += 1
-    while i < len(rest) and (expr.endswith(("+", "-")) or rest[i][:1] in "+-"):
-        expr += rest[i]
-        i += 1
+    joining of ``2d6 + 3``, and of ``2d6 plus 3`` with *plus*);
+    ``len(rest) + 1`` when it goes on into the word being typed."""
+    expr, i = take_dice(rest, i, plus)
     return len(rest) + 1 if i == len(rest) and expr.endswith(("+", "-")) else i
 
 
@@ -156,14 +155,14 @@ def _slot(verb: str, spec: _Spec, rest: Sequence[str]) -> tuple[str, list[str]] 
             if isinstance(kind, tuple):
                 return "choice", list(kind)
             if kind in ("targets", "target"):
-                return "names", []
+                return ("targets" if kind == "targets" else "names"), []
             if verb == "view" and key == "value":  # the values of the setting typed
                 setting = rest[0].lower() if rest else ""
                 return "choice", list(choices_of(setting)) if setting in VIEW_SETTINGS else []
             return _WORD_SLOTS.get((verb, key), ""), []
         if kind == "rest":
             return None
-        i = _dice_end(rest, i) if kind == "dice" else i + 1
+        i = _dice_end(rest, i, verb in PART_VERBS) if kind == "dice" else i + 1
         if i > len(rest):
             return None
     seen: set[str] = set()
@@ -184,9 +183,9 @@ def _slot(verb: str, spec: _Spec, rest: Sequence[str]) -> tuple[str, list[str]] 
             if isinstance(kind, tuple):
                 return "choice", list(kind)
             if (verb, word) in _TARGET_OPTIONS:
-                return "names", []
+                return "targets", []
             return _WORD_SLOTS.get((verb, word), ""), []
-        i = _dice_end(rest, i + 1) if kind in ("dice", "hp") else i + 2
+        i = _dice_end(rest, i + 1, verb in PART_VERBS) if kind in ("dice", "hp") else i + 2
         if i > len(rest):
             return None
     keywords = [k for k in spec.options if k not in seen]
@@ -244,12 +243,15 @@ def completions(
         return []
     kind, keywords = found
     in_quotes = word.startswith('"')
-    if kind == "names":
+    if kind in ("names", "targets"):
         verb = tokens[0].lower()
         # a group's name is a target too; ungroup is mostly given one
         targets = (
             [*known.groups, *known.names] if verb == "ungroup" else [*known.names, *known.groups]
         )
+        if kind == "targets":  # where several may be meant: the sides too
+            taken = {n.lower() for n in targets}
+            targets += [s for s in SIDES if s not in taken]
         if not in_quotes:
             return [head + quoted(n) for n in _matching(word, targets)]
         before, _, typed = word[1:].rpartition(",")

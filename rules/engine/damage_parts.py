@@ -1,23 +1,29 @@
 """The words after a damage amount (README, "The action language"): its
 tags, then more typed parts, each ``+ DICE TAG…`` (``damage Ogre 1d8+4
-slashing + 2d6 fire``), every part through the target's defenses by its own
-tags (RULES.md §5).  A ``+`` starts a new part only after a tag: before one
-it continues the dice (``1d8 + 4``), so untyped dice are one part.  The
-record keeps the first part in ``amount``/``tags`` and the others, in
-order, in ``extra`` as ``{"amount": DICE, "tags": [TAG, …]}``."""
+slashing + 2d6 fire``, or ``plus``/``and`` for ``+``), every part through
+the target's defenses by its own tags (RULES.md §5).  A ``+`` starts a new
+part only after a tag: before one it continues the dice (``1d8 + 4``), so
+untyped dice are one part.  A tag is never a number or dice.  The record
+keeps the first part in ``amount``/``tags`` and the others, in order, in
+``extra`` as ``{"amount": DICE, "tags": [TAG, …]}``."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from rules.engine.grammar import fail
 from rules.engine.values import check_dice
-from rules.engine.words import take_dice
+from rules.engine.words import PLUS_WORDS, take_dice
 from rules.errors import ActionError
 
 #: verbs whose free words are damage tags and ``+`` parts.
 PART_VERBS = frozenset({"damage", "attack"})
+
+
+#: what a tag must not look like: dice (``2d6``, ``d8``, ``3d6+1``).
+_DICE = re.compile(r"[+-]?[0-9]*d[0-9]+([+-][0-9]*(d[0-9]+)?)*")
 
 
 def _tag(verb: str, token: str) -> str:
@@ -27,6 +33,11 @@ def _tag(verb: str, token: str) -> str:
     digits = tag[1:] if tag[:1] in "+-" else tag
     if digits.isascii() and digits.isdigit():
         raise fail(verb, f"damage tag {token!r} is a number (an amount goes before the tags)")
+    if _DICE.fullmatch(tag):
+        more = "; another part goes after + or plus: + 2d6 fire" if verb in PART_VERBS else ""
+        raise fail(verb, f"damage tag {token!r} is dice (an amount goes before the tags{more})")
+    if tag in PLUS_WORDS:
+        raise fail(verb, f"{token!r} is not a damage tag (list the tags with spaces: fire cold)")
     return tag
 
 
@@ -47,16 +58,27 @@ class FreeWords:
         """Read the free word at ``rest[i]`` (and, for a part, its dice);
         return the index after it."""
         token = rest[i]
-        if self.verb in PART_VERBS and token.startswith("+") and self._current():
+        sign = "+" if token.startswith("+") else token.lower()
+        if self.verb in PART_VERBS and sign in ("+", *PLUS_WORDS) and self._current():
             words = list(rest)
-            if token == "+":
+            if token == "+" or sign in PLUS_WORDS:
                 if i + 1 >= len(rest):
-                    raise fail(self.verb, "+ needs a damage part after it (e.g. + 2d6 fire)")
+                    raise fail(self.verb, f"{sign} needs a damage part after it ({sign} 2d6 fire)")
                 i += 1
             else:
                 words[i] = token[1:]
-            expr, i = take_dice(words, i)
-            check_dice(expr, f"{self.verb} + {expr}", amount=True)
+            first = words[i]
+            expr, i = take_dice(words, i, plus=True)
+            try:
+                check_dice(expr, f"{self.verb} {sign} {expr}", amount=True)
+            except ActionError:
+                if not first.isalpha():
+                    raise
+                raise fail(  # ``fire and cold``: one part's tags
+                    self.verb,
+                    f"{sign} starts another damage part, dice then tags ({sign} 2d6 fire), "
+                    f"not {first!r}; one part's tags are listed with spaces (fire cold)",
+                ) from None
             self.extra.append({"amount": expr, "tags": []})
             return i
         tag = _tag(self.verb, token)

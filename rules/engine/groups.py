@@ -130,6 +130,43 @@ def reposition_group(work: Work, c: Combatant) -> None:
     work.set_combatants(cs, active)
 
 
+def leave_slot(work: Work, leaving: Sequence[str]) -> None:
+    """Members *leaving* their group (called before their ``group`` is
+    cleared) move out of its slot, keeping their initiative (§4 groups):
+    right after the members who stay, or right before them for those who
+    already took their turn this round inside the slot, so nobody's turn is
+    skipped or repeated; the active one stays active.  A member leaving in
+    the middle of its own turn, with others staying on both sides of it,
+    cannot go either way without that: one ActionError."""
+    out = set(leaving)
+    active = work.active_name
+    order: list[Combatant] = []
+    for slot in slots_of(work.enc.combatants):
+        stay = [c for c in slot if c.name not in out]
+        if len(stay) in (0, len(slot)):
+            order.extend(slot)
+            continue
+        turn = next((k for k, c in enumerate(slot) if c.name == active), None)
+        if turn is None:  # the slot's turns all come, or all came: after it
+            order.extend([*stay, *(c for c in slot if c.name in out)])
+            continue
+        before = [c for c in slot[:turn] if c.name in out]
+        after = [c for c in slot[turn:] if c.name in out]
+        if slot[turn].name in out:
+            acted = any(c in stay for c in slot[:turn])
+            waiting = any(c in stay for c in slot[turn + 1 :])
+            if acted and waiting:
+                raise ActionError(
+                    f"ungroup: it is {active}'s turn, in group {slot[0].group}'s slot with "
+                    "members before and after it: leaving now would skip or repeat a turn "
+                    "(ungroup it after next)"
+                )
+            if waiting:  # it acts first of those left: it goes before them
+                before.append(after.pop(0))
+        order.extend([*before, *stay, *after])
+    work.set_combatants(order, active or None)
+
+
 def share_initiative(work: Work, combatants: Sequence[Combatant]) -> list[Combatant]:
     """At ``start``: each group's one initiative given to all its members.
     A member's initiative set before (the first in the order) is the

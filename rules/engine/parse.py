@@ -12,7 +12,7 @@ import unicodedata
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from rules.engine.damage_parts import FreeWords
+from rules.engine.damage_parts import PART_VERBS, FreeWords
 from rules.engine.format import format_action
 from rules.engine.grammar import (
     ADD_VISIBILITY,
@@ -205,7 +205,7 @@ def _parse_positional(verb: str, spec: _Spec, rest: list[str], action: dict[str,
         elif kind == "int":
             action[key] = read_int(verb, key, token)
         elif kind == "dice":
-            expr, i = take_dice(rest, i - 1)
+            expr, i = take_dice(rest, i - 1, plus=verb in PART_VERBS)
             action[key] = check_dice(expr, f"{verb} {key}", amount=verb != "roll")
         elif isinstance(kind, tuple):
             action[key] = read_choice(verb, key, token, kind)
@@ -253,7 +253,7 @@ def _parse_options(verb: str, spec: _Spec, rest: list[str], i: int, action: dict
                 expr, i = take_dice(rest, i - 1)
                 action[key] = check_dice(expr, f"{verb} hp")
         elif kind == "dice":
-            expr, i = take_dice(rest, i - 1)
+            expr, i = take_dice(rest, i - 1, plus=verb in PART_VERBS)
             action[key] = check_dice(expr, f"{verb} {word}", amount=True)
         elif kind in ("text", "flag-or-text"):
             if not token.strip():

@@ -121,7 +121,8 @@ def fuse_names(
     exact and the line parses that way too, the reading is ambiguous: one
     ActionError asks for quotes.  A group's name never makes that doubt
     (``damage Zombie 2 1d4`` is Zombie 2 of group Zombie: the longer name
-    wins).  Without a run, *rest* is unchanged."""
+    wins).  When no reading parses, the longest full name's problem is
+    raised.  Without a run, *rest* is unchanged."""
     keys = {name_key(n) for n in names}
     runs = []
     spelled = keys | {name_key(g) for g in groups}
@@ -131,10 +132,12 @@ def fuse_names(
             runs.append([*rest[:start], text, *rest[end:]])
     if parses is None:
         return runs[0] if runs else list(rest)
+    first_error: ActionError | None = None
     for fused in runs:
         try:
             parses(fused)
-        except ActionError:
+        except ActionError as exc:
+            first_error = first_error or exc
             continue
         plain = list(rest)
         if name_key(rest[start].strip()) in keys and _parses(parses, plain):
@@ -143,6 +146,10 @@ def fuse_names(
                 f'quote the name you mean (e.g. "{shorten(fused[start])}")'
             )
         return fused
+    if first_error is not None and not _parses(parses, list(rest)):
+        # the words spell a full name, so its reading's problem is the one
+        # the GM made (``damage Goblin Boss 0``: the amount, not "Boss")
+        raise first_error
     return list(rest)
 
 

@@ -13,7 +13,7 @@ from rules.dice import roll
 from rules.durations import Duration, tick_durations
 from rules.encounter import Encounter
 from rules.endurance import endurance_check, endurance_of, start_of_turn
-from rules.engine.groups import grouped_order, share_initiative
+from rules.engine.groups import grouped_order, same_group, share_initiative
 from rules.engine.verbs_view import reveal_on_turn
 from rules.engine.work import Work
 from rules.errors import ActionError
@@ -102,10 +102,13 @@ def ending_round(enc: Encounter, duration: Duration | None) -> int | None:
 
 
 def turn_shift_notes(before: Encounter, after: Encounter) -> list[str]:
-    """Warnings for a change of order mid-round (``init``, ``order``): who
-    now sits before the active combatant although its turn had not come (it
-    is skipped this round), or after it although it had acted (it acts again
-    this round).  Allowed — the GM may mean it — but never silent (§4)."""
+    """Warnings for a change of order mid-round (``init``, ``order``,
+    ``group``), worded by position since the engine does not know who has
+    acted: who now sits before the active combatant although it sat after
+    it (it gets no turn in the rest of this round), or after it although it
+    sat before (it takes a turn later this round).  Allowed — the GM may
+    mean it — but never silent (§4).  A group whose every member gets the
+    same note is named once."""
     if not before.started or before.active is None or after.active is None:
         return []
     active = before.active.name
@@ -117,20 +120,28 @@ def turn_shift_notes(before: Encounter, after: Encounter) -> list[str]:
 
     was, now = pending(before), pending(after)
     acting = {c.name for c in before.combatants} - passed_over(before) - {active}
-    notes = []
+    shifted: dict[str, str] = {}  # name → "before" / "after"
     for c in after.combatants:
-        if c.name not in acting:
+        if c.name in acting and (c.name in was) != (c.name in now):
+            shifted[c.name] = "after" if c.name in now else "before"
+    notes: list[str] = []
+    named: set[str] = set()
+    for c in after.combatants:
+        if c.name not in shifted or c.name in named:
             continue
-        if c.name in was and c.name not in now:
-            notes.append(
-                f"{c.name} now acts before {active}, whose turn it is: "
-                f"{c.name}'s turn this round is skipped"
-            )
-        elif c.name not in was and c.name in now:
-            notes.append(
-                f"{c.name} now acts after {active}, whose turn it is: "
-                f"{c.name} will act again this round"
-            )
+        side = shifted[c.name]
+        mates = [m.name for m in after.combatants if same_group(m, c.group)]
+        if len(mates) > 1 and all(shifted.get(m) == side for m in mates):
+            named.update(mates)
+            who, them = f"group {c.group}", "its members"
+        else:
+            named.add(c.name)
+            who = them = c.name
+        if side == "before":
+            rest = f"{them} {'get' if who != them else 'gets'} no turn in the rest of this round"
+        else:
+            rest = f"{them} {'take a turn' if who != them else 'takes a turn'} later this round"
+        notes.append(f"{who} now acts {side} {active}, whose turn it is: {rest}")
     return notes
 
 
@@ -156,9 +167,6 @@ def start_combat(work: Work) -> None:
         raise ActionError("start: combat has already started (use next, or undo)")
     if not enc.combatants:
         raise ActionError("start: the encounter is empty (add combatants first)")
-    # a new combat after ``end``: its rolls come before round 1, as the
-    # first combat's did (``end`` kept the old count for the record)
-    work.enc = replace(enc, round=0)
     rolled: list[Combatant] = []
     for c in share_initiative(work, enc.combatants):
         if c.initiative is None:

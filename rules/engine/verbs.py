@@ -11,6 +11,7 @@ from typing import Any
 
 from rules.encounter import Encounter
 from rules.engine import verbs_combat as combat
+from rules.engine import verbs_delay as delaying
 from rules.engine import verbs_edits as edits
 from rules.engine import verbs_effects as effects
 from rules.engine import verbs_groups as groups
@@ -46,8 +47,8 @@ HANDLERS: dict[str, Handler] = {
     "bonus": effects.bonus,
     "unbonus": effects.unbonus,
     "attack": combat.attack,
-    "delay": roster.delay,
-    "return": roster.return_,
+    "delay": delaying.delay,
+    "return": delaying.return_,
     "group": groups.group,
     "ungroup": groups.ungroup,
     "hide": shown.set_visibility,

@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
-from rules.engine.groups import check_group_name, gather, members, spelled
+from rules.engine.groups import check_group_name, gather, leave_slot, members, spelled
 from rules.engine.turns import turn_shift_notes
 from rules.engine.work import Work
 from rules.errors import ActionError
@@ -61,9 +61,10 @@ def _who(names: list[str]) -> str:
 
 def ungroup(work: Work, a: Mapping[str, Any]) -> None:
     """``ungroup T|NAME``: the targets leave their groups (a group's name
-    means every member); they keep their initiative and place, so the
-    order does not change now, but each rolls its own at the next
-    ``start``."""
+    means every member).  They keep their initiative and move out of the
+    group's slot, right after it (``rules.engine.groups.leave_slot``: no
+    turn this round is skipped or repeated); each rolls its own at the
+    next ``start``."""
     names: list[str] = []
     for word in a["targets"]:
         found = [c.name for c in members(work.enc.combatants, word.strip())]
@@ -74,6 +75,7 @@ def ungroup(work: Work, a: Mapping[str, Any]) -> None:
     leaving = [n for n in names if work.get(n).group is not None]
     if not leaving:
         raise ActionError(f"ungroup: {_who(names)} not in a group")
+    leave_slot(work, leaving)
     for n in leaving:
         c = work.get(n)
         work.put(replace(c, group=None))

@@ -1,5 +1,5 @@
 """The verbs of who is in the fight and in what order: ``add``, ``remove``,
-``init``, ``order``, ``delay``, ``return``.  Placing a combatant moves only
+``init``, ``order`` (``delay`` and ``return`` are ``verbs_delay``).  Placing a combatant moves only
 that one, before the first it sorts ahead of (RULES.md §4 ties), so everyone
 else keeps the GM's order; only ``start`` sorts everyone."""
 
@@ -26,10 +26,8 @@ from rules.engine.groups import (
     spelled,
 )
 from rules.engine.turns import (
-    advance,
     begin_turn,
     dash_check,
-    end_turn,
     end_turn_leaving,
     following,
     turn_shift_notes,
@@ -350,49 +348,3 @@ def order(work: Work, a: Mapping[str, Any]) -> None:
     work.set_combatants([c for slot in slots for c in slot], work.active_name or None)
     work.log(name, text)
     _warn_shift(work, before)
-
-
-def delay(work: Work, a: Mapping[str, Any]) -> None:
-    """``delay``: out of the order; the active one runs its end-of-turn
-    processing first (delaying does not dodge persistent damage)."""
-    names = work.resolve_all(a["targets"])
-    for name in names:
-        if name in work.enc.delayed:
-            raise ActionError(f"delay: {name} is already delaying")
-    active = work.active_name
-    if work.enc.started and active in names:
-        nxt, _ = following(work, work.enc.turn, frozenset(names))
-        if nxt is None:
-            raise ActionError("delay: nobody else could take the turn")
-        end_turn(work)
-        work.enc = replace(work.enc, delayed=(*work.enc.delayed, *names))
-        for name in names:
-            work.log(name, f"{name} delays")
-        advance(work)
-        return
-    work.enc = replace(work.enc, delayed=(*work.enc.delayed, *names))
-    for name in names:
-        work.log(name, f"{name} delays")
-
-
-def return_(work: Work, a: Mapping[str, Any]) -> None:
-    """``return``: back into the order right after the active combatant,
-    taking the active one's initiative; its turn comes on ``next``."""
-    names = work.resolve_all(a["targets"])
-    for name in names:
-        if name not in work.enc.delayed:
-            raise ActionError(f"return: {name} is not delaying")
-    work.enc = replace(work.enc, delayed=tuple(n for n in work.enc.delayed if n not in names))
-    active = work.enc.active
-    if not work.enc.started or active is None:
-        for name in names:
-            work.log(name, f"{name} returns to the order")
-        return
-    for name in reversed(names):
-        c = replace(work.get(name), initiative=active.initiative)
-        cs = [x for x in work.enc.combatants if x.name != name]
-        pos = next(i for i, x in enumerate(cs) if x.name == active.name) + 1
-        cs.insert(pos, c)
-        work.set_combatants(cs, active.name)
-    for name in names:
-        work.log(name, f"{name} returns after {active.name} (initiative {active.initiative})")

@@ -8,6 +8,7 @@ problem is an :class:`ActionError` naming the verb, with its usage."""
 from __future__ import annotations
 
 import shlex
+from collections.abc import Sequence
 
 from rules.engine.grammar import fail
 from rules.engine.values import MAX_FACES, bounded, parse_resistances
@@ -33,15 +34,25 @@ def is_number(token: str) -> bool:
     return digits.isascii() and digits.isdigit()
 
 
-def take_dice(tokens: list[str], i: int) -> tuple[str, int]:
+#: words a damage amount reads as ``+`` (``1d8+4 slashing plus 2d6 fire``).
+PLUS_WORDS = ("plus", "and")
+
+
+def take_dice(tokens: Sequence[str], i: int, plus: bool = False) -> tuple[str, int]:
     """The dice expression starting at ``tokens[i]``, re-joining pieces typed
-    with spaces around ``+`` and ``-``."""
+    with spaces around ``+`` and ``-``; with *plus* (a damage amount), the
+    words ``plus`` and ``and`` are read as ``+``."""
+
+    def piece(k: int) -> str:
+        token = tokens[k]
+        return "+" if plus and k > i and token.lower() in PLUS_WORDS else token
+
     expr = tokens[i]
-    i += 1
-    while i < len(tokens) and (expr.endswith(("+", "-")) or tokens[i][:1] in ("+", "-")):
-        expr += tokens[i]
-        i += 1
-    return expr, i
+    k = i + 1
+    while k < len(tokens) and (expr.endswith(("+", "-")) or piece(k)[:1] in ("+", "-")):
+        expr += piece(k)
+        k += 1
+    return expr, k
 
 
 def read_tags(verb: str, key: str, token: str) -> list[str]:

@@ -131,7 +131,10 @@ class Work:
         return "" if active is None else active.name
 
     def log(self, actor: str, text: str) -> None:
-        self.entries.append((self.enc.round, actor, text))
+        """Log *text* in the current round; outside combat (before the
+        first ``start``, after ``end``) in round 0, shown "–" and exported
+        "Before combat", never in a round of a combat that is over."""
+        self.entries.append((self.enc.round if self.enc.started else 0, actor, text))
 
     def roll(self, label: str, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         """Call a rolling rules function with this action's random source;

@@ -281,3 +281,32 @@ def test_damaged_saves_are_rebuilt_from_the_steps_and_reported(capsys, db) -> No
     assert "rebuilt from its 2 saved actions" in err
     _, shown, _ = run(capsys, db, "show", "Fight", "--json")
     assert [c["name"] for c in json.loads(shown)["combatants"]] == ["Ogre0", "Ogre1", "Troll"]
+
+
+def test_export_puts_a_second_combat_under_its_own_headings(capsys, db) -> None:
+    run(capsys, db, "new", "Fight")
+    run(capsys, db, "do", "Fight", "add Ogre hp 40 init 5\nadd Goblin hp 8 init 12")
+    run(capsys, db, "do", "Fight", "start\nnext\nnext\ndamage Ogre 6\nend")
+    run(capsys, db, "do", "Fight", "init Goblin 3\ndamage Ogre 2\nstart\nnext")
+    status, report, _ = run(capsys, db, "export", "Fight")
+    assert status == 0
+    heads = [line for line in report.splitlines() if line.startswith("## ")]
+    assert heads == [
+        "## Before combat",
+        "## Round 1",
+        "## Round 2",
+        "## Before combat 2",
+        "## Combat 2, round 1",
+        "## Where things stand",
+    ]
+    between = report[report.index("## Before combat 2") : report.index("## Combat 2, round 1")]
+    assert "initiative is now 3" in between and "**Ogre** takes 2" in between
+    assert "Combat ends after 2 rounds" in report[: report.index("## Before combat 2")]
+
+
+def test_export_after_the_last_end_says_after_combat(capsys, db) -> None:
+    run(capsys, db, "new", "Fight")
+    run(capsys, db, "do", "Fight", "add Ogre hp 40 init 5\nstart\nend\ndamage Ogre 2")
+    status, report, _ = run(capsys, db, "export", "Fight")
+    assert "## After combat 1" in report
+    assert report.index("## Round 1") < report.index("## After combat 1")

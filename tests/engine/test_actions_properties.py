@@ -15,6 +15,7 @@ from rules.abilities import ABILITIES as ABILITY_KEYS
 from rules.engine.format import format_action
 from rules.engine.grammar import SET_FIELDS, SET_NUMERIC, SPECS, VERBS
 from rules.engine.parse import normalize_action, parse_action
+from rules.engine.words import PLUS_WORDS
 from rules.errors import ActionError
 
 KEYWORDS = {w for spec in SPECS.values() for w in spec.options} | {"faces"}
@@ -79,7 +80,10 @@ def test_verb_with_random_words_gives_a_record_or_action_error(verb: str, words:
 NAME = st.from_regex(r"[A-Za-z][A-Za-z0-9' ]{0,12}[A-Za-z0-9]", fullmatch=True).filter(
     lambda s: "  " not in s
 )
-TAG = st.from_regex(r"[a-z]{1,8}", fullmatch=True).filter(lambda t: t not in KEYWORDS)
+#: ``plus`` and ``and`` join damage parts, never a tag
+TAG = st.from_regex(r"[a-z]{1,8}", fullmatch=True).filter(
+    lambda t: t not in KEYWORDS and t not in PLUS_WORDS
+)
 #: text a name or note may hold (rules.text: no control, format, surrogate
 #: or separator characters), NFC as the parser keeps it.
 TEXT = (

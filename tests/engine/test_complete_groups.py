@@ -102,3 +102,23 @@ def test_a_completed_group_name_reads_back_as_that_group(group: str) -> None:
     for verb, tail in (("ungroup", ""), ("damage", " 5")):
         lines = done(f"{verb} {group[0]}", known)
         assert [group] in [parse_action(line + tail)["targets"] for line in lines]
+
+
+def test_the_sides_are_offered_where_several_targets_are_taken() -> None:
+    known = Known(["Mira", "Ogre", "Ana"], groups=["Zombie"])
+    assert completions("damage m", known=known) == ["damage Mira", "damage monsters"]
+    assert completions("damage a", known=known) == ["damage Ana", "damage all"]
+    assert completions('damage "Ogre,p', known=known) == ['damage "Ogre,players"']
+    assert completions("damage Ogre 8d6 fire half m", known=known) == [
+        "damage Ogre 8d6 fire half Mira",
+        "damage Ogre 8d6 fire half monsters",
+    ]
+    assert completions("cond p", known=known) == ["cond players"]
+    # one combatant only: no side
+    assert completions("init a", known=known) == ["init Ana"]
+    assert completions("temp Ogre 5 of a", known=known) == ["temp Ogre 5 of Ana"]
+
+
+def test_a_combatant_named_like_a_side_is_offered_once() -> None:
+    known = Known(["All", "Ogre"])
+    assert completions("damage a", known=known) == ["damage All"]

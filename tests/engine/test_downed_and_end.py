@@ -266,26 +266,27 @@ def test_a_name_with_spaces_is_quoted_in_the_advice() -> None:
 # --- an initiative change mid-round (§4) --------------------------------------
 
 
-def test_moving_ahead_of_the_active_combatant_warns_its_turn_is_skipped() -> None:
+def test_moving_ahead_of_the_active_combatant_warns_it_gets_no_turn() -> None:
     s = party()
     s.apply("start")
     s.apply("next")  # Goblin 1's turn; Goblin 2 and the Ogre are still to come
     step = s.apply("init Ogre 25")
     assert step.log[-1].actor == "GM"
     assert step.log[-1].text == (
-        "Ogre now acts before Goblin 1, whose turn it is: Ogre's turn this round is skipped"
+        "Ogre now acts before Goblin 1, whose turn it is: "
+        "Ogre gets no turn in the rest of this round"
     )
     assert names(s)[0] == "Ogre" and s.encounter.active.name == "Goblin 1"
 
 
-def test_moving_behind_the_active_combatant_warns_it_acts_again() -> None:
+def test_moving_behind_the_active_combatant_warns_it_takes_a_turn_later() -> None:
     s = party()
     s.apply("start")
     s.apply("next")
     s.apply("next")  # Goblin 2's turn; Mira has acted
     step = s.apply("init Mira 1")
     assert step.log[-1].text == (
-        "Mira now acts after Goblin 2, whose turn it is: Mira will act again this round"
+        "Mira now acts after Goblin 2, whose turn it is: Mira takes a turn later this round"
     )
 
 
@@ -293,7 +294,10 @@ def test_the_active_combatant_moving_down_warns_for_those_it_passes() -> None:
     s = party()
     s.apply("start")  # Mira's turn
     step = s.apply("order Mira down")
-    assert step.log[-1].text.endswith("Goblin 1's turn this round is skipped")
+    assert step.log[-1].text == (
+        "Goblin 1 now acts before Mira, whose turn it is: "
+        "Goblin 1 gets no turn in the rest of this round"
+    )
 
 
 def test_no_warning_before_start_or_when_nothing_shifts() -> None:

@@ -68,10 +68,19 @@ def test_a_shorter_reading_that_also_parses_is_refused_with_one_message() -> Non
     s.apply("add 'Ogre 2' hp 30")
     before = state(s)
     with pytest.raises(ActionError, match="quote the name"):
-        s.apply("damage Ogre 2 2d6 fire")  # Ogre 2 takes 2d6, or Ogre takes 2 "2d6 fire"?
+        s.apply("damage Ogre 2 + 1d4 fire")  # Ogre 2 takes 1d4, or Ogre takes 2+1d4?
     assert state(s) == before
     s.apply("damage 'Ogre' 2 fire")  # quoted: the literal short name
     assert [c.hp for c in s.encounter.combatants] == [28, 30]
+
+
+def test_dice_after_a_name_is_never_a_tag_so_the_longer_name_is_meant() -> None:
+    s = Session(Encounter("Cave", ruleset("core")), rng=random.Random(1))
+    s.apply("add Ogre hp 30")
+    s.apply("add 'Ogre 2' hp 30")
+    s.apply("damage Ogre 2 2d6 fire")  # "2d6" cannot be a tag of Ogre's 2 damage
+    assert s.encounter.combatants[0].hp == 30
+    assert s.encounter.combatants[1].hp < 30
 
 
 def test_the_longest_name_that_leaves_a_valid_line_wins() -> None:

@@ -92,6 +92,7 @@ def test_resuming_a_saved_fight_loads_no_action_machinery(tmp_path: Path) -> Non
         "rules.engine.format",
         "rules.engine.verbs",
         "rules.engine.verbs_roster",
+        "rules.engine.verbs_delay",
         "rules.engine.verbs_edits",
         "rules.engine.verbs_effects",
         "rules.engine.verbs_combat",

@@ -120,7 +120,7 @@ async def test_an_initiative_change_that_skips_a_turn_is_warned_in_the_log() -> 
         await pilot.press("enter")
         assert names(app)[0] == "Ogre"
         shown = " ".join(log_lines(app).split())  # the pane wraps long lines
-        assert f"Ogre now acts before {active}, whose turn it is: Ogre's turn this round" in shown
+        assert f"Ogre now acts before {active}, whose turn it is: Ogre gets no turn" in shown
 
 
 async def test_the_new_keys_are_in_the_help_screen() -> None:

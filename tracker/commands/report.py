@@ -193,10 +193,10 @@ def markdown_report(live: LiveEncounter) -> str:
     count = len(state["combatants"])
     lines.append(f"*{rules} rules · {played} · {count} combatant{'s' if count != 1 else ''}*")
     current: int | None = None
-    for entry in state["log"]:
-        if entry["round"] != current:
+    for entry, heading in zip(state["log"], _headings(state["log"]), strict=True):
+        if heading:
             current = entry["round"]
-            lines += ["", f"## Round {current}" if current else "## Before combat", ""]
+            lines += ["", heading, ""]
         text = entry["text"]
         if text == f"Round {current}":
             continue  # the heading says it
@@ -223,6 +223,46 @@ def markdown_report(live: LiveEncounter) -> str:
             cells.insert(1, c["group"] or "—")
         lines.append("| " + " | ".join(md_cell(cell) for cell in cells) + " |")
     return "\n".join(lines) + "\n"
+
+
+#: how ``end`` begins its log line (``rules.engine.turns.end_combat``).
+_COMBAT_ENDS = "Combat ends after "
+
+
+def _headings(log: list[dict[str, Any]]) -> list[str]:
+    """The section heading each log entry opens ("" for none): ``Before
+    combat`` and ``Round N`` for the first combat, ``Before combat 2`` and
+    ``Combat 2, round N`` for the next (after ``end``), ``After combat N``
+    for what is logged after the last ``end`` with no new combat."""
+    later_start = [False] * len(log)
+    seen = False
+    for i in range(len(log) - 1, -1, -1):
+        later_start[i] = seen
+        seen = seen or log[i]["text"] == "Round 1"
+    out: list[str] = []
+    combat, ended, shown = 1, False, None
+    for i, entry in enumerate(log):
+        rnd = entry["round"]
+        if ended and entry["text"] == "Round 1":  # the next combat begins
+            combat, ended = combat + 1, False
+        elif ended:  # saves from before round 0 outside combat
+            rnd = 0
+        key = (combat, ended, rnd)
+        if key == shown:
+            out.append("")
+        elif rnd:
+            out.append(f"## Round {rnd}" if combat == 1 else f"## Combat {combat}, round {rnd}")
+        elif not ended:
+            out.append("## Before combat")
+        else:
+            upcoming = later_start[i]
+            out.append(
+                f"## Before combat {combat + 1}" if upcoming else f"## After combat {combat}"
+            )
+        shown = key
+        if str(entry["text"]).startswith(_COMBAT_ENDS):
+            ended = True
+    return out
 
 
 def register(sub: Subparsers) -> None:

@@ -1,0 +1,84 @@
+"""The verbs of holding a turn (RULES.md §4): ``delay T`` takes combatants
+out of the turn order, ``return T`` puts them back right after the active
+combatant with its initiative.  A group's member that returns at a place
+outside its group's slot leaves the group (docs/rules.md §4, "Groups");
+a whole group delaying and returning together stays one group."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import replace
+from typing import Any
+
+from rules.engine.groups import members, same_group
+from rules.engine.turns import advance, end_turn, following
+from rules.engine.work import Work
+from rules.errors import ActionError
+
+
+def delay(work: Work, a: Mapping[str, Any]) -> None:
+    """``delay``: out of the order; the active one runs its end-of-turn
+    processing first (delaying does not dodge persistent damage)."""
+    names = work.resolve_all(a["targets"])
+    for name in names:
+        if name in work.enc.delayed:
+            raise ActionError(f"delay: {name} is already delaying")
+    active = work.active_name
+    if work.enc.started and active in names:
+        nxt, _ = following(work, work.enc.turn, frozenset(names))
+        if nxt is None:
+            raise ActionError("delay: nobody else could take the turn")
+        end_turn(work)
+        work.enc = replace(work.enc, delayed=(*work.enc.delayed, *names))
+        for name in names:
+            work.log(name, f"{name} delays")
+        advance(work)
+        return
+    work.enc = replace(work.enc, delayed=(*work.enc.delayed, *names))
+    for name in names:
+        work.log(name, f"{name} delays")
+
+
+def return_(work: Work, a: Mapping[str, Any]) -> None:
+    """``return``: back into the order right after the active combatant,
+    taking the active one's initiative; its turn comes on ``next``.  A
+    group's member that this puts outside its group's slot (its mates
+    neither returning with it nor holding the turn) leaves the group."""
+    names = work.resolve_all(a["targets"])
+    for name in names:
+        if name not in work.enc.delayed:
+            raise ActionError(f"return: {name} is not delaying")
+    work.enc = replace(work.enc, delayed=tuple(n for n in work.enc.delayed if n not in names))
+    active = work.enc.active
+    if not work.enc.started or active is None:
+        for name in names:
+            work.log(name, f"{name} returns to the order")
+        return
+    for name in reversed(names):
+        c = replace(work.get(name), initiative=active.initiative)
+        cs = [x for x in work.enc.combatants if x.name != name]
+        pos = next(i for i, x in enumerate(cs) if x.name == active.name) + 1
+        cs.insert(pos, c)
+        work.set_combatants(cs, active.name)
+    leaving = _outside_their_slot(work, names)
+    for name in names:
+        text = f"{name} returns after {active.name} (initiative {active.initiative})"
+        group = work.get(name).group
+        if name in leaving:
+            work.put(replace(work.get(name), group=None))
+            text += f" and leaves group {group}"
+        work.log(name, text)
+
+
+def _outside_their_slot(work: Work, returning: list[str]) -> set[str]:
+    """The returning members whose group no longer sits in one run: those
+    that came back away from the mates that stayed in place."""
+    cs = work.enc.combatants
+    out: set[str] = set()
+    for name in returning:
+        c = work.get(name)
+        mates = members(cs, c.group)
+        at = [i for i, x in enumerate(cs) if same_group(x, c.group)]
+        if len(mates) > 1 and at[-1] - at[0] + 1 != len(at):
+            out.add(name)
+    return out
