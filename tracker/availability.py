@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 from tracker.lines import VISIBILITY_KEYS
 
 if TYPE_CHECKING:
+    from rules.encounter import Encounter
     from tracker.controller import EncounterController
 
 #: Actions that need at least one combatant.
@@ -135,3 +136,32 @@ def _cannot_return(ctl: EncounterController) -> str | None:
         who = "nobody selected" if current is None else f"{current.name} is not delaying"
         return f"{who}; select one delaying: {', '.join(delayed)}"
     return None
+
+
+class Reasons:
+    """:func:`unavailable`'s answers for one state of what they read.
+    Textual asks about every binding each time the footer refreshes, and
+    with a horde each answer scans the combatants: worked out once per
+    state (the encounter, by identity: every step makes a new one; the
+    cursor; the marks; the expanded groups; undo and redo)."""
+
+    def __init__(self, ctl: EncounterController) -> None:
+        self._ctl = ctl
+        self._answers: dict[str, str | None] = {}
+        self._encounter: Encounter | None = None
+        self._state: tuple[object, ...] = ()
+
+    def why(self, action: str) -> str | None:
+        ctl, live = self._ctl, self._ctl.live
+        state = (
+            ctl.cursor_row(),
+            tuple(ctl.marked),
+            tuple(ctl.collapse.saved()),
+            live.can_undo,
+            live.can_redo,
+        )
+        if live.encounter is not self._encounter or state != self._state:
+            self._answers, self._encounter, self._state = {}, live.encounter, state
+        if action not in self._answers:
+            self._answers[action] = unavailable(ctl, action)
+        return self._answers[action]

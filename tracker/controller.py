@@ -58,10 +58,15 @@ class EncounterController:
         self.collapse = Collapse(ui.get("expanded"))
         #: the movement dialog's program-rolled endurance checks
         self._previews = MovePreviews(live)
+        self._reasons = availability.Reasons(self)
 
     @property
     def encounter(self) -> Encounter:
         return self.live.encounter
+
+    def cursor_row(self) -> int | None:
+        """The row the selection cursor is on (None: no rows)."""
+        return self._cursor()
 
     def names(self) -> list[str]:
         return [c.name for c in self.encounter.combatants]
@@ -385,4 +390,4 @@ class EncounterController:
     def unavailable(self, action: str) -> str | None:
         """Why *action* does not apply now (None: it does), for the footer
         and the key pressed anyway (``tracker.availability``)."""
-        return availability.unavailable(self, action)
+        return self._reasons.why(action)

@@ -210,6 +210,27 @@ def test_unavailable_reasons_before_and_after_start() -> None:
     assert ctl.unavailable("start") is None
 
 
+def test_the_reasons_follow_the_cursor_the_marks_and_the_groups() -> None:
+    # asked again and again between changes (the footer asks per binding):
+    # each answer is the one for the state now
+    ctl, cursor, live = fight(("add Zalek hp 30 player", "add Zombie count 3 hp 9 group"))
+    live.do("start; delay Zalek")
+    zalek, zombies = ctl.row_of(ctl.names().index("Zalek")), ctl.row_of(0)
+    cursor.row = zalek
+    assert ctl.unavailable("return") is None
+    assert ctl.unavailable("clear_marks") == "no marks to clear"
+    cursor.row = zombies  # the cursor moved: the group's one row
+    one_row = "group Zombie is one row: o expands it to pick one of its 3"
+    assert ctl.unavailable("return") == ctl.unavailable("edit") == one_row
+    assert ctl.toggle_group()  # expanded: the cursor is on Zombie 1 now
+    assert ctl.unavailable("edit") is None
+    assert ctl.unavailable("return") == "Zombie 1 is not delaying; select one delaying: Zalek"
+    ctl.toggle_mark()
+    assert ctl.unavailable("clear_marks") is None
+    live.do("return Zalek")
+    assert ctl.unavailable("return") == "nobody is delaying (w: the active combatant delays)"
+
+
 def test_unavailable_with_no_combatants() -> None:
     ctl, _, _ = fight(setup=())
     assert ctl.unavailable("start") == "add combatants first (a)"
