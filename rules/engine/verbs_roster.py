@@ -21,6 +21,7 @@ from rules.engine.groups import (
     members,
     place_block,
     reposition_group,
+    same_group,
     slot_name,
     slots_of,
     spelled,
@@ -325,10 +326,18 @@ def _warn_shift(work: Work, before: Encounter) -> None:
 def order(work: Work, a: Mapping[str, Any]) -> None:
     """``order T up|down``: the GM's manual order (§4 last tie-break): T's
     slot (its whole group, if it is in one) swaps with the neighbouring
-    slot, the ``order_key`` values following, so a group never splits."""
-    name = work.resolve_one(a["targets"], a["verb"])
-    before = work.enc
+    slot, the ``order_key`` values following, so a group never splits.
+    T may be the group's name: it is that slot."""
     slots = slots_of(work.enc.combatants)
+    (target,) = a["targets"]
+    group = next((slot for slot in slots if len(slot) > 1 and same_group(slot[0], target)), None)
+    exact = any(name_key(c.name) == name_key(target) for c in work.enc.combatants)
+    if group is not None and not exact:  # an exact name comes first
+        name = group[0].name
+        work.resolved["targets"] = [name]
+    else:
+        name = work.resolve_one(a["targets"], a["verb"])
+    before = work.enc
     mine = next(k for k, slot in enumerate(slots) if any(c.name == name for c in slot))
     other = mine - 1 if a["direction"] == "up" else mine + 1
     if not 0 <= other < len(slots):

@@ -242,3 +242,13 @@ def test_order_moves_a_whole_group_and_never_splits_it() -> None:
     assert names(session) == ["Zombie 1", "Zombie 2", "Zombie 3", "Zalek", "Ogre"]
     with pytest.raises(ActionError, match="group Zombie is already first"):
         session.apply("order 'Zombie 2' up")
+
+
+def test_order_takes_a_groups_name_for_its_slot() -> None:
+    session = fight("add Zalek hp 30 player init 20", "add Zombie count 3 hp 22 group init 10")
+    session.apply("add Ogre hp 59 init 10")
+    session.apply("order zombie down")  # the group's name, any case
+    assert names(session) == ["Zalek", "Ogre", "Zombie 1", "Zombie 2", "Zombie 3"]
+    assert log_texts(session)[-1] == "group Zombie moves down, after Ogre"
+    session.undo()
+    assert names(session) == ["Zalek", "Zombie 1", "Zombie 2", "Zombie 3", "Ogre"]
