@@ -228,7 +228,7 @@ def ask_for(
     if action in ON_TARGETS:
         _, title, usage = ON_TARGETS[action]
         saves = None
-        if action == "damage" and len(names) > 1:
+        if action == "damage":
 
             def saves(text: str, chosen: Mapping[str, str]) -> str:
                 return saves_line(names, text, chosen)

@@ -17,7 +17,6 @@ from saves.live import LiveEncounter
 from tracker.app import CombatTrackerApp
 from tracker.config import Config, load_config
 from tracker.screens.encounter import EncounterScreen
-from tracker.screens.prompt import PromptScreen
 from tracker.screens.saves_form import DamagePromptScreen, SavesScreen
 from tracker.widgets.initiative import InitiativePane
 from tracker.widgets.log import LogPane
@@ -175,12 +174,25 @@ async def test_enter_in_the_prompt_still_hits_everyone_and_esc_in_the_form_goes_
         assert hp(app)["Ogre"] == 54 and hp(app)["Zombie 1"] == 35
 
 
-async def test_one_target_gets_the_plain_prompt() -> None:
+async def test_one_target_takes_a_save_too_and_a_bad_amount_is_refused_first() -> None:
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.press("d")
-        assert isinstance(app.screen, PromptScreen)
-        assert not isinstance(app.screen, DamagePromptScreen)
+        ayla = hp(app)["Ayla"]
+        await pilot.press("d")  # the selection: Ayla, whose turn it is
+        assert isinstance(app.screen, DamagePromptScreen)
+        await type_text(pilot, "xyz")
+        await pilot.press("ctrl+s")  # not an amount: said here, no form
+        assert isinstance(app.screen, DamagePromptScreen)
+        message = str(app.screen.query_one("#prompt-message").render())
+        assert "not dice notation" in message
+        await pilot.press(*["backspace"] * 3)
+        await type_text(pilot, "10")
+        await pilot.press("ctrl+s")
+        assert isinstance(app.screen, SavesScreen)
+        await pilot.press("h", "enter")
+        await pilot.pause()
+        assert isinstance(app.screen, EncounterScreen)
+        assert hp(app)["Ayla"] == ayla - 5
 
 
 def test_keep_marks_setting_is_read_and_checked(tmp_path: Path) -> None:

@@ -282,8 +282,8 @@ class EncounterView(Screen[None]):
     def prompt(self, ask: Ask, then: Callable[[], None] | None = None, *, kind: str = "") -> None:
         """Ask for one line; *ask* turns it into an action line; *then*
         runs once it was applied.  *kind*: the history Up/Down walk (and
-        the applied line joins).  Damage on two targets or more can take
-        a save per target (``tracker.screens.saves_form``)."""
+        the applied line joins).  Damage can take a save per target
+        (``tracker.screens.saves_form``)."""
         from tracker.screens.prompt import PromptScreen
 
         def submit(text: str) -> str | None:
@@ -302,8 +302,14 @@ class EncounterView(Screen[None]):
         def saves(text: str, chosen: dict[str, str]) -> str | None:
             return self.apply(build(text, chosen), then)
 
+        def check(text: str) -> str | None:
+            refused = self.controller.dice_needed(ask.line(text))
+            return refused if isinstance(refused, str) else None
+
         self.app.push_screen(
-            DamagePromptScreen(ask.title, ask.usage, submit, ask.names, saves, history=history)
+            DamagePromptScreen(
+                ask.title, ask.usage, submit, ask.names, saves, history=history, check=check
+            )
         )
 
     def _choose(self, ask: Ask, then: Callable[[], None] | None) -> None:

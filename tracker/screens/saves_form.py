@@ -1,5 +1,4 @@
-"""Area damage with saves: the damage prompt on two targets or more takes
-``ctrl+s`` after the amount, and one small form lists each target with full,
+"""Damage with saves: the damage prompt takes ``ctrl+s`` after the amount, and one small form lists each target with full,
 half or none (space / → / ← cycle; f, h, n set it and go to the next row).
 Enter applies one line, ``damage TARGETS AMOUNT half T none T``: one roll,
 one step, one undo.  The line is the controller's (``tracker.lines``)."""
@@ -132,9 +131,9 @@ def targets_title(title: str, names: Sequence[str]) -> str:
 
 
 class DamagePromptScreen(PromptScreen):
-    """The damage prompt on two targets or more: Enter applies the damage to
-    every target as before; ``ctrl+s`` takes the amount typed to the saves
-    form, and closes once the form applied it.  A title naming more targets
+    """The damage prompt: Enter applies the damage to every target as
+    before; ``ctrl+s`` takes the amount typed (refused first if it is not
+    one) to the saves form, and closes once the form applied it.  A title naming more targets
     than fit on its line says how many (a title over six lines was laid out
     and repainted, under the saves form too, on every key)."""
 
@@ -149,11 +148,14 @@ class DamagePromptScreen(PromptScreen):
         saves: Callable[[str, dict[str, str]], str | None],
         *,
         history: Kept | None = None,
+        check: Callable[[str], str | None] | None = None,
     ) -> None:
-        """*saves*: applies the amount with each target's save (an error or None)."""
+        """*saves*: applies the amount with each target's save (an error or
+        None); *check*: why an amount would be refused (None: it would not)."""
         super().__init__(targets_title(title, names), usage, submit, history=history)
         self._names = list(names)
         self._saves = saves
+        self._check = check
 
     def on_mount(self) -> None:
         self.query_one("#prompt-message", Static).update(plain(f"{self._usage} · {saves_hint()}"))
@@ -163,6 +165,10 @@ class DamagePromptScreen(PromptScreen):
         if not text:
             settle(self, "type the damage first (e.g. 8d6 fire), then ctrl+s", "#prompt-message")
             return
+        error = self._check(text) if self._check is not None else None
+        if error:  # said here, before a form of saves for an amount that fails
+            settle(self, error, "#prompt-message")
+            return
 
         def applied(done: bool | None) -> None:
             if done and not quitting(self):
@@ -170,7 +176,8 @@ class DamagePromptScreen(PromptScreen):
                     self._history.add(text)
                 self.dismiss(None)
 
-        title = f"Saves against {text} → {len(self._names)} targets"
+        count = len(self._names)
+        title = f"Saves against {text} → {count} target{'s' if count != 1 else ''}"
         self.app.push_screen(
             SavesScreen(title, self._names, lambda chosen: self._saves(text, chosen)), applied
         )
