@@ -61,18 +61,19 @@ async def test_the_form_lists_thirty_targets_and_their_keys_set_each_save() -> N
         assert isinstance(screen, SavesScreen)
         title = str(screen.query_one(".dialog-title", Label).render())
         assert "8d6 fire" in title and "30 targets" in title
-        # every target, all full at first, the first twelve in view
+        # every target, all full at first, the first screenful in view
         assert screen.rows == [f"■ full  {n}" for n in ZOMBIES]
         lines = painted(form)
         assert lines == [f"■ full  {n}" for n in ZOMBIES[: len(lines)]]
-        assert len(lines) == 12
+        shown = len(lines)
+        assert 10 <= shown < 30
         await pilot.press("h", "n")  # Zombie 1 half, Zombie 2 none, the cursor on 3
         await pilot.press("space", "space", "left")  # Zombie 3: full → half → none → half
         await pilot.press("f")  # Zombie 3 back to full, on to Zombie 4
         await pilot.press("end", "h")  # the last one, scrolled into view
         lines = painted(form)
         assert lines[-1] == "◧ half  Zombie 30"
-        assert lines[0] == "■ full  Zombie 19"  # scrolled: the first ones out of view
+        assert lines[0] == f"■ full  Zombie {31 - shown}"  # scrolled: the first out of view
         await pilot.press("home", "j", "k", "j")  # back up: Zombie 2
         assert painted(form)[:3] == ["◧ half  Zombie 1", "□ none  Zombie 2", "■ full  Zombie 3"]
         assert screen.saves["Zombie 2"] == "none" and screen.saves["Zombie 30"] == "half"
@@ -87,6 +88,15 @@ async def test_the_form_lists_thirty_targets_and_their_keys_set_each_save() -> N
         rolled = sum(action["faces"])
         assert hp["Zombie 3"] == 60 - rolled and hp["Zombie 2"] == 60
         assert hp["Zombie 1"] == 60 - rolled // 2 and hp["Ayla"] == 30
+
+
+async def test_on_a_60x20_screen_the_forms_keys_stay_in_view() -> None:
+    app = CombatTrackerApp(live=horde(), config=Config())
+    async with app.run_test(size=(60, 20)) as pilot:
+        form = await open_form(pilot, app)
+        assert 3 <= len(painted(form)) < 30  # fewer rows, scrolled
+        for keys in app.screen.query(".dialog-keys"):
+            assert keys.region.bottom <= 20 and keys.region.height >= 1
 
 
 async def test_the_damage_prompt_on_thirty_says_how_many_on_one_line() -> None:

@@ -85,9 +85,9 @@ class PickerScreen(QuietWhenQuitting, Screen[None]):
             cells = (
                 name,
                 round_shown(bool(started), rounds if isinstance(rounds, int) else 0),
-                str(_get(summary, "active") or "–"),
+                str(_get(summary, "active") or "—"),
                 str(_get(summary, "combatants", 0)),
-                str(_get(summary, "save_points", 0) or "–"),
+                str(_get(summary, "save_points", 0) or "—"),
                 when(_get(summary, "updated")),
             )
             table.add_row(*map(shown, cells), key=name)

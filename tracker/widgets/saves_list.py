@@ -32,7 +32,7 @@ class SavesList(ScrollView, can_focus=True):
     DEFAULT_CSS = """
     SavesList {
         height: auto;
-        max-height: 14;
+        max-height: 45vh;  /* the keys under it stay on a 60×20 screen */
         overflow-x: hidden;
         color: $foreground;
         border: tall $border-blurred;
