@@ -33,8 +33,10 @@ _OPEN: Key = SAVES_KEYS[0]
 _FORM_KEYS = SAVES_KEYS[1:]
 
 
-def saves_hint() -> str:
-    """What the damage prompt says about the saves form."""
+def saves_hint(targets: int) -> str:
+    """What the damage prompt on *targets* says about the saves form."""
+    if targets == 1:
+        return "Enter: takes it all · ctrl+s: a save (full / half / none)"
     return "Enter: everyone takes it all · ctrl+s: saves per target (full / half / none)"
 
 
@@ -158,7 +160,9 @@ class DamagePromptScreen(PromptScreen):
         self._check = check
 
     def on_mount(self) -> None:
-        self.query_one("#prompt-message", Static).update(plain(f"{self._usage} · {saves_hint()}"))
+        self.query_one("#prompt-message", Static).update(
+            plain(f"{self._usage} · {saves_hint(len(self._names))}")
+        )
 
     def action_saves(self) -> None:
         text = self.query_one("#prompt-input", PlainInput).value.strip()
