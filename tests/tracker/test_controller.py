@@ -750,11 +750,12 @@ def test_saves_list_several_targets_in_one_quoted_argument() -> None:
     )
 
 
-def test_one_target_takes_no_saves_form() -> None:
+def test_one_target_takes_a_saves_form_too() -> None:
     ctl, cursor, _ = fight()
     at(ctl, cursor, "Ogre")
     ask = ctl.ask("damage")
-    assert ask is not None and ask.saves is None
+    assert ask is not None and ask.saves is not None
+    assert ask.saves("12", {"Ogre": "half"}) == "damage Ogre 12 half Ogre"
     ctl.marked = ["Ogre", "Zalek"]
     heal = ctl.ask("heal")
     assert heal is not None and heal.saves is None  # only damage saves
