@@ -195,7 +195,7 @@ class CombatTrackerApp(QuietWhenQuitting, App[None]):
 
     def action_command_palette(self) -> None:
         """Textual's command palette, quiet when the app quits mid-search."""
-        from tracker.screens.palette import QuietPalette
+        from tracker.screens.quiet_palette import QuietPalette
 
         # is_open takes an App[object]; App is invariant in its return type,
         # so Textual's own annotation refuses any App[None] (a typing gap)

@@ -5,7 +5,6 @@ app does no rules arithmetic.  Every name is quoted, so spaces, quotes or
 
 from __future__ import annotations
 
-import shlex
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
@@ -144,9 +143,17 @@ class Ask:
     saves: Callable[[str, Mapping[str, str]], str] | None = None
 
 
+def _quote(word: str) -> str:
+    """*word* as one shell-style word (shlex, imported once a line is sent,
+    not when the app starts)."""
+    import shlex
+
+    return shlex.quote(word)
+
+
 def targets(names: Sequence[str]) -> str:
     """One argument naming every target: ``'Goblin 1,Goblin 3'``."""
-    return shlex.quote(",".join(names))
+    return _quote(",".join(names))
 
 
 def on_targets(verb: str, names: Sequence[str], rest: str) -> str:
@@ -181,7 +188,7 @@ def with_value(text: str) -> str:
 
 def uncondition_line(names: Sequence[str], condition: str) -> str:
     """``uncond`` *condition* from each of *names*, one undoable batch."""
-    return "; ".join(f"uncond {targets([n])} {shlex.quote(condition)}" for n in names)
+    return "; ".join(f"uncond {targets([n])} {_quote(condition)}" for n in names)
 
 
 def key_line(action: str, text: str, names: Sequence[str]) -> str | None:
@@ -260,11 +267,11 @@ def add_line(values: Mapping[str, str], checks: Mapping[str, bool]) -> str:
     name = values.get("name", "").strip()
     if not name:
         raise ValueError("a name is needed (e.g. Goblin; count 4 makes Goblin 1–4)")
-    words = ["add", shlex.quote(name)]
+    words = ["add", _quote(name)]
     for key, _, _ in ADD_FIELDS[1:]:
         value = values.get(key, "").strip()
         if value:
-            words += [key, shlex.quote(value.replace(" ", "") if key in _ONE_WORD else value)]
+            words += [key, _quote(value.replace(" ", "") if key in _ONE_WORD else value)]
     if checks.get("avg"):
         words.append("avg")
     if checks.get("player"):
@@ -302,7 +309,7 @@ def edit_lines(c: Combatant, values: Mapping[str, str], player: bool | None = No
     """One ``set`` line per changed field, in :data:`SEND_ORDER`; an empty
     :data:`CLEARABLE` field clears it.  *player*: the check box, or None."""
     before = edit_values(c)
-    name = shlex.quote(c.name)
+    name = _quote(c.name)
     changed: dict[str, str] = {}
     for key, _ in EDIT_FIELDS:
         if key not in values:  # not in the form: left as it is
@@ -316,7 +323,7 @@ def edit_lines(c: Combatant, values: Mapping[str, str], player: bool | None = No
         changed[key] = value
     if player is not None and player != c.player:
         changed["player"] = "true" if player else "false"
-    return [f"set {name} {key} {shlex.quote(changed[key])}" for key in SEND_ORDER if key in changed]
+    return [f"set {name} {key} {_quote(changed[key])}" for key in SEND_ORDER if key in changed]
 
 
 def edit_line(c: Combatant, values: Mapping[str, str], player: bool | None = None) -> str:
@@ -326,7 +333,7 @@ def edit_line(c: Combatant, values: Mapping[str, str], player: bool | None = Non
 
 def move_line(name: str, movement: str, face: int | None, spend: bool) -> str:
     """``move T dash|run|sprint [roll N] [nospend]`` (RULES.md §8)."""
-    line = f"move {shlex.quote(name)} {movement}"
+    line = f"move {_quote(name)} {movement}"
     if face is not None:
         line += f" roll {face}"
     if not spend:

@@ -9,7 +9,6 @@ from dataclasses import replace
 
 from rules.abilities import roll_initiative
 from rules.combatant import Combatant
-from rules.dice import roll
 from rules.durations import Duration, tick_durations
 from rules.encounter import Encounter
 from rules.endurance import endurance_check, endurance_of, start_of_turn
@@ -254,6 +253,9 @@ def end_turn(work: Work) -> None:
         tags = ", ".join(" ".join(e.tags) for e in active.persistent)
         work.log(name, f"{name} is down: persistent {tags} does not tick (it stays)")
     elif active.persistent:
+        # the dice parser only once something rolls, not when a fight resumes
+        from rules.dice import roll
+
         for entry in active.persistent:
             c = work.get(name)
             tags = " ".join(entry.tags)

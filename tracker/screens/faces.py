@@ -14,7 +14,8 @@ from textual.widgets import Input, Label, Static
 from tracker.screens.dialog import Dialog, keys_row
 from tracker.screens.quitting import quitting
 from tracker.screens.typeahead import TakesTyping
-from tracker.widgets.plain import PlainInput, plain
+from tracker.widgets.plain import plain
+from tracker.widgets.plain_input import PlainInput
 
 
 def check_face(text: str, sides: int) -> int | str:

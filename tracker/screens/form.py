@@ -16,7 +16,8 @@ from tracker.screens.dialog import Dialog, keys_row
 from tracker.screens.prompt import settle
 from tracker.screens.quitting import quitting
 from tracker.screens.typeahead import TakesTyping
-from tracker.widgets.plain import PlainInput, plain
+from tracker.widgets.plain import plain
+from tracker.widgets.plain_input import PlainInput
 
 
 @dataclass(frozen=True)

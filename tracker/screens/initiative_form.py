@@ -18,8 +18,9 @@ from textual.widgets import Checkbox, Input, Label, Static
 from tracker.screens.dialog import Dialog, keys_row
 from tracker.screens.form import FormBody, FormCheckbox
 from tracker.screens.quitting import quitting
-from tracker.screens.typeahead import RowInput, TakesTyping
+from tracker.screens.typeahead import TakesTyping
 from tracker.widgets.plain import plain
+from tracker.widgets.row_input import RowInput
 
 #: the totals typed by player name → the action line, or the engine's
 #: message by name for each total it refuses (``EncounterController.initiative_entry``).

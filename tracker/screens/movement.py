@@ -18,7 +18,8 @@ from tracker.screens.dialog import Dialog
 from tracker.screens.faces import check_face
 from tracker.screens.quitting import quitting
 from tracker.screens.typeahead import TakesTyping
-from tracker.widgets.plain import PlainInput, plain
+from tracker.widgets.plain import plain
+from tracker.widgets.plain_input import PlainInput
 
 if TYPE_CHECKING:
     from rules.endurance import EnduranceCheck

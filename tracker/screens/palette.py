@@ -1,27 +1,16 @@
 """Command palette (``ctrl+p``) entries: every encounter key that applies
 now, under its namespaced title, its help escaped (the palette reads it as
-markup)."""
+markup; the palette itself, ``tracker.screens.quiet_palette``, is built
+only when it opens)."""
 
 from __future__ import annotations
 
 from functools import partial
-from typing import Any
 
-from textual.command import CommandPalette, DiscoveryHit, Hit, Hits, Provider
+from textual.command import DiscoveryHit, Hit, Hits, Provider
 from textual.markup import escape
 
 from tracker.bindings import ENCOUNTER_KEYS, Key
-from tracker.screens.quitting import quitting
-
-
-class QuietPalette(CommandPalette):
-    """Textual's command palette, whose searches started while the app quits
-    fail quietly (they would find the palette's list gone)."""
-
-    def run_worker(self, work: Any, *args: Any, **kwargs: Any) -> Any:
-        if quitting(self):
-            kwargs["exit_on_error"] = False
-        return super().run_worker(work, *args, **kwargs)
 
 
 class EncounterCommands(Provider):

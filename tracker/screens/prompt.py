@@ -17,7 +17,8 @@ from textual.widgets import Label, Static
 from tracker.bindings import LINE_KEYS, bindings
 from tracker.screens.quitting import QuietWhenQuitting, quitting
 from tracker.screens.typeahead import TakesTyping
-from tracker.widgets.plain import PlainInput, plain
+from tracker.widgets.plain import plain
+from tracker.widgets.plain_input import PlainInput
 
 if TYPE_CHECKING:
     from textual.widgets import OptionList

@@ -20,7 +20,8 @@ from tracker.lines import SAVES
 from tracker.screens.prompt import PromptScreen, Submit, settle
 from tracker.screens.quitting import QuietWhenQuitting, quitting
 from tracker.screens.typeahead import TakesTyping
-from tracker.widgets.plain import PlainInput, plain
+from tracker.widgets.plain import plain
+from tracker.widgets.plain_input import PlainInput
 from tracker.widgets.saves_list import SavesList
 
 if TYPE_CHECKING:

@@ -20,7 +20,8 @@ from textual.widgets import Input, Static
 from rules.engine.complete import Known, complete, completions
 from tracker.bindings import LINE_KEYS, bindings
 from tracker.history import Kept, Recall
-from tracker.widgets.plain import PlainInput, visible
+from tracker.widgets.plain import visible
+from tracker.widgets.plain_input import PlainInput
 
 
 class _ActionSuggester(Suggester):

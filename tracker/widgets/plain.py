@@ -3,18 +3,16 @@
 must not become a link, and an ``ESC ] 52`` in a hand-edited file must not
 write the GM's clipboard.  Everything user-supplied the app shows goes
 through :func:`plain` (Textual content), :func:`shown` (Rich text) or
-:class:`PlainInput` (input lines, whose pastes arrive whole, on one line)."""
+``tracker.widgets.plain_input.PlainInput`` (input lines, whose pastes arrive whole, on one line)."""
 
 from __future__ import annotations
 
 from rich.text import Text
-from textual import events
 from textual.content import Content
-from textual.widgets import Input
 
 from rules.text import is_unsafe, visible
 
-__all__ = ["PlainInput", "clean_paste", "plain", "shown", "visible"]
+__all__ = ["clean_paste", "plain", "shown", "visible"]
 
 
 def plain(text: object) -> Content:
@@ -43,26 +41,3 @@ def clean_paste(text: str) -> str:
         elif not is_unsafe(ch):
             out.append(ch)
     return "".join(out)
-
-
-class PlainInput(Input):
-    """An input line that never holds a control character: typed and pasted
-    text is cleaned (:func:`clean_paste`), a value set whole made visible."""
-
-    def validate_value(self, value: str) -> str:
-        return visible(value)
-
-    def on_paste(self, event: events.Paste) -> None:
-        # Input's own handler would keep only the first line
-        event.prevent_default()
-        event.stop()
-        text = clean_paste(event.text)
-        if text:
-            selection = self.selection
-            if selection.is_empty:
-                self.insert_text_at_cursor(text)
-            else:
-                self.replace(text, *selection)
-
-    def replace(self, text: str, start: int, end: int) -> None:
-        super().replace(clean_paste(text), start, end)
