@@ -21,7 +21,6 @@ from rules.engine.groups import (
     members,
     place_block,
     reposition_group,
-    same_group,
     slot_name,
     slots_of,
     spelled,
@@ -329,16 +328,15 @@ def order(work: Work, a: Mapping[str, Any]) -> None:
     slot, the ``order_key`` values following, so a group never splits.
     T may be the group's name: it is that slot."""
     slots = slots_of(work.enc.combatants)
-    (target,) = a["targets"]
-    group = next((slot for slot in slots if len(slot) > 1 and same_group(slot[0], target)), None)
-    exact = any(name_key(c.name) == name_key(target) for c in work.enc.combatants)
-    if group is not None and not exact:  # an exact name comes first
-        name = group[0].name
-        work.resolved["targets"] = [name]
-    else:
-        name = work.resolve_one(a["targets"], a["verb"])
+    # targets resolve as everywhere (an exact name before a group's); more
+    # than one is fine while they all sit in one slot: the slot moves
+    names = work.resolve_all(a["targets"])
+    mine = next(k for k, slot in enumerate(slots) if any(c.name == names[0] for c in slot))
+    if not set(names) <= {c.name for c in slots[mine]}:
+        work.resolve_one(a["targets"], a["verb"])  # refused: takes one combatant
+    name = names[0]
+    work.resolved["targets"] = [name]
     before = work.enc
-    mine = next(k for k, slot in enumerate(slots) if any(c.name == name for c in slot))
     other = mine - 1 if a["direction"] == "up" else mine + 1
     if not 0 <= other < len(slots):
         where = "first" if a["direction"] == "up" else "last"

@@ -252,3 +252,12 @@ def test_order_takes_a_groups_name_for_its_slot() -> None:
     assert log_texts(session)[-1] == "group Zombie moves down, after Ogre"
     session.undo()
     assert names(session) == ["Zalek", "Zombie 1", "Zombie 2", "Zombie 3", "Ogre"]
+
+
+def test_order_on_a_name_shared_by_a_combatant_and_a_group_means_the_combatant() -> None:
+    session = fight("add Ogre hp 59 init 10", "add Zombie count 2 hp 22 init 10")
+    session.apply("group Ogre Zombie*")  # group Ogre, beside a combatant named Ogre
+    assert names(session) == ["Ogre", "Zombie 1", "Zombie 2"]
+    session.apply("order Ogre down")  # the exact name: the combatant moves
+    assert names(session) == ["Zombie 1", "Zombie 2", "Ogre"]
+    assert log_texts(session)[-1] == "Ogre moves down, after group Ogre"
