@@ -194,6 +194,10 @@ def start_combat(work: Work) -> None:
     begin_turn(work)
 
 
+#: how ``end``'s log line begins (the export finds where a combat ended by it)
+COMBAT_ENDS = "Combat ends after "
+
+
 def end_combat(work: Work) -> None:
     """``end``: combat is over.  Nothing of the active turn is processed
     (no persistent damage, no durations); the turn order stops, delaying
@@ -204,7 +208,7 @@ def end_combat(work: Work) -> None:
     if not enc.started:
         raise ActionError("end: combat has not started (nothing to end)")
     rounds = f"{enc.round} round{'s' if enc.round != 1 else ''}"
-    work.log("", f"Combat ends after {rounds} (initiative cleared: start begins a new combat)")
+    work.log("", f"{COMBAT_ENDS}{rounds} (initiative cleared: start begins a new combat)")
     cleared = tuple(replace(c, initiative=None) for c in enc.combatants)
     work.enc = replace(enc, combatants=cleared, started=False, turn=None, delayed=(), rewound=0)
 

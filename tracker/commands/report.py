@@ -14,6 +14,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from rules.engine.turns import COMBAT_ENDS
 from rules.text import visible
 from tracker.commands.common import (
     CommandError,
@@ -225,10 +226,6 @@ def markdown_report(live: LiveEncounter) -> str:
     return "\n".join(lines) + "\n"
 
 
-#: how ``end`` begins its log line (``rules.engine.turns.end_combat``).
-_COMBAT_ENDS = "Combat ends after "
-
-
 def _headings(log: list[dict[str, Any]]) -> list[str]:
     """The section heading each log entry opens ("" for none): ``Before
     combat`` and ``Round N`` for the first combat, ``Before combat 2`` and
@@ -260,7 +257,7 @@ def _headings(log: list[dict[str, Any]]) -> list[str]:
                 f"## Before combat {combat + 1}" if upcoming else f"## After combat {combat}"
             )
         shown = key
-        if str(entry["text"]).startswith(_COMBAT_ENDS):
+        if str(entry["text"]).startswith(COMBAT_ENDS):
             ended = True
     return out
 
