@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
-from rules.engine.groups import members, same_group
+from rules.engine.groups import same_group
 from rules.engine.turns import advance, end_turn, following
 from rules.engine.work import Work
 from rules.errors import ActionError
@@ -23,20 +23,17 @@ def delay(work: Work, a: Mapping[str, Any]) -> None:
     for name in names:
         if name in work.enc.delayed:
             raise ActionError(f"delay: {name} is already delaying")
-    active = work.active_name
-    if work.enc.started and active in names:
+    holds_turn = work.enc.started and work.active_name in names
+    if holds_turn:
         nxt, _ = following(work, work.enc.turn, frozenset(names))
         if nxt is None:
             raise ActionError("delay: nobody else could take the turn")
         end_turn(work)
-        work.enc = replace(work.enc, delayed=(*work.enc.delayed, *names))
-        for name in names:
-            work.log(name, f"{name} delays")
-        advance(work)
-        return
     work.enc = replace(work.enc, delayed=(*work.enc.delayed, *names))
     for name in names:
         work.log(name, f"{name} delays")
+    if holds_turn:
+        advance(work)
 
 
 def return_(work: Work, a: Mapping[str, Any]) -> None:
@@ -76,9 +73,8 @@ def _outside_their_slot(work: Work, returning: list[str]) -> set[str]:
     cs = work.enc.combatants
     out: set[str] = set()
     for name in returning:
-        c = work.get(name)
-        mates = members(cs, c.group)
-        at = [i for i, x in enumerate(cs) if same_group(x, c.group)]
-        if len(mates) > 1 and at[-1] - at[0] + 1 != len(at):
+        group = work.get(name).group
+        at = [i for i, x in enumerate(cs) if same_group(x, group)]
+        if len(at) > 1 and at[-1] - at[0] + 1 != len(at):  # not one run
             out.add(name)
     return out
