@@ -47,6 +47,7 @@ class EncounterController:
         self.keep_marks = keep_marks
         #: whose turn it was when last asked (:meth:`turn_moved`)
         self._turn = self._turn_key()
+        self._turn_at = self._turn_place()
         ui: Mapping[str, object] = live.ui_state
         selected = ui.get("selected")
         marked = ui.get("marked")
@@ -158,6 +159,10 @@ class EncounterController:
         enc, active = self.encounter, self.active()
         return (enc.started, enc.round, None if active is None else active.name)
 
+    def _turn_place(self) -> tuple[int | None, int]:
+        enc = self.encounter
+        return (enc.turn, len(enc.combatants))
+
     def turn_moved(self) -> int | None:
         """After any change (``next``, ``prev``, ``start``, their undo and
         redo, removing the active combatant): the active row when the turn
@@ -165,10 +170,13 @@ class EncounterController:
         None.  With :attr:`follow_turn` the selection becomes the active
         combatant then; with ``keep_marks = "until-next-turn"`` the marks
         clear (the GM moved on)."""
-        key = self._turn_key()
-        if key == self._turn:
+        key, was = self._turn_key(), self._turn
+        place, was_at = self._turn_place(), self._turn_at
+        self._turn, self._turn_at = key, place
+        if key == was:
             return None
-        self._turn = key
+        if key[:2] == was[:2] and place == was_at and was[2] not in self.names():
+            return None  # the same turn, its combatant renamed (edit form, set, undo)
         if self.keep_marks == "until-next-turn":
             self.clear_marks()
         active = self.active()
@@ -346,9 +354,6 @@ class EncounterController:
             self.live.set_ui_state(marked=list(self.marked))
         if self.selected_name == old:
             self.remember(name)
-        started, round_, active = self._turn
-        if active == old:  # the same turn under a new name: the GM has not moved on
-            self._turn = (started, round_, name)
 
     def move_line(self, name: str, movement: str, face: int | None, spend: bool) -> str:
         """``move`` for the movement dialog, carrying the previewed face."""

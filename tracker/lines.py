@@ -138,8 +138,7 @@ class Ask:
     blank: bool = False
     #: whom the line acts on, in the order of play
     names: tuple[str, ...] = ()
-    #: the answer and a save per target (:data:`SAVES`) → the line (damage
-    #: on two targets or more)
+    #: the answer and a save per target (:data:`SAVES`) → the line (damage)
     saves: Callable[[str, Mapping[str, str]], str] | None = None
 
 

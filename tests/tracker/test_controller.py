@@ -514,6 +514,24 @@ def test_add_and_edit_forms_quote_their_values() -> None:
     assert ctl.edit_line(ogre, edit_values(ogre), ogre.player) == ""  # nothing changed
 
 
+def test_renaming_the_active_combatant_is_not_the_turn_passing() -> None:
+    # by the `:` line, the edit form or an undo alike: the GM has not moved on
+    ctl, cursor, live = fight()
+    live.do("start")
+    ctl.turn_moved()
+    active = live.encounter.active
+    assert active is not None
+    other = next(n for n in ctl.names() if n != active.name)
+    at(ctl, cursor, other)
+    ctl.toggle_mark()
+    live.do(f"set {shlex.quote(active.name)} name Renamed")
+    assert ctl.turn_moved() is None and ctl.marked == [other]
+    live.undo()
+    assert ctl.turn_moved() is None and ctl.marked == [other]
+    live.do("next")  # the turn really passes: the marks clear
+    assert ctl.turn_moved() is not None and ctl.marked == []
+
+
 def test_a_renamed_mark_stays_marked() -> None:
     ctl, cursor, live = fight()
     at(ctl, cursor, "Ogre")
