@@ -160,7 +160,7 @@ class InitiativePane(SteadyScrollView, can_focus=True):
     def _refresh_focus(self) -> None:
         """The header's tint and the cursor's colour follow focus."""
         self.refresh(Region(0, 0, self.size.width, 1))
-        self._refresh_row(self.cursor_row)
+        self._refresh_rows((self.cursor_row,))
 
     @property
     def _body_height(self) -> int:
@@ -186,9 +186,6 @@ class InitiativePane(SteadyScrollView, can_focus=True):
         if top <= active and last < top + self._body_height:
             return
         self.scroll_to(y=max(0, active - 1), animate=False, immediate=True)
-
-    def _refresh_row(self, row: int) -> None:
-        self._refresh_rows((row,))
 
     def _refresh_rows(self, rows: Collection[int]) -> None:
         """Repaint the lines of *rows* that are in view, in one refresh."""
