@@ -46,6 +46,17 @@ def test_single_quotes_and_case_insensitive_keywords() -> None:
 def test_dice_typed_with_spaces_are_joined() -> None:
     assert parse_action("damage Ogre 2d6 + 3 slashing")["amount"] == "2d6+3"
     assert parse_action("heal Mira 1d8 +2")["amount"] == "1d8+2"
+    assert parse_action("add Boss hp 6d10+ d4 al 17")["hp"] == "6d10+d4"
+
+
+def test_dice_left_ending_in_a_sign_do_not_swallow_the_next_keyword() -> None:
+    # The add form sends "add Boss hp 6d10+ al 17" for an HP typed "6d10+":
+    # the GM must read what is wrong with what they typed, not with "6d10+al"
+    # ('"a" (character 6) is not dice notation').
+    with pytest.raises(ActionError, match=r'add hp: "6d10\+": a term is missing after "\+"'):
+        parse_action("add Boss hp 6d10+ al 17")
+    with pytest.raises(ActionError, match=r'roll expr: "2d6\+": a term is missing'):
+        parse_action("roll 2d6+ dc 15")
 
 
 def test_add_with_every_option() -> None:
