@@ -324,3 +324,16 @@ def test_faces_is_a_keyword_never_a_tag() -> None:
     action = parse_action("damage Goblin 1d6 fire crit faces 3")
     assert action["tags"] == ["fire"] and action["faces"] == [3]
     assert parse_action(format_action(action)) == action
+
+
+def test_add_with_an_unquoted_name_of_two_words_says_to_quote_it() -> None:
+    # "add Brother Tuck hp 30" said only "unexpected 'Tuck'", when other
+    # verbs take such a name unquoted: the GM is told what to type.
+    with pytest.raises(ActionError) as caught:
+        parse_action("add Brother Tuck hp 30 player")
+    assert str(caught.value).startswith(
+        "add: unexpected 'Tuck'; a name with spaces goes in quotes (add \"Brother Tuck\" …)"
+    )
+    with pytest.raises(ActionError) as caught:  # a number there is not a name's
+        parse_action("add Goblin 3 hp 7")
+    assert "quotes" not in str(caught.value)
