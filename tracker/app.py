@@ -103,6 +103,18 @@ class CombatTrackerApp(QuietWhenQuitting, App[None]):
             visible(message), title=visible(title), severity=severity, timeout=timeout, markup=False
         )
 
+    def action_help_quit(self) -> None:
+        """ctrl+c does not quit: say which key does.  Textual's own hint is
+        markup, and every toast here is plain text, so the GM read
+        ``Press [b]q[/b] to quit the app``."""
+        for key, active in self.active_bindings.items():
+            if active.binding.action in ("quit", "app.quit"):
+                self.notify(
+                    f"Press {key} to quit the app (everything is already saved)",
+                    title="Do you want to quit?",
+                )
+                return
+
     #: set when Textual ended the app on an error outside any handler:
     #: ``App.panic`` leaves the return code at 0, which is not a quit.
     panicked = False

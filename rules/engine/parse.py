@@ -222,6 +222,13 @@ def _parse_options(verb: str, spec: _Spec, rest: list[str], i: int, action: dict
             if word == "faces":  # a keyword, never a tag: it would not read back
                 raise fail(verb, "faces comes last, with the faces (faces 12,3,4)")
             if spec.free is None or (verb == "attack" and "damage" not in action):
+                if verb == "add" and i == 1 and not is_number(rest[i]):
+                    # right after the name: most likely the rest of it
+                    raise fail(
+                        verb,
+                        f"unexpected {rest[i]!r}; a name with spaces goes in quotes "
+                        f'(add "{rest[0]} {rest[i]}" …)',
+                    )
                 raise fail(verb, f"unexpected {rest[i]!r}")
             i = free.take(rest, i)
             continue

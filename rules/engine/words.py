@@ -47,12 +47,26 @@ def take_dice(tokens: Sequence[str], i: int, plus: bool = False) -> tuple[str, i
         token = tokens[k]
         return "+" if plus and k > i and token.lower() in PLUS_WORDS else token
 
+    def joins(k: int) -> bool:
+        following = piece(k)
+        if following[:1] in ("+", "-"):
+            return True
+        # after a trailing sign only a dice term (``3``, ``d6``, ``d%``):
+        # ``hp 6d10+ al 17`` is dice missing a term, not the dice "6d10+al"
+        return expr.endswith(("+", "-")) and starts_term(following)
+
     expr = tokens[i]
     k = i + 1
-    while k < len(tokens) and (expr.endswith(("+", "-")) or piece(k)[:1] in ("+", "-")):
+    while k < len(tokens) and joins(k):
         expr += piece(k)
         k += 1
     return expr, k
+
+
+def starts_term(token: str) -> bool:
+    """Whether *token* begins a dice term: a number, or ``d`` and its sides."""
+    head = token[:2].lower()
+    return head[:1].isdigit() or (head[:1] == "d" and (head[1:2].isdigit() or head[1:2] == "%"))
 
 
 def read_tags(verb: str, key: str, token: str) -> list[str]:

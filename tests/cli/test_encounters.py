@@ -310,3 +310,16 @@ def test_export_after_the_last_end_says_after_combat(capsys, db) -> None:
     status, report, _ = run(capsys, db, "export", "Fight")
     assert "## After combat 1" in report
     assert report.index("## Round 1") < report.index("## After combat 1")
+
+
+def test_show_marks_entries_outside_any_round_as_the_app_does(capsys, db) -> None:
+    # Before the first start there is no round: the app's log says "–",
+    # and show said "R0", a round the GM never saw.
+    run(capsys, db, "new", "Fight")
+    run(capsys, db, "do", "Fight", "add Ogre hp 40 init 12")
+    run(capsys, db, "do", "Fight", "start")
+    status, out, _ = run(capsys, db, "show", "Fight")
+    assert status == 0
+    assert "–  Ogre joins the encounter" in out
+    assert "R0" not in out
+    assert "R1 Round 1" in out

@@ -46,6 +46,17 @@ def test_single_quotes_and_case_insensitive_keywords() -> None:
 def test_dice_typed_with_spaces_are_joined() -> None:
     assert parse_action("damage Ogre 2d6 + 3 slashing")["amount"] == "2d6+3"
     assert parse_action("heal Mira 1d8 +2")["amount"] == "1d8+2"
+    assert parse_action("add Boss hp 6d10+ d4 al 17")["hp"] == "6d10+d4"
+
+
+def test_dice_left_ending_in_a_sign_do_not_swallow_the_next_keyword() -> None:
+    # The add form sends "add Boss hp 6d10+ al 17" for an HP typed "6d10+":
+    # the GM must read what is wrong with what they typed, not with "6d10+al"
+    # ('"a" (character 6) is not dice notation').
+    with pytest.raises(ActionError, match=r'add hp: "6d10\+": a term is missing after "\+"'):
+        parse_action("add Boss hp 6d10+ al 17")
+    with pytest.raises(ActionError, match=r'roll expr: "2d6\+": a term is missing'):
+        parse_action("roll 2d6+ dc 15")
 
 
 def test_add_with_every_option() -> None:
@@ -313,3 +324,16 @@ def test_faces_is_a_keyword_never_a_tag() -> None:
     action = parse_action("damage Goblin 1d6 fire crit faces 3")
     assert action["tags"] == ["fire"] and action["faces"] == [3]
     assert parse_action(format_action(action)) == action
+
+
+def test_add_with_an_unquoted_name_of_two_words_says_to_quote_it() -> None:
+    # "add Brother Tuck hp 30" said only "unexpected 'Tuck'", when other
+    # verbs take such a name unquoted: the GM is told what to type.
+    with pytest.raises(ActionError) as caught:
+        parse_action("add Brother Tuck hp 30 player")
+    assert str(caught.value).startswith(
+        "add: unexpected 'Tuck'; a name with spaces goes in quotes (add \"Brother Tuck\" …)"
+    )
+    with pytest.raises(ActionError) as caught:  # a number there is not a name's
+        parse_action("add Goblin 3 hp 7")
+    assert "quotes" not in str(caught.value)

@@ -136,3 +136,24 @@ async def test_the_new_keys_are_in_the_help_screen() -> None:
         assert keys[end] == "E" and does[end].startswith("encounter: end combat")
         clear = ids.index("combatant.remove_defeated")
         assert keys[clear] == "ctrl+d" and "every defeated monster" in does[clear]
+
+
+async def test_ctrl_c_says_in_plain_words_which_key_quits(monkeypatch) -> None:
+    # Every toast is plain text (names are never markup), so Textual's own
+    # ctrl+c hint read "Press [b]q[/b] to quit the app", brackets and all.
+    from textual.app import App
+
+    shown: list[str] = []
+    real = App.notify
+
+    def spy(self: App, message: str, **kwargs: object) -> None:
+        shown.append(f"{kwargs.get('title', '')}: {message}")
+        real(self, message, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(App, "notify", spy)
+    app = make_app(fight(started=True))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("ctrl+c")
+        await pilot.pause()
+        assert app.is_running
+    assert shown == ["Do you want to quit?: Press q to quit the app (everything is already saved)"]

@@ -201,3 +201,29 @@ async def test_a_resumed_long_fight_counts_the_log_entries_kept_only_on_disk(
         drawn = sum(1 for strip in pane.lines if "Roll: 1d20" in strip.text)
         note = next(strip.text for strip in pane.lines if "earlier entries" in strip.text)
         assert f"… {total - drawn} earlier entries" in note
+
+
+async def test_the_first_undo_after_resuming_keeps_the_newest_entry_in_view(
+    tmp_path: Path,
+) -> None:
+    # Resuming wraps only the tail that fills the log pane; an undo cuts it
+    # one line short, and widening it then left the view a line above the
+    # bottom: the GM no longer saw the entry now last ("R2 Vex's turn").
+    db = tmp_path / "encounters.json"
+    with open_store(db) as store:
+        live = LiveEncounter.create(store, "Long", rng=random.Random(2), actions=["add Ogre hp 40"])
+        for bonus in range(40):
+            live.do(f"roll 1d20+{bonus}")
+        live.close()
+    store = open_store(db)
+    resumed = LiveEncounter.open(store, "Long")
+    app = CombatTrackerApp(store, resumed, Config(), random.Random(1))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        await pilot.press("ctrl+z")
+        await pilot.pause()
+        pane = app.screen.query_one(LogPane)
+        bottom = pane.render_line(pane.size.height - 1).text
+        assert "+ 38 =" in bottom
+        assert pane.scroll_y == pane.max_scroll_y
+    store.close()

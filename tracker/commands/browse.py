@@ -156,7 +156,9 @@ def _show(args: argparse.Namespace, store: Store) -> int:
         table.add_row(*cells, style=style)
     console.print(table)
     for entry in state["log"][-10:]:
-        line = Text(f"R{entry['round']} ", style="dim")
+        # outside any round (before the first start, after end): "–", as
+        # the app's log shows it; there is no round 0 to point the GM at
+        line = Text(f"R{entry['round']} " if entry["round"] else "–  ", style="dim")
         # visible first: the kept-dice marks survive, control characters do not
         line.append_text(styled(shorten(entry["text"], 2000)))
         console.print(line, highlight=False)

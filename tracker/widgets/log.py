@@ -198,12 +198,15 @@ class LogPane(SteadyScrollView, can_focus=True):
     def _grow(self) -> None:
         if self._limit >= WINDOW or not self._width:
             return
-        before = self._line_count
+        # where the view is now, not 0: an undo that cut the tail short
+        # also scrolls to the top, and the refit after it scrolls back down
+        # before this runs
+        top, before = self.scroll_y, self._line_count
         self._limit = WINDOW
         follow, self._follow = self._follow, False
         self._rebuild()
         self._follow = follow
-        self.scroll_to(y=max(0, self._line_count - before), animate=False, immediate=True)
+        self.scroll_to(y=max(0, top + self._line_count - before), animate=False, immediate=True)
 
     def render_line(self, y: int) -> Strip:
         width = self.size.width
