@@ -73,3 +73,12 @@ def round_shown(started: bool, round_: int) -> str:
     if started:
         return str(round_)
     return f"ended, round {round_}" if round_ else "—"
+
+
+def round_said(started: bool, round_: int) -> str:
+    """The round as a sentence says it (the picker's delete question):
+    ``round 3`` in combat, ``combat ended, round 2`` after ``end``, ``not
+    started`` before; the same facts as :func:`round_shown`."""
+    if started:
+        return f"round {round_}"
+    return f"combat ended, round {round_}" if round_ else "not started"

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from rules.encounter import Encounter
     from rules.endurance import EnduranceCheck
+    from rules.engine.step import Step
     from saves.live import LiveEncounter
 
 #: A parsed action (``rules.engine.parse.parse_action``), as ``LiveEncounter.do`` takes it.
@@ -35,8 +36,8 @@ def dice_needed(live: LiveEncounter, line: str) -> tuple[Action, Dice] | str:
         return str(exc)
 
 
-def do(live: LiveEncounter, line_or_action: str | Action, faces: Sequence[int] = ()) -> str | None:
-    """Apply and durably save one action (with the GM's *faces*); None
+def do(live: LiveEncounter, line_or_action: str | Action, faces: Sequence[int] = ()) -> Step | str:
+    """Apply and durably save one action (with the GM's *faces*); its step
     when done, else what to tell the GM (nothing changed)."""
     from rules.errors import ActionError
     from saves.store import SaveError
@@ -45,24 +46,22 @@ def do(live: LiveEncounter, line_or_action: str | Action, faces: Sequence[int] =
         assert not isinstance(line_or_action, str)
         line_or_action = {**line_or_action, "faces": list(faces)}
     try:
-        live.do(line_or_action)
+        return live.do(line_or_action)
     except ActionError as exc:
         return str(exc)
     except SaveError as exc:
         return f"not saved, nothing changed: {exc}"
-    return None
 
 
-def history(live: LiveEncounter, undo: bool) -> str | None:
-    """Undo (or redo) one step; None when done, else why not."""
+def history(live: LiveEncounter, undo: bool) -> Step | str:
+    """Undo (or redo) one step; its step when done, else why not."""
     from rules.errors import ActionError
     from saves.store import SaveError
 
     try:
-        live.undo() if undo else live.redo()
+        return live.undo() if undo else live.redo()
     except (ActionError, SaveError) as exc:
         return str(exc)
-    return None
 
 
 def save_points(live: LiveEncounter) -> Callable[[str], str | None]:

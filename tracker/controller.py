@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from rules.combatant import Combatant
     from rules.encounter import Encounter
     from rules.endurance import EnduranceCheck
+    from rules.engine.step import Step
     from saves.live import LiveEncounter
 
 
@@ -344,16 +345,14 @@ class EncounterController:
         """The edit form's changes as one batch (empty: nothing changed)."""
         return lines.edit_line(c, values, player)
 
-    def renamed(self, old: str, name: str | None) -> None:
-        """The edit form renamed *old* to *name* (when given): the selection
-        and a mark follow it, saved with the UI state."""
-        if not name or name == old:
-            return
-        if old in self.marked:
-            self.marked = [name if n == old else n for n in self.marked]
+    def renamed(self, renames: Mapping[str, str]) -> None:
+        """Combatants were renamed (old name to new; an action, its undo or
+        redo): the selection and their marks follow, saved with the UI state."""
+        if any(n in renames for n in self.marked):
+            self.marked = [renames.get(n, n) for n in self.marked]
             self.live.set_ui_state(marked=list(self.marked))
-        if self.selected_name == old:
-            self.remember(name)
+        if self.selected_name is not None and self.selected_name in renames:
+            self.remember(renames[self.selected_name])
 
     def move_line(self, name: str, movement: str, face: int | None, spend: bool) -> str:
         """``move`` for the movement dialog, carrying the previewed face."""
@@ -373,11 +372,16 @@ class EncounterController:
     def do(self, line_or_action: str | Action, faces: Sequence[int] = ()) -> str | None:
         """Apply and durably save one action (with the GM's *faces*); None
         when done, else what to tell the GM (nothing changed)."""
-        return applying.do(self.live, line_or_action, faces)
+        return self._done(applying.do(self.live, line_or_action, faces))
 
     def history(self, undo: bool) -> str | None:
         """Undo (or redo) one step; None when done, else why not."""
-        return applying.history(self.live, undo)
+        return self._done(applying.history(self.live, undo))
+
+    def _done(self, step: Step | str) -> str | None:
+        if not isinstance(step, str):
+            self.renamed(self.live.session.renames(step))
+        return step if isinstance(step, str) else None
 
     def save_points(self) -> Callable[[str], str | None]:
         """What one save-point prompt does with each label (``applying.save_points``)."""

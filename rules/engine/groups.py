@@ -8,7 +8,7 @@ here are what ``start``, ``add``, ``init`` and the group verbs share."""
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 
 from rules.abilities import initiative_modifier, initiative_order, roll_initiative
@@ -203,6 +203,60 @@ def _listing(names: Sequence[str], limit: int = 6) -> str:
     if len(names) <= limit:
         return ", ".join(names)
     return ", ".join(names[:limit]) + f", … ({len(names)} in all)"
+
+
+def name_runs(names: Sequence[str], limit: int = 6) -> str:
+    """*names* as the log lists them, runs of three numbers or more
+    shortened: ``Zombie 1–12`` (``Zombie 1–4, Zombie 6–12`` around a gap);
+    beyond *limit* pieces, the first ones and how many in all."""
+    runs: list[tuple[str, int, int] | str] = []
+    for name in names:
+        head, sep, tail = name.rpartition(" ")
+        if not (sep and tail.isascii() and tail.isdigit() and str(int(tail)) == tail):
+            runs.append(name)  # no plain number to count on (``Zombie 01`` stays)
+            continue
+        last = runs[-1] if runs else None
+        if isinstance(last, tuple) and last[0] == head and last[2] + 1 == int(tail):
+            runs[-1] = (head, last[1], int(tail))
+        else:
+            runs.append((head, int(tail), int(tail)))
+    pieces: list[str] = []
+    for run in runs:
+        if isinstance(run, str):
+            pieces.append(run)
+        elif run[2] - run[1] >= 2:
+            pieces.append(f"{run[0]} {run[1]}–{run[2]}")
+        else:  # one or two: written out
+            pieces += [f"{run[0]} {k}" for k in range(run[1], run[2] + 1)]
+    if len(pieces) <= limit:
+        return ", ".join(pieces)
+    return ", ".join(pieces[:limit]) + f", … ({len(names)} in all)"
+
+
+def log_together(
+    work: Work,
+    names: Sequence[str],
+    group_of: Callable[[str], str | None],
+    one: Callable[[str], str],
+    many: Callable[[str], str],
+) -> None:
+    """Log *names* doing the same thing (``delay``, ``return``, joining or
+    leaving a group; docs/rules.md §4, "Groups"): two or more of one group
+    in ONE line, ``group Zombie: Zombie 1–12 delay`` (*many* says what
+    they do), anyone else alone, ``one(name)``, so a horde is not a page of
+    log.  A line comes where its first name is in *names*."""
+    together: dict[tuple[str, str], list[str]] = {}
+    for n in names:
+        g = group_of(n)
+        if g is not None:
+            together.setdefault((name_key(g), many(n)), []).append(n)
+    for n in names:
+        g = group_of(n)
+        run = [] if g is None else together[(name_key(g), many(n))]
+        if len(run) < 2:
+            work.log(n, one(n))
+        elif n == run[0]:
+            work.log(f"group {g}", f"group {g}: {name_runs(run)} {many(n)}")
 
 
 def slots_of(combatants: Sequence[Combatant]) -> list[list[Combatant]]:

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from rules.encounter import Encounter, LogEntry
 from rules.engine.history import History, StepSource
-from rules.engine.step import Step
+from rules.engine.step import Step, renames_in
 from rules.errors import ActionError
 
 if TYPE_CHECKING:
@@ -171,6 +171,22 @@ class Session:
         if top is None:
             raise ActionError("undo: nothing to undo")
         return self._undo_last("undo")
+
+    def renames(self, step: Step) -> dict[str, str]:
+        """The combatants *step*, the last one applied, renamed, old name to
+        new, for what follows combatants by name (the tracker's selection
+        and marks): an undo reverses its target's renames, a redo repeats
+        them."""
+        if step.kind == "do":
+            return renames_in(step.action)
+        undo = step.kind == "undo"
+        # the step undone (redone) tops the other stack now, in memory
+        stack = self.history.redo_steps if undo else self.history.undo_steps
+        target = stack[-1] if stack else None
+        if target is None or target.seq != step.action.get("undone" if undo else "redone"):
+            return {}
+        done = renames_in(target.action)
+        return {new: old for old, new in done.items()} if undo else done
 
     def _last_is_next(self) -> bool:
         """Whether the last action in effect is a ``next`` (so ``prev``

@@ -81,3 +81,18 @@ def step_fields(data: Any) -> tuple[Any, ...]:
         )
     except (KeyError, TypeError, ValueError) as exc:
         raise ActionError(f"not a saved step: {exc}") from None
+
+
+def renames_in(action: Mapping[str, Any]) -> dict[str, str]:
+    """The combatants a resolved *action* renamed (``set T name V``, each
+    part of a batch in turn), old name to new: a chain (A to B, then B to
+    C) is one rename, A to C, and a name given back is none."""
+    parts = action.get("actions", ()) if action.get("verb") == "batch" else (action,)
+    out: dict[str, str] = {}
+    for part in parts:
+        if part.get("verb") != "set" or part.get("field") != "name":
+            continue
+        old, new = str(part["targets"][0]), str(part["value"]).strip()  # as set names it
+        first = next((k for k, v in out.items() if v == old), old)
+        out[first] = new
+    return {old: new for old, new in out.items() if old != new}

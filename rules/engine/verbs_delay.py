@@ -2,7 +2,8 @@
 out of the turn order, ``return T`` puts them back right after the active
 combatant with its initiative.  A group's member that returns at a place
 outside its group's slot leaves the group (docs/rules.md §4, "Groups");
-a whole group delaying and returning together stays one group."""
+a whole group delaying and returning together stays one group, one log
+line each (``rules.engine.groups.log_together``)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
-from rules.engine.groups import same_group
+from rules.engine.groups import log_together, same_group
 from rules.engine.turns import advance, end_turn, following
 from rules.engine.work import Work
 from rules.errors import ActionError
@@ -30,8 +31,8 @@ def delay(work: Work, a: Mapping[str, Any]) -> None:
             raise ActionError("delay: nobody else could take the turn")
         end_turn(work)
     work.enc = replace(work.enc, delayed=(*work.enc.delayed, *names))
-    for name in names:
-        work.log(name, f"{name} delays")
+    groups = {n: work.get(n).group for n in names}  # a group's members: one line
+    log_together(work, names, groups.get, lambda n: f"{n} delays", lambda _: "delay")
     if holds_turn:
         advance(work)
 
@@ -47,9 +48,12 @@ def return_(work: Work, a: Mapping[str, Any]) -> None:
             raise ActionError(f"return: {name} is not delaying")
     work.enc = replace(work.enc, delayed=tuple(n for n in work.enc.delayed if n not in names))
     active = work.enc.active
+    groups = {n: work.get(n).group for n in names}  # before any leaves it
     if not work.enc.started or active is None:
-        for name in names:
-            work.log(name, f"{name} returns to the order")
+        back = "to the order"
+        log_together(
+            work, names, groups.get, lambda n: f"{n} returns {back}", lambda _: f"return {back}"
+        )
         return
     for name in reversed(names):
         c = replace(work.get(name), initiative=active.initiative)
@@ -58,13 +62,17 @@ def return_(work: Work, a: Mapping[str, Any]) -> None:
         cs.insert(pos, c)
         work.set_combatants(cs, active.name)
     leaving = _outside_their_slot(work, names)
-    for name in names:
-        text = f"{name} returns after {active.name} (initiative {active.initiative})"
-        group = work.get(name).group
-        if name in leaving:
-            work.put(replace(work.get(name), group=None))
-            text += f" and leaves group {group}"
-        work.log(name, text)
+    for name in leaving:
+        work.put(replace(work.get(name), group=None))
+    back = f"after {active.name} (initiative {active.initiative})"
+
+    def one(n: str) -> str:
+        return f"{n} returns {back}" + (f" and leaves group {groups[n]}" if n in leaving else "")
+
+    def many(n: str) -> str:
+        return f"return {back}" + (" and leave the group" if n in leaving else "")
+
+    log_together(work, names, groups.get, one, many)
 
 
 def _outside_their_slot(work: Work, returning: list[str]) -> set[str]:

@@ -2,7 +2,8 @@
 joins combatants into a group (one initiative, one slot in the order) and
 ``ungroup T|NAME`` splits them out again.  ``add … group`` and the group
 initiative at ``start`` are in ``verbs_roster`` and ``turns``; the shared
-helpers in ``rules.engine.groups``."""
+helpers in ``rules.engine.groups``.  Members joining or leaving one group
+together are one log line (``log_together``)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,14 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
-from rules.engine.groups import check_group_name, gather, leave_slot, members, spelled
+from rules.engine.groups import (
+    check_group_name,
+    gather,
+    leave_slot,
+    log_together,
+    members,
+    spelled,
+)
 from rules.engine.turns import turn_shift_notes
 from rules.engine.work import Work
 from rules.errors import ActionError
@@ -35,12 +43,13 @@ def group(work: Work, a: Mapping[str, Any]) -> None:
     shared = None
     if work.enc.started:
         shared = old[0].initiative if old else work.get(joining[0]).initiative
+    was = {n: work.get(n).group for n in new}
     for n in new:
         c = work.get(n)
-        if c.group is not None:
-            work.log(n, f"{n} leaves group {c.group}")
         work.put(replace(c, group=name, initiative=shared if work.enc.started else c.initiative))
-        work.log(n, f"{n} joins group {name}")
+    moving = [n for n in new if was[n] is not None]
+    log_together(work, moving, was.get, lambda n: f"{n} leaves group {was[n]}", lambda _: "leave")
+    log_together(work, new, lambda _: name, lambda n: f"{n} joins group {name}", lambda _: "join")
     if shared is not None:
         work.log(name, f"group {name} shares initiative {shared}")
     work.set_combatants(gather(work.enc.combatants), work.active_name or None)
@@ -76,7 +85,7 @@ def ungroup(work: Work, a: Mapping[str, Any]) -> None:
     if not leaving:
         raise ActionError(f"ungroup: {_who(names)} not in a group")
     leave_slot(work, leaving)
+    was = {n: work.get(n).group for n in leaving}
     for n in leaving:
-        c = work.get(n)
-        work.put(replace(c, group=None))
-        work.log(n, f"{n} leaves group {c.group}")
+        work.put(replace(work.get(n), group=None))
+    log_together(work, leaving, was.get, lambda n: f"{n} leaves group {was[n]}", lambda _: "leave")

@@ -121,3 +121,14 @@ def test_a_group_name_is_plain_text_in_show_and_export(
     status, data, _ = run(capsys, db, "show", "Fight", "--json")
     assert data.isascii() and json.loads(data)["combatants"][1]["group"] == group
     assert_safe(out, report, data)
+
+
+def test_a_horde_delaying_is_one_line_of_the_report(capsys, db) -> None:
+    run(capsys, db, "new", "Crypt")
+    lines = "add Zalek hp 30 player init 12\nadd Zombie count 12 hp 20 group\nstart"
+    status, _, err = run(capsys, db, "do", "Crypt", lines + "\ndelay Zombie\nreturn Zombie")
+    assert status == 0, err
+    _, report, _ = run(capsys, db, "export", "Crypt")
+    items = [line for line in report.splitlines() if "Zombie 1–12" in line]
+    assert len(items) == 2 and items[0].startswith("- **group Zombie**: Zombie 1–12 delay")
+    assert "Zombie 7 delays" not in report and "Zombie 7 returns" not in report

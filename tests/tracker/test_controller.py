@@ -505,8 +505,7 @@ def test_add_and_edit_forms_quote_their_values() -> None:
     assert ogre is not None
     edit = ctl.edit_line(ogre, {"name": "Ogre; remove Zalek", "hp": "50"}, None)
     assert [parse_action(a.strip())["field"] for a in split_batch(edit)] == ["hp", "name"]
-    assert ctl.do(edit) is None
-    ctl.renamed("Ogre", "Ogre; remove Zalek")
+    assert ctl.do(edit) is None  # the selection follows the rename
     assert ctl.follow() == ctl.names().index("Ogre; remove Zalek")
     # saved with the UI state, so a resume selects the renamed combatant
     assert live.ui_state["selected"] == "Ogre; remove Zalek"
@@ -537,7 +536,10 @@ def test_a_renamed_mark_stays_marked() -> None:
     at(ctl, cursor, "Ogre")
     ctl.toggle_mark()
     assert ctl.do("set Ogre name Troll") is None
-    ctl.renamed("Ogre", "Troll")
+    assert ctl.marked == ["Troll"] and live.ui_state["marked"] == ["Troll"]
+    assert ctl.history(undo=True) is None
+    assert ctl.marked == ["Ogre"] and live.ui_state["marked"] == ["Ogre"]
+    assert ctl.history(undo=False) is None
     assert ctl.marked == ["Troll"] and live.ui_state["marked"] == ["Troll"]
 
 

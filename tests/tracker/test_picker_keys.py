@@ -8,10 +8,13 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
+import pytest
 from textual.geometry import Region
+from textual.pilot import Pilot
 from textual.widgets import DataTable, Label, Static
 
 from saves.live import LiveEncounter, open_store
+from saves.store import Store
 from tracker.app import CombatTrackerApp
 from tracker.config import Config
 from tracker.screens.help import HelpScreen
@@ -120,5 +123,71 @@ async def test_the_picker_help_lists_its_keys(tmp_path: Path) -> None:
             text = "\n".join(strip.text for strip in keys.render_lines(region))
             for key_id in ("picker.down", "picker.up", "picker.top", "picker.bottom"):
                 assert key_id in text
+    finally:
+        store.close()
+
+
+def three_fights(store: Store) -> None:
+    for name, lines in (
+        ("Ended", ["add A hp 5", "add B hp 5", "start", "next", "next", "end"]),
+        ("Going", ["add A hp 5", "add B hp 5", "add C hp 5", "start", *["next"] * 6]),
+        ("Fresh", ["add A hp 5"]),
+    ):
+        live = LiveEncounter.create(store, name)
+        for line in lines:
+            live.do(line)
+        live.close()
+
+
+async def delete_question(app: CombatTrackerApp, pilot: Pilot, name: str) -> str:
+    """The delete question's detail for *name*, answered No."""
+    while highlighted(app) != name:
+        await pilot.press("j")
+    await pilot.press("delete")
+    assert isinstance(app.screen, ConfirmScreen)
+    detail = str(app.screen.query_one(".dialog-hint", Static).render())
+    await pilot.press("n")
+    await pilot.pause()
+    assert isinstance(app.screen, PickerScreen)
+    return detail
+
+
+EXPECTED = {
+    "Fresh": "not started · 1 combatants",
+    "Going": "round 3 · 3 combatants",
+    "Ended": "combat ended, round 2 · 2 combatants",
+}
+
+
+async def test_the_delete_question_names_the_round_of_each_fight(tmp_path: Path) -> None:
+    store = open_store(tmp_path / "e.json")
+    try:
+        three_fights(store)
+        app = CombatTrackerApp(store, config=Config(), rng=random.Random(1))
+        async with app.run_test(size=(80, 24)) as pilot:
+            for name, said in EXPECTED.items():
+                detail = await delete_question(app, pilot, name)
+                assert detail.startswith(said + " · last change 20"), detail
+            assert sorted(s.name for s in store.list()) == sorted(EXPECTED)  # all kept
+    finally:
+        store.close()
+
+
+async def test_the_delete_question_reads_the_listing_not_the_round_cell(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # the Round column may be worded any way: the question still says the round
+    import tracker.screens.picker as picker
+
+    monkeypatch.setattr(picker, "round_shown", lambda started, n: f"R{n}" if started else f"({n})")
+    store = open_store(tmp_path / "e.json")
+    try:
+        three_fights(store)
+        app = CombatTrackerApp(store, config=Config(), rng=random.Random(1))
+        async with app.run_test(size=(80, 24)) as pilot:
+            table = app.screen.query_one(DataTable)
+            assert {str(table.get_row_at(r)[1]) for r in range(3)} == {"R3", "(2)", "(0)"}
+            for name, said in EXPECTED.items():
+                assert (await delete_question(app, pilot, name)).startswith(said)
     finally:
         store.close()

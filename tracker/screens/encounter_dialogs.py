@@ -148,10 +148,7 @@ def edit(screen: EncounterView) -> None:
         line = screen.controller.edit_line(current, new, flags.get("player"))
         if not line:
             return None
-        # followed before the panes refresh, which forgets marks on names gone
-        return screen.apply(
-            line, then=lambda: screen.controller.renamed(current.name, new.get("name"))
-        )
+        return screen.apply(line)  # a rename: the selection and its mark follow it
 
     screen.app.push_screen(FormScreen(f"Edit {current.name}", fields, submit, checks))
 

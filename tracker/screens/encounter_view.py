@@ -159,7 +159,7 @@ class EncounterView(Screen[None]):
         table = self.table
         # the cursor is the truth: its Selected message may still be queued
         drawn = table.selected_name
-        if drawn is not None:
+        if drawn is not None and drawn in ctl.names():  # gone: renamed (followed) or removed
             ctl.remember(drawn)
         turn = ctl.turn_moved()  # the turn passed: in view (and selected; marks may clear)
         table.show(enc, ctl.marked, ctl.rows())

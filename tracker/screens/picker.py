@@ -16,7 +16,7 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Label
 
 from rules.rulesets import DEFAULT_RULESET, RULESETS
-from saves.listing import round_shown
+from saves.listing import round_said, round_shown
 from tracker.bindings import PICKER_KEYS, bindings
 from tracker.screens.dialog import keys_row
 from tracker.screens.prompt import ChoiceScreen, ConfirmScreen, PromptScreen
@@ -31,6 +31,12 @@ def _get(summary: object, key: str, default: object = None) -> object:
     if isinstance(summary, dict):
         return summary.get(key, default)
     return getattr(summary, key, default)
+
+
+def _round(summary: object) -> tuple[bool, int]:
+    """Whether the listed fight is in combat, and its round (0: none)."""
+    rounds = _get(summary, "round", 0)
+    return bool(_get(summary, "started", False)), rounds if isinstance(rounds, int) else 0
 
 
 def when(value: object) -> str:
@@ -55,6 +61,8 @@ class PickerScreen(QuietWhenQuitting, Screen[None]):
     def __init__(self, store: Store) -> None:
         super().__init__()
         self.store = store
+        #: each row's summary by name, as listed: what the delete question says
+        self._listed: dict[str, object] = {}
 
     def compose(self) -> ComposeResult:
         with Vertical(id="picker"):
@@ -77,14 +85,14 @@ class PickerScreen(QuietWhenQuitting, Screen[None]):
     def reload(self) -> None:
         table = self.query_one(DataTable)
         table.clear()
+        self._listed = {}
         for summary in self.store.list():
             name = str(_get(summary, "name"))
-            started = _get(summary, "started", False)
-            rounds = _get(summary, "round", 0)
+            self._listed[name] = summary
             # DataTable reads a str cell as markup: every cell is a Text
             cells = (
                 name,
-                round_shown(bool(started), rounds if isinstance(rounds, int) else 0),
+                round_shown(*_round(summary)),
                 str(_get(summary, "active") or "—"),
                 str(_get(summary, "combatants", 0)),
                 str(_get(summary, "save_points", 0) or "—"),
@@ -228,16 +236,12 @@ class PickerScreen(QuietWhenQuitting, Screen[None]):
             self.reload()
             self.notify(f"Deleted {name}.", markup=False)
 
-        table = self.query_one(DataTable)
-        row = [str(cell) for cell in table.get_row_at(table.cursor_row)]
-        started = (
-            f"round {row[1]}"
-            if row[1].isdigit()
-            else "not started"
-            if row[1] == "—"
-            else f"combat {row[1]}"
+        summary = self._listed.get(name)
+        counted = _get(summary, "combatants", 0)
+        detail = (
+            f"{round_said(*_round(summary))} · {counted} combatants"
+            f" · last change {when(_get(summary, 'updated'))}"
         )
-        detail = f"{started} · {row[3]} combatants · last change {row[5]}"
         self.app.push_screen(
             ConfirmScreen(f"Delete {name}?", f"{detail}. This cannot be undone.", destructive=True),
             answer,
