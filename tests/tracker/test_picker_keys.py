@@ -153,7 +153,7 @@ async def delete_question(app: CombatTrackerApp, pilot: Pilot, name: str) -> str
 
 
 EXPECTED = {
-    "Fresh": "not started · 1 combatants",
+    "Fresh": "not started · 1 combatant",
     "Going": "round 3 · 3 combatants",
     "Ended": "combat ended, round 2 · 2 combatants",
 }

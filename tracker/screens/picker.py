@@ -239,7 +239,7 @@ class PickerScreen(QuietWhenQuitting, Screen[None]):
         summary = self._listed.get(name)
         counted = _get(summary, "combatants", 0)
         detail = (
-            f"{round_said(*_round(summary))} · {counted} combatants"
+            f"{round_said(*_round(summary))} · {counted} combatant{'' if counted == 1 else 's'}"
             f" · last change {when(_get(summary, 'updated'))}"
         )
         self.app.push_screen(
