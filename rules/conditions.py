@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
@@ -87,3 +87,22 @@ KNOWN_CONDITIONS: tuple[str, ...] = (
     "frightened", "grabbed", "hidden", "incapacitated", "invisible", "paralyzed", "petrified",
     "poisoned", "prone", "restrained", "sickened", "slowed", "stunned", "unconscious",
 )  # fmt: skip
+
+
+def unknown_condition_warning(name: str, combatants: Iterable[Combatant]) -> str | None:
+    """A warning when *name* looks like a misspelled condition: neither a
+    common one nor one already in the fight, but close to one of those
+    (§10 takes any name, so a GM's own condition such as ``marked`` passes
+    quietly; ``frightend`` would otherwise never be found by ``uncond``)."""
+    import difflib
+
+    key = name.strip().lower()
+    present = {x.name.lower() for c in combatants for x in c.conditions}
+    if key in KNOWN_CONDITIONS or key in present:
+        return None
+    close = difflib.get_close_matches(
+        key, sorted(present | set(KNOWN_CONDITIONS)), n=1, cutoff=0.85
+    )
+    return (
+        f"{name.strip()!r} is not a common condition; did you mean {close[0]}?" if close else None
+    )

@@ -10,7 +10,7 @@ from dataclasses import replace
 from typing import Any
 
 from rules.bonuses import DICE_TYPES, STACKING, Bonus
-from rules.conditions import Condition, add_condition, remove_condition
+from rules.conditions import Condition, add_condition, remove_condition, unknown_condition_warning
 from rules.damage import apply_damage_parts, grant_temp_hp, unknown_tag_warnings
 from rules.damage import heal as heal_hp
 from rules.dice import RollResult, roll, roll_damage
@@ -197,12 +197,15 @@ def _each_target(work: Work, a: Mapping[str, Any], change: Any, *args: Any) -> N
 def cond(work: Work, a: Mapping[str, Any]) -> None:
     """``cond``: a condition with optional value and duration (§10)."""
     names = work.resolve_all(a["targets"])
+    warning = unknown_condition_warning(a["name"], work.enc.combatants)
     for name in names:
         condition = Condition(a["name"], a.get("value"), _duration(work, a, name, "end"))
         ends = ending_round(work.enc, condition.duration)
         c, text = call(add_condition, work.get(name), condition, ends_round=ends)
         work.put(c)
         work.log(name, text)
+    if warning:
+        work.log("GM", warning)
 
 
 def uncond(work: Work, a: Mapping[str, Any]) -> None:

@@ -312,3 +312,24 @@ def test_the_save_note_comes_before_down() -> None:
     step = s.apply("damage 'Zombie 1,Zombie 2' 40 half 'Zombie 2'")
     saved = "Zombie 2 takes 20 (20 HP lost, 0/20 left) (half: saved); Zombie 2 is down"
     assert saved in texts(step)
+
+
+# -- misspelled conditions -------------------------------------------------------
+
+
+def test_a_misspelled_condition_is_taken_with_a_did_you_mean() -> None:
+    s = make()
+    step = s.apply("cond Ogre frightend value 1")
+    assert "'frightend' is not a common condition; did you mean frightened?" in texts(step)
+    ogre = next(c for c in s.encounter.combatants if c.name == "Ogre")
+    assert [c.name for c in ogre.conditions] == ["frightend"]
+
+
+def test_a_gms_own_or_a_present_condition_is_not_warned() -> None:
+    s = make()
+    assert not [t for t in texts(s.apply("cond Ogre marked")) if "common condition" in t]
+    s.apply("cond Ogre 'hunters mark'")
+    step = s.apply("cond 'Zombie 1' 'hunters mark'")
+    assert not [t for t in texts(step) if "common condition" in t]
+    step = s.apply("cond 'Zombie 2' 'hunters marc'")
+    assert "did you mean hunters mark?" in texts(step)[-1]
