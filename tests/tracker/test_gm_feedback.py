@@ -317,6 +317,21 @@ async def test_a_wide_screen_gets_a_longer_hp_bar_and_more_footer_keys() -> None
     assert sum(len(k[1]) + len(k[2]) + 2 for k in wide_keys) <= 200
 
 
+async def test_a_narrow_footer_drops_greyed_keys_and_keeps_help_and_quit() -> None:
+    app = make_app(fight(started=True))
+    async with app.run_test(size=(60, 20)) as pilot:
+        await pilot.pause()
+        footer = app.screen.query_one(KeyFooter)
+        every = footer.items
+        shown = footer.shown(60)
+        line = screen_line(footer, 0)
+    assert any(not enabled for *_, enabled in every)  # s Start is greyed mid-fight
+    assert all(enabled for *_, enabled in shown[:-2])
+    assert [label for _, _, label, _ in shown[-2:]] == ["Help", "Quit"]
+    assert line.rstrip().endswith("q Quit") and "? Help" in line
+    assert sum(len(k[1]) + len(k[2]) + 2 for k in shown) <= 61
+
+
 def test_badges_fit_whole_or_count() -> None:
     c = Combatant("Zalek", 30, 30)
     session = Session(Encounter("x"), rng=random.Random(1))

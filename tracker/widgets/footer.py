@@ -18,6 +18,8 @@ if TYPE_CHECKING:
     from textual.screen import Screen
 
 _WIDE = wide_ids()
+#: the keys a narrow footer keeps whatever else it drops
+PINNED = frozenset({"app.help", "app.quit"})
 
 
 class KeyFooter(Widget, can_focus=False):
@@ -35,6 +37,7 @@ class KeyFooter(Widget, can_focus=False):
         #: and the keys shown only when there is room; None: not read yet
         self._items: list[tuple[str, str, str, bool]] | None = None
         self._extra: set[str] = set()
+        self._pinned: set[str] = set()
         self._spans: list[tuple[int, int, str, bool]] = []
 
     def on_mount(self) -> None:
@@ -63,6 +66,7 @@ class KeyFooter(Widget, can_focus=False):
         seen: set[str] = set()
         items = []
         extra = set()
+        self._pinned = set()
         for _node, binding, enabled, _tooltip in screen.active_bindings.values():
             wide = not binding.show and binding.id in _WIDE
             if not (binding.show or wide) or binding.action in seen:
@@ -74,16 +78,34 @@ class KeyFooter(Widget, can_focus=False):
             items.append((key, shown, visible(binding.description), enabled))
             if wide:
                 extra.add(key)
+            if binding.id in PINNED:
+                self._pinned.add(key)
         return items, extra
 
     def shown(self, width: int) -> list[tuple[str, str, str, bool]]:
         """The items drawn at *width*: every usual key, then extra keys
-        while there is room."""
+        while there is room.  On a narrow screen the greyed keys go first
+        (they do nothing now), then keys from the end, never help and quit:
+        a GM who cannot see a key can still find it through ``?``."""
 
         def size(item: tuple[str, str, str, bool]) -> int:
             return len(item[1]) + (len(item[2]) + 1 if item[2] else 0) + 1
 
-        room = width - sum(size(i) for i in self.items if i[0] not in self._extra)
+        usual = [i for i in self.items if i[0] not in self._extra]
+        if sum(map(size, usual)) > width:
+            usual = [i for i in usual if i[3] or i[0] in self._pinned]
+            pinned = sum(size(i) for i in usual if i[0] in self._pinned)
+            fits, room = [], width - pinned
+            for item in usual:
+                if item[0] in self._pinned:
+                    fits.append(item)
+                elif size(item) <= room:
+                    room -= size(item)
+                    fits.append(item)
+                else:
+                    room = 0  # keep the order: no later, shorter key jumps in
+            return fits
+        room = width - sum(map(size, usual))
         keep = set()
         for item in self.items:
             if item[0] in self._extra and size(item) <= room:
