@@ -13,6 +13,7 @@ from typing import Any
 
 from rules.abilities import ABILITIES
 from rules.dice import MAX_LENGTH, DiceError, maximum
+from rules.engine.grammar import ADD_VISIBILITY
 from rules.engine.parse import normalize_action
 from rules.engine.values import BOUNDS, MAX_COUNT, MAX_MODIFIER, MAX_NUMBER
 from rules.engine.verbs_roster import name_taken, new_names
@@ -37,7 +38,10 @@ MAX_MESSAGE = 300
 
 _INT_KEYS = ("count", "al", "init", "bonus", "athletics")
 _LIST_KEYS = ("immunities", "weaknesses", "susceptibilities")
-_KNOWN = ("name", "player", "hp", "abilities", "resistances", "notes", *_INT_KEYS, *_LIST_KEYS)
+_KNOWN = (
+    "name", "player", "hp", "abilities", "resistances", "notes", "group", "view",
+    *_INT_KEYS, *_LIST_KEYS,
+)  # fmt: skip
 _TOP = ("name", "ruleset", "options", "combatant")
 
 
@@ -218,11 +222,35 @@ def _combatant(index: int, raw: Any) -> dict[str, Any]:
             out[key] = _tags(f"{where}: {key}", raw[key])
     if "resistances" in raw:
         out["resistances"] = _resistances(f"{where}: resistances", raw["resistances"])
+    out.update(_group_and_view(where, raw))
     try:  # the add action it becomes: whatever the engine refuses, say now
         normalize_action({"verb": "add", **out})
     except ActionError as exc:
         problem = str(exc).split("  (usage:")[0]
         raise PreparedError(f"{where}: {shorten(problem, 160)}") from None
+    return out
+
+
+def _group_and_view(where: str, raw: dict[str, Any]) -> dict[str, Any]:
+    """``group = true`` (the group named after the entry) or a group's name,
+    and ``view`` (how the players' view shows them): the add action's
+    ``group [NAME]`` and ``visible|masked|hidden``."""
+    out: dict[str, Any] = {}
+    group = raw.get("group", False)
+    if isinstance(group, str):
+        out["group"] = _text(f"{where}: group", group, MAX_NAME)
+    elif group is True:
+        out["group"] = True
+    elif group is not False:
+        raise PreparedError(f"{where}: group must be true or a group's name, not {_kind(group)}")
+    if "view" in raw:
+        view = raw["view"]
+        if not isinstance(view, str) or view not in ADD_VISIBILITY:
+            shown = _quote(view) if isinstance(view, str) else _kind(view)
+            raise PreparedError(
+                f"{where}: view must be one of {', '.join(ADD_VISIBILITY)}, not {shown}"
+            )
+        out[view] = True
     return out
 
 

@@ -262,3 +262,35 @@ def test_distinct_names_and_repeated_groups_are_named_as_the_engine_does() -> No
         "Gob 4",
         "Gob Archer",
     ]
+
+
+def test_a_prepared_horde_can_be_a_group_and_hidden_from_the_players() -> None:
+    text = (
+        '[[combatant]]\nname = "Zombie"\ncount = 4\nhp = 12\ngroup = true\nview = "hidden"\n\n'
+        '[[combatant]]\nname = "Ghoul"\nhp = 20\ngroup = "Zombie"\nview = "masked"\n\n'
+        '[[combatant]]\nname = "Wight"\nhp = 40\n'
+    )
+    session = Session(rng=random.Random(1))
+    for action in add_actions(parse_prepared(text)):
+        session.apply(action)
+    by_name = {c.name: c for c in session.encounter.combatants}
+    zombies = [by_name[f"Zombie {n}"] for n in range(1, 5)]
+    assert {c.group for c in zombies} == {"Zombie"} and by_name["Ghoul"].group == "Zombie"
+    assert {c.visibility for c in zombies} == {"hidden"}
+    assert by_name["Ghoul"].visibility == "masked"
+    assert by_name["Wight"].group is None and by_name["Wight"].visibility == "visible"
+
+
+@pytest.mark.parametrize(
+    ("line", "message"),
+    [
+        ("group = 3", "group must be true or a group's name, not a whole number"),
+        ('view = "invisible"', "view must be one of visible, masked, hidden, not 'invisible'"),
+        ("view = true", "view must be one of visible, masked, hidden, not"),
+    ],
+)
+def test_a_bad_group_or_view_is_one_line_naming_the_key(line: str, message: str) -> None:
+    text = f'[[combatant]]\nname = "Zombie"\nhp = 12\n{line}\n'
+    with pytest.raises(PreparedError, match=message.replace("(", r"\(")) as caught:
+        parse_prepared(text)
+    assert "'Zombie'" in str(caught.value)
