@@ -11,6 +11,7 @@ import random
 from typing import Any
 
 from rich.color import ColorSystem
+from textual.geometry import Region
 from textual.pilot import Pilot
 from textual.widgets import Input, Static
 
@@ -551,6 +552,24 @@ async def test_question_mark_and_f1_list_every_key() -> None:
         assert isinstance(app.screen, HelpScreen)
         await pilot.press("escape")
         assert isinstance(app.screen, EncounterScreen)
+
+
+async def test_a_narrow_help_folds_the_ids_into_what_a_key_does() -> None:
+    app = make_app()
+    async with app.run_test(size=(60, 20)) as pilot:
+        await pilot.press("question_mark")
+        await pilot.pause()
+        assert isinstance(app.screen, HelpScreen)
+        assert len(app.screen.table.columns) == 2
+        keys = app.screen.query_one("#help-keys")
+        region = Region(0, 0, *keys.outer_size)
+        text = " ".join(strip.text.strip() for strip in keys.render_lines(region))
+        assert "encounter: start combat — ask the" in text and "(encounter.start)" in text
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("question_mark")
+        await pilot.pause()
+        assert len(app.screen.table.columns) == 3
 
 
 async def test_ctrl_p_offers_namespaced_actions() -> None:

@@ -36,17 +36,27 @@ def key_text(keys: str) -> str:
     return " / ".join(KEY_NAMES.get(k.strip(), k.strip()) for k in keys.split(","))
 
 
-def keys_table(keys: Sequence[Key], keymap: Mapping[str, str]) -> Table:
-    """A table of every key: key, what it does, binding id."""
+def keys_table(keys: Sequence[Key], keymap: Mapping[str, str], narrow: bool = False) -> Table:
+    """A table of every key: key, what it does, binding id (*narrow*: the
+    id in the same cell, so what a key does keeps the width to be read)."""
     table = Table(box=None, expand=True, padding=(0, 1), show_header=True, header_style="bold")
     table.add_column("Key", no_wrap=True, style="bold")
-    table.add_column("Does")
-    table.add_column("Id (keymap)", style="dim", no_wrap=True)
+    table.add_column("Does (id for the keymap)" if narrow else "Does")
+    if not narrow:
+        table.add_column("Id (keymap)", style="dim", no_wrap=True)
     for k in keys:
         # a Table reads a str cell as markup: the keymap's keys are the user's text
         key = escape(visible(key_text(keymap.get(k.id, k.key))))
-        table.add_row(key, Text(f"{k.title} — {k.help}"), k.id)
+        does = Text(f"{k.title} — {k.help}")
+        if narrow:
+            table.add_row(key, does.append(f" ({k.id})", style="dim"))
+        else:
+            table.add_row(key, does, k.id)
     return table
+
+
+#: below this many columns the help screen folds the id column into the text
+NARROW = 100
 
 
 class HelpScreen(QuietWhenQuitting, ModalScreen[None]):
@@ -57,6 +67,7 @@ class HelpScreen(QuietWhenQuitting, ModalScreen[None]):
     def __init__(self, keys: Sequence[Key], keymap: Mapping[str, str], config_path: str) -> None:
         super().__init__(classes="dialog-screen")
         self._config_path = config_path
+        self._keys, self._keymap = keys, keymap
         self.table = keys_table(keys, keymap)
 
     def compose(self) -> ComposeResult:
@@ -71,6 +82,12 @@ class HelpScreen(QuietWhenQuitting, ModalScreen[None]):
                     markup=False,
                 )
             yield keys_row("Esc: close")
+
+    def on_resize(self) -> None:
+        narrow = self.size.width < NARROW
+        if narrow != (len(self.table.columns) == 2):
+            self.table = keys_table(self._keys, self._keymap, narrow)
+            self.query_one("#help-keys", Static).update(self.table)
 
     def action_close(self) -> None:
         self.dismiss(None)
