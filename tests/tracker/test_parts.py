@@ -194,6 +194,17 @@ def test_faces_are_checked_against_the_die() -> None:
     assert "not a number" in str(check_face("x", 20))
 
 
+@pytest.mark.parametrize(
+    "typed",
+    ["1_0", "\u0661\u0660", "+5", "9" * 5000, "[b]x" * 500],
+    ids=["underscore", "arabic-indic", "sign", "5000-digits", "long-text"],
+)
+def test_a_face_is_ascii_digits_and_its_error_quotes_a_short_excerpt(typed: str) -> None:
+    error = check_face(typed, 20)
+    assert isinstance(error, str) and len(error) < 120  # not the whole paste
+    assert check_face(" 7 ", 20) == 7
+
+
 @pytest.mark.parametrize("key", ["ctrl+", "[b]", ",", "q,,w", "ctrl+shft+z", "qestion_mark", "f99"])
 def test_a_key_no_keyboard_sends_is_named_and_the_default_kept(tmp_path: Path, key: str) -> None:
     path = tmp_path / "config.toml"
