@@ -22,10 +22,10 @@ class Summary(NamedTuple):
     """One line of the encounter list (newest first)."""
 
     name: str
-    round: Any
-    active: Any
-    combatants: Any
-    started: Any
+    round: int
+    active: str | None
+    combatants: int
+    started: bool
     updated: datetime
     save_points: int
 
@@ -55,16 +55,27 @@ def summaries(catalogue: Catalogue, folders: Path) -> tuple[list[Summary], list[
         out.append(
             Summary(
                 doc["name"],
-                summary.get("round"),
-                summary.get("active"),
-                summary.get("combatants"),
-                summary.get("started"),
+                *_shaped(summary),
                 parse_time(updated),
                 doc.get("save_points", 0),
             )
         )
     out.sort(key=lambda s: (-s.updated.timestamp(), name_key(s.name)))
     return out, notices
+
+
+def _shaped(summary: dict[str, Any]) -> tuple[int, str | None, int, bool]:
+    """Round, active, combatants and started of a summary, each of its
+    type or a blank: a hand-edited file with a valid checksum may hold
+    anything there (``"round": "[bold]x"``), and it is shown, not trusted."""
+    round_, active = summary.get("round"), summary.get("active")
+    count, started = summary.get("combatants"), summary.get("started")
+    return (
+        round_ if type(round_) is int and round_ >= 0 else 0,
+        active if isinstance(active, str) else None,
+        count if type(count) is int and count >= 0 else 0,
+        started if type(started) is bool else False,
+    )
 
 
 def round_shown(started: bool, round_: int) -> str:

@@ -54,6 +54,8 @@ def unseal(data: bytes) -> dict[str, Any]:
         obj = json.loads(b"".join((b"{", view[_HEAD_LEN:])))
     except (UnicodeDecodeError, ValueError):
         raise CorruptData("not JSON although the checksum matches") from None
+    except RecursionError:  # a hand-made file can nest past the parser's stack
+        raise CorruptData("nested too deeply to read") from None
     if not isinstance(obj, dict):
         raise CorruptData("not a JSON object")
     return obj

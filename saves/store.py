@@ -110,6 +110,16 @@ class Store:
     #: why the catalogue was rebuilt from the folders at open, if it was
     recovering: str | None = None
 
+    def holds(self, path: str | Path) -> bool:
+        """Whether *path* (through links) is the catalogue, a file beside it
+        named after it (lock, temp, damaged copies) or in its folder: what
+        another program writing there would destroy."""
+        target = Path(os.path.realpath(Path(path).expanduser()))
+        beside = target.parent == self.path.parent and target.name.startswith(f"{self.path.name}.")
+        with contextlib.suppress(OSError):  # a hard link to the catalogue
+            beside = beside or os.path.samefile(target, self.path)
+        return target == self.path or beside or self.dir in target.parents
+
     # --- context manager ----------------------------------------------------
 
     def __enter__(self) -> Store:

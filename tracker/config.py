@@ -124,6 +124,8 @@ def _read(path: Path, config: Config, known_ids: set[str] | None) -> None:
             config.problems.append(
                 f"{path}: key for '{shorten(key_id)}' holds a control character ('{shorten(key)}')"
             )
+        elif (wrong := _key_problem(key)) is not None:
+            config.problems.append(f"{path}: key for '{shorten(key_id)}': {wrong}")
         else:
             config.keymap[key_id] = key.strip()
     settings = data.get("settings", {})
@@ -150,6 +152,33 @@ def _read(path: Path, config: Config, known_ids: set[str] | None) -> None:
             config.theme = theme
         else:
             config.problems.append(f"{path}: theme must be a theme's name")
+
+
+#: what may come before ``+`` in a key name (``ctrl+shift+z``)
+_MODIFIERS = frozenset({"ctrl", "shift", "alt", "meta", "super", "hyper"})
+
+
+def _key_problem(keys: str) -> str | None:
+    """Why *keys* (``"n,enter"``) holds a key no keyboard sends, or None:
+    a typo such as ``ctrl+`` or ``[b]``, or a bare ``,`` (the separator),
+    would leave the action with no key and say nothing."""
+    from textual.keys import REPLACED_KEYS, Keys, key_to_character
+
+    named = {k.value for k in Keys} | set(REPLACED_KEYS)
+    for key in keys.split(","):
+        key = key.strip()
+        if not key:
+            return f"'{shorten(keys)}' has an empty key (a comma is written comma)"
+        *modifiers, base = key.split("+")
+        unknown = [m for m in modifiers if m not in _MODIFIERS]
+        if unknown or not base:
+            return f"'{shorten(key)}' is not a key name (modifiers: ctrl+, shift+, alt+, meta+)"
+        if len(base) == 1 or base in named or key_to_character(base) is not None:
+            continue
+        return (
+            f"'{shorten(key)}' is not a key name (as Textual spells them: n, J, f5, question_mark)"
+        )
+    return None
 
 
 def save_setting(path: Path, key: str, value: str) -> str | None:

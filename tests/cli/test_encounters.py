@@ -139,6 +139,31 @@ def test_export_markdown_is_round_by_round(capsys, db, tmp_path) -> None:
     assert json.loads(out)["round"] == 2
 
 
+def test_export_never_writes_over_the_databases_own_files(capsys, db, tmp_path) -> None:
+    run(capsys, db, "new", "Fight")
+    run(capsys, db, "do", "Fight", "add Ogre hp 40 init 5\nstart\ndamage Ogre 6")
+    folder = next(Path(f"{db}.d").iterdir())
+    (tmp_path / "link.json").symlink_to(db)
+    (tmp_path / "hard.json").hardlink_to(db)
+    files = sorted(p for p in tmp_path.rglob("*") if p.is_file())
+    before = {p: p.read_bytes() for p in files}
+    for output in (
+        db,  # "export Fight --format json -o encounters.json", a slip of the mind
+        folder / "steps.jsonl",
+        folder / "state.json",
+        Path(f"{db}.lock"),
+        tmp_path / "link.json",
+        tmp_path / "hard.json",
+        folder / "notes.md",
+    ):
+        status, out, err = run(capsys, db, "export", "Fight", "--format", "json", "-o", str(output))
+        assert status == 1 and out == "", output
+        assert "one of the database's own files" in err and "nothing was written" in err
+    assert {p: p.read_bytes() for p in files} == before
+    assert sorted(p for p in tmp_path.rglob("*") if p.is_file()) == files
+    assert show(capsys, db, "Fight")["combatants"][0]["hp"] == 34
+
+
 def test_delete_removes_the_encounter(capsys, db) -> None:
     run(capsys, db, "new", "Fight")
     assert run(capsys, db, "delete", "fight")[0] == 0

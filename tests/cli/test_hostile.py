@@ -285,6 +285,33 @@ def test_markup_in_encounter_and_save_point_names_does_not_crash_list(
     assert "\x1b" not in out  # no hyperlink escape (OSC 8) or any other
 
 
+def test_a_summary_of_the_wrong_types_is_listed_as_blanks_not_markup(
+    capsys, db, monkeypatch
+) -> None:
+    monkeypatch.setenv("COLUMNS", "400")
+    from saves.seal import seal
+    from saves.storage import parse_tables
+
+    run(capsys, db, "new", "Fight")
+    tables = parse_tables(db.read_bytes())
+    for doc in tables["encounters"].values():  # a hand edit, sealed again
+        doc["summary"] = {"round": "[bold]x[/]", "active": 7, "combatants": 2.5, "started": "y"}
+    db.write_bytes(seal(tables, "test") + b"\n")
+    status, out, err = run(capsys, db, "list")
+    assert status == 0, err
+    (row,) = [line.split() for line in out.splitlines() if line.strip().startswith("Fight")]
+    assert row[:4] == ["Fight", "—", "—", "0"]  # not "x" (markup read) nor "2.5"
+    status, out, err = run(capsys, db, "list", "--json")
+    assert status == 0, err
+    (entry,) = json.loads(out)
+    assert (entry["round"], entry["active"], entry["combatants"], entry["started"]) == (
+        0,
+        None,
+        0,
+        False,
+    )
+
+
 def test_terminal_escapes_in_names_are_shown_spelled_out(capsys, db, monkeypatch) -> None:
     monkeypatch.setenv("COLUMNS", "400")
     osc52 = "Ogre\x1b]52;c;cm0gLXJmIH4=\x1b\\"

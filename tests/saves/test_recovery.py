@@ -7,6 +7,7 @@ from __future__ import annotations
 import errno
 import os
 import random
+import zlib
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -401,3 +402,45 @@ def test_steps_from_a_newer_tracker_are_refused(tmp_path: Path) -> None:
     )
     with pytest.raises(SaveError):
         StepsFile(path).open(None)
+
+
+def nested_too_deeply(raw: bytes) -> bytes:
+    """*raw* (one sealed document) with a member nested past the JSON
+    parser's stack, sealed again: only a hand-made file looks like this."""
+    body = b'{"x":' + b"[" * 100_000 + b"]" * 100_000 + b"," + raw.rstrip(b"\n")[18:]
+    return b'{"crc":"%08x",' % zlib.crc32(body) + body[1:] + b"\n"
+
+
+def test_a_sealed_catalogue_nested_too_deeply_is_rebuilt_not_a_crash(tmp_path: Path) -> None:
+    db = tmp_path / "e.json"
+    bridge = fight(db)
+    db.write_bytes(nested_too_deeply(db.read_bytes()))
+    with open_store(db) as store:
+        notices = store.take_notices()
+        assert "was damaged (nested too deeply to read)" in notices[0]
+        assert LiveEncounter.open(store, "Bridge").encounter == bridge.encounter
+
+
+def test_a_sealed_snapshot_nested_too_deeply_is_rebuilt_from_the_steps(tmp_path: Path) -> None:
+    db = tmp_path / "e.json"
+    bridge = fight(db)
+    state = folder(db) / "state.json"
+    state.write_bytes(nested_too_deeply(state.read_bytes()))
+    resumed, notices = reopen(db)
+    (notice,) = notices
+    assert "was unusable (nested too deeply to read)" in notice
+    assert resumed.encounter == bridge.encounter
+
+
+def test_a_sealed_step_nested_too_deeply_is_damage_in_the_middle(tmp_path: Path) -> None:
+    db = tmp_path / "e.json"
+    fight(db)
+    steps = folder(db) / "steps.jsonl"
+    (folder(db) / "state.json").unlink()
+    lines = steps.read_bytes().splitlines(keepends=True)
+    lines[3] = nested_too_deeply(lines[3])
+    steps.write_bytes(b"".join(lines))
+    resumed, notices = reopen(db)
+    assert "damaged from action 3 on (nested too deeply to read)" in notices[-1]
+    assert sorted(c.name for c in resumed.encounter.combatants) == ["Mira", "Ogre"]  # steps 1, 2
+    assert resumed.encounter.round == 0  # step 3, the start, was the damaged one

@@ -8,8 +8,10 @@ them with the engine's own parser).
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -18,7 +20,7 @@ from rules.engine.complete import complete
 from rules.engine.grammar import VERBS
 from rules.engine.parse import parse_action
 from tracker import lines
-from tracker.bindings import ENCOUNTER_KEYS, PICKER_KEYS, key_ids
+from tracker.bindings import ENCOUNTER_KEYS, LINE_KEYS, PICKER_KEYS, key_ids, key_tables
 from tracker.config import load_config
 from tracker.screens.faces import check_face
 from tracker.screens.help import key_text
@@ -190,3 +192,33 @@ def test_faces_are_checked_against_the_die() -> None:
     assert check_face("12", 20) == 12
     assert "1 to 6" in str(check_face("7", 6))
     assert "not a number" in str(check_face("x", 20))
+
+
+@pytest.mark.parametrize(
+    "typed",
+    ["1_0", "\u0661\u0660", "+5", "9" * 5000, "[b]x" * 500],
+    ids=["underscore", "arabic-indic", "sign", "5000-digits", "long-text"],
+)
+def test_a_face_is_ascii_digits_and_its_error_quotes_a_short_excerpt(typed: str) -> None:
+    error = check_face(typed, 20)
+    assert isinstance(error, str) and len(error) < 120  # not the whole paste
+    assert check_face(" 7 ", 20) == 7
+
+
+@pytest.mark.parametrize("key", ["ctrl+", "[b]", ",", "q,,w", "ctrl+shft+z", "qestion_mark", "f99"])
+def test_a_key_no_keyboard_sends_is_named_and_the_default_kept(tmp_path: Path, key: str) -> None:
+    path = tmp_path / "config.toml"
+    path.write_text(f'[keys]\n"combatant.damage" = {json.dumps(key)}\n"combatant.heal" = "H"\n')
+    config = load_config(path, key_ids())
+    assert config.keymap == {"combatant.heal": "H"}  # damage keeps its own key
+    (problem,) = config.problems
+    assert "combatant.damage" in problem and ("not a key name" in problem or "empty" in problem)
+
+
+def test_every_default_key_and_the_documented_names_pass_the_check(tmp_path: Path) -> None:
+    tables = [*key_tables(), [(k.id, k.key) for k in LINE_KEYS]]
+    names = {key for table in tables for _, keys in table for key in keys.split(",")}
+    names |= {"question_mark", "comma", "ctrl+shift+z", "alt+x", "minus", "slash", "f5", "enter"}
+    path = tmp_path / "config.toml"
+    path.write_text("[keys]\n" + f'"combatant.damage" = {json.dumps(",".join(sorted(names)))}\n')
+    assert load_config(path, key_ids()).problems == []

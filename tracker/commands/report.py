@@ -281,6 +281,11 @@ def export(args: argparse.Namespace, store: Store) -> int:
     else:
         text = markdown_report(live)
     if args.output:
+        if store.holds(args.output):
+            raise CommandError(
+                f"{args.output} is one of the database's own files; "
+                "export to a file outside it (nothing was written)"
+            )
         try:
             Path(args.output).write_text(text, encoding="utf-8")
         except OSError as exc:

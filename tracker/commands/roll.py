@@ -13,14 +13,35 @@ from tracker.commands.common import Subparsers, add_common, fail, rng_from
 RULESETS = ("core", "forge", "cinematic")
 
 
-def _count(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"{text!r}: the count cannot be negative")
+def _whole(text: str, low: int, high: int) -> int:
+    """*text* as a whole number from *low* to *high*, as the action language
+    reads one (0-9 only, no ``1_0``); else an argparse error quoting an
+    excerpt (a pasted page must not fill the terminal)."""
+    from rules.text import shorten
+
+    digits = text.strip().removeprefix("-").removeprefix("+")
+    if not (digits.isascii() and digits.isdigit()):
+        raise argparse.ArgumentTypeError(f"invalid int value: '{shorten(text, 40)}'")
+    value = int(text) if len(digits) <= 12 else (-1 if text.strip()[0] == "-" else 1) * 10**13
+    if value < 0 <= low:
+        raise argparse.ArgumentTypeError(f"'{shorten(text, 40)}': the count cannot be negative")
+    if not low <= value <= high:
+        raise argparse.ArgumentTypeError(
+            f"'{shorten(text, 40)}' is out of range ({low:,} to {high:,})"
+        )
     return value
+
+
+def _count(text: str) -> int:
+    from rules.engine.values import MAX_COUNT
+
+    return _whole(text, 0, MAX_COUNT)
+
+
+def _dc(text: str) -> int:
+    from rules.engine.values import MAX_MODIFIER
+
+    return _whole(text, -MAX_MODIFIER, MAX_MODIFIER)
 
 
 def register(sub: Subparsers) -> None:
@@ -36,9 +57,9 @@ def register(sub: Subparsers) -> None:
     p.add_argument("--adv", type=_count, default=0, metavar="N", help="advantages (§2)")
     p.add_argument("--dis", type=_count, default=0, metavar="N", help="disadvantages (§2)")
     target = p.add_mutually_exclusive_group()
-    target.add_argument("--dc", type=int, metavar="N", help="DC to beat (§3)")
+    target.add_argument("--dc", type=_dc, metavar="N", help="DC to beat (§3)")
     target.add_argument("--dl", metavar="NAME", help="named Difficulty Level, e.g. Challenging")
-    target.add_argument("--flat", type=int, metavar="DC", help="flat check: a bare d20 vs DC")
+    target.add_argument("--flat", type=_dc, metavar="DC", help="flat check: a bare d20 vs DC")
     p.add_argument("--ruleset", choices=RULESETS, default="core", help="default: core")
     add_common(p)
     p.add_argument("--json", action="store_true", help="print one JSON object")

@@ -11,6 +11,7 @@ from textual.binding import Binding
 from textual.containers import Vertical
 from textual.widgets import Input, Label, Static
 
+from rules.text import shorten
 from tracker.screens.dialog import Dialog, keys_row
 from tracker.screens.quitting import quitting
 from tracker.screens.typeahead import TakesTyping
@@ -19,11 +20,16 @@ from tracker.widgets.plain_input import PlainInput
 
 
 def check_face(text: str, sides: int) -> int | str:
-    """The face typed for a d*sides*, or an error message."""
-    try:
-        face = int(text)
-    except ValueError:
-        return f"{text!r} is not a number: type the face shown on the d{sides}"
+    """The face typed for a d*sides*, or an error message quoting at most
+    a short excerpt (a pasted page must not fill the dialog).  Digits
+    0-9 only, as everywhere in the action language: ``int`` alone would
+    take ``1_0`` or Arabic-Indic digits."""
+    digits = text.strip()
+    if not (digits.isascii() and digits.isdigit()):
+        return f"'{shorten(text)}' is not a number: type the face shown on the d{sides}"
+    if len(digits) > 7:
+        return f"a d{sides} shows 1 to {sides}, not {shorten(digits, 8)}"
+    face = int(digits)
     if not 1 <= face <= sides:
         return f"a d{sides} shows 1 to {sides}, not {face}"
     return face
