@@ -7,8 +7,11 @@ config file."""
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import gc
 import random
+import signal
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -221,7 +224,22 @@ class CombatTrackerApp(QuietWhenQuitting, App[None]):
             return EncounterScreen(self.live, self.config)
         return super().get_default_screen()
 
+    #: the signal that ended the app (SIGTERM, SIGHUP), if one did
+    stopped_by: int | None = None
+
+    def _stop_on_signal(self, signum: int) -> None:
+        """A ``kill`` or a closed terminal window ends the app as ``q``
+        does (the fight compacted, sharing stopped, the terminal given
+        back), not mid-frame with the screen left in raw mode."""
+        self.stopped_by = signum
+        self.exit()
+
     def on_mount(self) -> None:
+        loop = asyncio.get_running_loop()
+        stops = [getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name)]
+        for signum in stops:  # Windows has no SIGHUP, nor add_signal_handler
+            with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
+                loop.add_signal_handler(signum, self._stop_on_signal, int(signum))
         #: the theme the config file holds (or the default in effect):
         #: a change from the palette is saved, a re-publish of it is not
         self._saved_theme = self.theme

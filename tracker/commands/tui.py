@@ -5,6 +5,7 @@ opened is one line on stderr and status 1; recovery notices show in the app."""
 from __future__ import annotations
 
 import argparse
+import contextlib
 import gc
 import io
 import re
@@ -116,6 +117,13 @@ def run(args: argparse.Namespace) -> int:
     note = getattr(app, "close_note", None)  # what closing the fight could not do
     if note:
         sys.stderr.write(visible(note) + "\n")
+    signum = getattr(app, "stopped_by", None)
+    if signum is not None:  # kill, or the terminal window closed: not a quit, not a crash
+        import signal
+
+        with contextlib.suppress(OSError):  # a closed terminal may take stderr with it
+            fail(f"stopped by {signal.Signals(signum).name}; everything acknowledged is saved")
+        return 128 + signum
     if not app.return_code and not getattr(app, "panicked", False):  # the GM quit
         if details.getvalue():  # a message passed to app.exit(): still the GM's to read
             lines = details.getvalue().rstrip("\n").splitlines()
