@@ -199,10 +199,12 @@ def share_initiative(work: Work, combatants: Sequence[Combatant]) -> list[Combat
     return out
 
 
-def _listing(names: Sequence[str], limit: int = 6) -> str:
+def _listing(names: Sequence[str], limit: int = 6, total: int | None = None) -> str:
+    """*names* joined, the first *limit* and how many in all (*total*:
+    when the pieces stand for more names than there are pieces)."""
     if len(names) <= limit:
         return ", ".join(names)
-    return ", ".join(names[:limit]) + f", … ({len(names)} in all)"
+    return ", ".join(names[:limit]) + f", … ({total or len(names)} in all)"
 
 
 def name_runs(names: Sequence[str], limit: int = 6) -> str:
@@ -228,9 +230,7 @@ def name_runs(names: Sequence[str], limit: int = 6) -> str:
             pieces.append(f"{run[0]} {run[1]}–{run[2]}")
         else:  # one or two: written out
             pieces += [f"{run[0]} {k}" for k in range(run[1], run[2] + 1)]
-    if len(pieces) <= limit:
-        return ", ".join(pieces)
-    return ", ".join(pieces[:limit]) + f", … ({len(names)} in all)"
+    return _listing(pieces, limit, total=len(names))
 
 
 def log_together(
