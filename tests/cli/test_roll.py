@@ -138,6 +138,7 @@ def test_expression_may_be_split_over_arguments(capsys: pytest.CaptureFixture[st
         (["--flat", "1001"], "out of range (-1,000 to 1,000)"),
         (["1d20", "--adv", "\u0661"], "invalid int value"),
         (["1d20", "--dc", "1_0"], "invalid int value"),
+        (["1d20", "--dc=-+5"], "invalid int value"),  # one sign, as the action language reads
         (["1d20", "--dc", "9" * 5000], "9999…' is out of range"),
         ([], "give a dice expression"),
         (["1d20", "--flat", "12"], "--flat rolls a bare d20"),

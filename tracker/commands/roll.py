@@ -17,11 +17,12 @@ def _whole(text: str, low: int, high: int) -> int:
     """*text* as a whole number from *low* to *high*, as the action language
     reads one (0-9 only, no ``1_0``); else an argparse error quoting an
     excerpt (a pasted page must not fill the terminal)."""
+    from rules.engine.words import is_number
     from rules.text import shorten
 
-    digits = text.strip().removeprefix("-").removeprefix("+")
-    if not (digits.isascii() and digits.isdigit()):
+    if not is_number(text.strip()):
         raise argparse.ArgumentTypeError(f"invalid int value: '{shorten(text, 40)}'")
+    digits = text.strip().lstrip("+-")
     value = int(text) if len(digits) <= 12 else (-1 if text.strip()[0] == "-" else 1) * 10**13
     if value < 0 <= low:
         raise argparse.ArgumentTypeError(f"'{shorten(text, 40)}': the count cannot be negative")
