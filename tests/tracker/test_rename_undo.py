@@ -9,6 +9,7 @@ from textual.pilot import Pilot
 from textual.widgets import Input
 
 from tracker.app import CombatTrackerApp
+from tracker.controller import EncounterController
 from tracker.screens.encounter import EncounterScreen
 
 
@@ -21,16 +22,20 @@ async def rename_in_edit_form(app: CombatTrackerApp, pilot: Pilot, new: str, **f
     assert isinstance(app.screen, EncounterScreen)
 
 
+async def mark(app: CombatTrackerApp, pilot: Pilot, *names: str) -> EncounterController:
+    """Mark *names* with space, the last one left selected; the controller."""
+    screen = app.screen
+    assert isinstance(screen, EncounterScreen)
+    for name in names:
+        await select(pilot, app, name)
+        await pilot.press("space")
+    return screen.controller
+
+
 async def test_undo_and_redo_of_a_rename_carry_its_mark_and_the_selection() -> None:
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
-        screen = app.screen
-        assert isinstance(screen, EncounterScreen)
-        ctl = screen.controller
-        await select(pilot, app, "Goblin 2")
-        await pilot.press("space")
-        await select(pilot, app, "Ogre")
-        await pilot.press("space")
+        ctl = await mark(app, pilot, "Goblin 2", "Ogre")
         assert ctl.marked == ["Goblin 2", "Ogre"]
         await rename_in_edit_form(app, pilot, "Troll")
         assert ctl.marked == ["Goblin 2", "Troll"] and ctl.selected_name == "Troll"
@@ -47,11 +52,7 @@ async def test_a_rename_that_moves_the_row_keeps_the_selection_on_it_through_und
     # the edit form changed the initiative too: the row moves, the selection with it
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
-        screen = app.screen
-        assert isinstance(screen, EncounterScreen)
-        ctl = screen.controller
-        await select(pilot, app, "Ogre")
-        await pilot.press("space")
+        ctl = await mark(app, pilot, "Ogre")
         before = names(app).index("Ogre")
         await rename_in_edit_form(app, pilot, "Troll", initiative="25")
         assert names(app).index("Troll") != before
@@ -68,11 +69,9 @@ async def test_a_rename_that_moves_the_row_keeps_the_selection_on_it_through_und
 async def test_a_rename_typed_on_the_command_line_carries_the_mark_too() -> None:
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
+        ctl = await mark(app, pilot, "Ogre")
         screen = app.screen
         assert isinstance(screen, EncounterScreen)
-        ctl = screen.controller
-        await select(pilot, app, "Ogre")
-        await pilot.press("space")
         assert screen.apply("set Ogre name Troll") is None
         assert ctl.marked == ["Troll"]
         await pilot.press("ctrl+z")

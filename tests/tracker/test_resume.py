@@ -18,6 +18,7 @@ from textual.pilot import Pilot
 from textual.widgets import DataTable
 
 from saves.live import LiveEncounter, open_store
+from saves.store import Store
 from tracker.app import FIRST_ENCOUNTER, CombatTrackerApp
 from tracker.commands import tui
 from tracker.config import Config
@@ -181,18 +182,24 @@ def test_a_failed_start_leaves_the_collector_on(tmp_path: Path) -> None:
     assert gc.isenabled()
 
 
-async def test_a_resumed_long_fight_counts_the_log_entries_kept_only_on_disk(
-    tmp_path: Path,
-) -> None:
+def resumed_fight(tmp_path: Path, lines: list[str]) -> tuple[Store, LiveEncounter]:
+    """An Ogre's fight "Long" played with *lines*, closed, and opened again
+    from its files as a resume does (the store is the caller's to close)."""
     db = tmp_path / "encounters.json"
     with open_store(db) as store:
         live = LiveEncounter.create(store, "Long", rng=random.Random(2), actions=["add Ogre hp 40"])
-        for _ in range(400):
-            live.do("roll 1d20")
+        for line in lines:
+            live.do(line)
         live.close()
-        total = len(live.full_log())
     store = open_store(db)
-    resumed = LiveEncounter.open(store, "Long")
+    return store, LiveEncounter.open(store, "Long")
+
+
+async def test_a_resumed_long_fight_counts_the_log_entries_kept_only_on_disk(
+    tmp_path: Path,
+) -> None:
+    store, resumed = resumed_fight(tmp_path, ["roll 1d20"] * 400)
+    total = len(resumed.full_log())
     assert resumed.log_earlier > 0  # most of the log stayed in the steps file
     app = CombatTrackerApp(store, resumed, Config(), random.Random(1))
     async with app.run_test(size=(80, 24)) as pilot:
@@ -209,14 +216,7 @@ async def test_the_first_undo_after_resuming_keeps_the_newest_entry_in_view(
     # Resuming wraps only the tail that fills the log pane; an undo cuts it
     # one line short, and widening it then left the view a line above the
     # bottom: the GM no longer saw the entry now last ("R2 Vex's turn").
-    db = tmp_path / "encounters.json"
-    with open_store(db) as store:
-        live = LiveEncounter.create(store, "Long", rng=random.Random(2), actions=["add Ogre hp 40"])
-        for bonus in range(40):
-            live.do(f"roll 1d20+{bonus}")
-        live.close()
-    store = open_store(db)
-    resumed = LiveEncounter.open(store, "Long")
+    store, resumed = resumed_fight(tmp_path, [f"roll 1d20+{bonus}" for bonus in range(40)])
     app = CombatTrackerApp(store, resumed, Config(), random.Random(1))
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.pause()
