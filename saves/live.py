@@ -243,6 +243,16 @@ class LiveEncounter:
     def can_redo(self) -> bool:
         return self.session.can_redo
 
+    @property
+    def rng(self) -> random.Random:
+        """The fight's random source (rolls the program makes for the GM)."""
+        return self.session.rng
+
+    def renames(self, step: Step) -> dict[str, str]:
+        """Who *step*, the last one applied, renamed, old name to new
+        (``Session.renames``)."""
+        return self.session.renames(step)
+
     def dice_needed(self, action: str | Mapping[str, Any]) -> list[tuple[str, int]]:
         """The dice *action* would roll beyond its faces (``Session.dice_needed``)."""
         return self.session.dice_needed(action)

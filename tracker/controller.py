@@ -1,13 +1,10 @@
 """The encounter screen's decisions, without Textual: the one owner of the
 selection and the marks (saved with the encounter, so a relaunch resumes
-them), whom each key targets and the line it sends.  The row cursor moves
-in the pane first, so it is read through a callable, never a stale copy.  A
-collapsed group is one row (``tracker.collapse``): the cursor counts rows,
-and a key on a collapsed row acts on the group's standing members.  The
-rest of what the screen asks lives beside it, called from here: why a key
-is unavailable (``tracker.availability``), the initiative form's batch
-(``tracker.initiative_entry``) and applying lines, each failure one
-sentence for the GM (``tracker.applying``)."""
+them), whom each key targets and the line it sends.  The cursor moves in the
+pane first, so it is read through a callable, never a stale copy; on a
+collapsed group's row (``tracker.collapse``) a key acts on its standing
+members.  Why a key is unavailable, the initiative form's batch and applying
+lines live beside it (``availability``, ``initiative_entry``, ``applying``)."""
 
 from __future__ import annotations
 
@@ -335,7 +332,7 @@ class EncounterController:
     ) -> Action:
         """:meth:`monster_dice`'s *action* carrying the GM's *typed* faces,
         the session's rolls in the others."""
-        return initiative.with_monster_faces(self.live.session.rng, action, gm, typed)
+        return initiative.with_monster_faces(self.live.rng, action, gm, typed)
 
     def add_line(self, values: Mapping[str, str], checks: Mapping[str, bool]) -> str:
         """The add form's line (``lines.add_line``; ValueError: no name)."""
@@ -379,9 +376,10 @@ class EncounterController:
         return self._done(applying.history(self.live, undo))
 
     def _done(self, step: Step | str) -> str | None:
-        if not isinstance(step, str):
-            self.renamed(self.live.session.renames(step))
-        return step if isinstance(step, str) else None
+        if isinstance(step, str):
+            return step
+        self.renamed(self.live.renames(step))
+        return None
 
     def save_points(self) -> Callable[[str], str | None]:
         """What one save-point prompt does with each label (``applying.save_points``)."""
