@@ -1,6 +1,6 @@
 """What the small dialogs share: a modal screen styled as a dialog that
-quits quietly and whose ``cancel`` dismisses it with None, and the keys row
-at its foot."""
+quits quietly and whose ``cancel`` (or ``close``) dismisses it with None,
+the message line that shows an error, and the keys row at its foot."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from tracker.screens.quitting import QuietWhenQuitting
+from tracker.widgets.plain import plain
 
 Result = TypeVar("Result")
 
@@ -23,7 +24,16 @@ class Dialog(QuietWhenQuitting, ModalScreen[Result]):
     def action_cancel(self) -> None:
         self.dismiss(None)
 
+    action_close = action_cancel
 
-def keys_row(text: str) -> Static:
+
+def say(message: Static, text: str, error: bool = True) -> None:
+    """Show *text* (plain, never markup) in a dialog's message line, in
+    the error style or not."""
+    message.set_class(error, "error")
+    message.update(plain(text))
+
+
+def keys_row(text: str, id: str | None = None) -> Static:
     """The line of keys at a dialog's foot (plain text, never markup)."""
-    return Static(text, classes="dialog-keys", markup=False)
+    return Static(text, id=id, classes="dialog-keys", markup=False)

@@ -12,7 +12,7 @@ from textual.containers import Vertical
 from textual.widgets import Input, Label, Static
 
 from rules.text import shorten
-from tracker.screens.dialog import Dialog, keys_row
+from tracker.screens.dialog import Dialog, keys_row, say
 from tracker.screens.quitting import quitting
 from tracker.screens.typeahead import TakesTyping
 from tracker.widgets.plain import plain
@@ -83,11 +83,9 @@ class FacesScreen(TakesTyping, Dialog[list[int] | None]):
         face = check_face(text, sides)
         message = self.query_one("#faces-message", Static)
         if isinstance(face, str):
-            message.add_class("error")
-            message.update(plain(face))
+            say(message, face)
             return
-        message.remove_class("error")
-        message.update("")
+        say(message, "", error=False)
         self._faces.append(face)
         event.input.value = ""
         if len(self._faces) == len(self._needed):

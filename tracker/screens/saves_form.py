@@ -12,13 +12,13 @@ from rich.cells import cell_len
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
-from textual.screen import ModalScreen
 from textual.widgets import Label, Static
 
 from tracker.bindings import SAVES_KEYS, Key, bindings
 from tracker.lines import SAVES
+from tracker.screens.dialog import Dialog, keys_row
 from tracker.screens.prompt import PromptScreen, Submit, settle
-from tracker.screens.quitting import QuietWhenQuitting, quitting
+from tracker.screens.quitting import quitting
 from tracker.screens.typeahead import TakesTyping
 from tracker.widgets.plain import plain
 from tracker.widgets.plain_input import PlainInput
@@ -41,7 +41,7 @@ def saves_hint(targets: int) -> str:
     return "Enter: everyone takes it all · ctrl+s: saves per target (full / half / none)"
 
 
-class SavesScreen(TakesTyping, QuietWhenQuitting, ModalScreen[bool]):
+class SavesScreen(TakesTyping, Dialog[bool]):
     """Each target's save for one damage amount; dismisses True once the
     line was applied, False when the GM went back (Esc)."""
 
@@ -54,7 +54,7 @@ class SavesScreen(TakesTyping, QuietWhenQuitting, ModalScreen[bool]):
     ]
 
     def __init__(self, title: str, names: Sequence[str], submit: SubmitSaves) -> None:
-        super().__init__(classes="dialog-screen")
+        super().__init__()
         self._title = title
         self._names = list(names)
         self._submit = submit
@@ -72,7 +72,7 @@ class SavesScreen(TakesTyping, QuietWhenQuitting, ModalScreen[bool]):
                 classes="dialog-hint",
                 markup=False,
             )
-            yield Static("Enter applies · Esc: back to the amount", classes="dialog-keys")
+            yield keys_row("Enter applies · Esc: back to the amount")
 
     def on_mount(self) -> None:
         self._list.focus()
@@ -106,7 +106,7 @@ class SavesScreen(TakesTyping, QuietWhenQuitting, ModalScreen[bool]):
             return
         error = self._submit(dict(self.saves))
         if error:
-            settle(self, error, "#saves-message")  # type: ignore[arg-type]
+            settle(self, error, "#saves-message")
         else:
             self.dismiss(True)
 

@@ -12,11 +12,11 @@ from typing import TYPE_CHECKING
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from tracker.bindings import SHARE_KEYS, bindings
-from tracker.screens.quitting import QuietWhenQuitting, quitting
+from tracker.screens.dialog import Dialog
+from tracker.screens.quitting import quitting
 from tracker.widgets.plain import plain
 
 if TYPE_CHECKING:
@@ -69,13 +69,13 @@ def viewers_line(count: int) -> str:
     return f"Watching now: {count} page{'s' if count != 1 else ''}."
 
 
-class ShareScreen(QuietWhenQuitting, ModalScreen[None]):
+class ShareScreen(Dialog[None]):
     """The link, the code, the viewers; stop, LAN, new link."""
 
     BINDINGS = bindings(SHARE_KEYS)
 
     def __init__(self, sharing: Sharing, apply: Apply) -> None:
-        super().__init__(classes="dialog-screen")
+        super().__init__()
         self.sharing = sharing
         self._apply = apply
         self._drawn_url: str | None = None
@@ -152,9 +152,6 @@ class ShareScreen(QuietWhenQuitting, ModalScreen[None]):
             ),
             answered,
         )
-
-    def action_close(self) -> None:
-        self.dismiss(None)
 
 
 def share(screen: EncounterView, sharing: Callable[[], Sharing]) -> None:
