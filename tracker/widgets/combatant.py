@@ -5,7 +5,8 @@ number comes from the rules core) and redraws only for a different object."""
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Sequence
+from functools import partial
 
 from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
 from rich.measure import Measurement
@@ -22,10 +23,9 @@ from rules.durations import Duration
 from rules.rulesets import Ruleset
 from rules.text import visible
 from tracker.defenses import defense_parts
+from tracker.lines import ABILITY_FIELDS
 from tracker.widgets.plain import plain
 from tracker.widgets.steady import SteadyScrollView, safe_strip, text_segments
-
-ABILITY_ORDER = ("dex", "per", "str", "con", "int", "wis", "cha", "luck")
 
 
 def _duration(d: Duration | None, owner: str) -> str:
@@ -119,7 +119,7 @@ def describe(
     if c.abilities:
         scores = [
             f"{name.upper()} {c.abilities[name]} ({_modifier(c.abilities[name])})"
-            for name in ABILITY_ORDER
+            for name in ABILITY_FIELDS
             if name in c.abilities
         ]
         grid.add_row("Abil", Text("\n".join(pack(scores, room))))
@@ -164,17 +164,17 @@ def describe(
     return Group(head, grid)
 
 
-class Details:
-    """*c* described at whatever width it is rendered (a Rich renderable),
-    so lists wrap at the pane's real width."""
+class AtWidth:
+    """What *describe* draws at whatever width it is rendered (a Rich
+    renderable), so lists wrap at the pane's real width."""
 
-    def __init__(self, c: Combatant, ruleset: Ruleset, delayed: bool) -> None:
-        self.c, self.ruleset, self.delayed = c, ruleset, delayed
+    def __init__(self, describe: Callable[[int], RenderableType]) -> None:
+        self._describe = describe
         self._cache: tuple[int, RenderableType] | None = None
 
     def at(self, width: int) -> RenderableType:
         if self._cache is None or self._cache[0] != width:
-            self._cache = (width, describe(self.c, self.ruleset, self.delayed, width))
+            self._cache = (width, self._describe(width))
         return self._cache[1]
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
@@ -213,7 +213,7 @@ class CombatantPane(SteadyScrollView):
             title = "Combatant"
             self._body = Text.styled("No combatant selected.\nPress a to add one.", "italic")
         else:
-            title, self._body = c.name, Details(c, ruleset, delayed)
+            title, self._body = c.name, AtWidth(partial(describe, c, ruleset, delayed))
         return self._show_body(title)
 
     def show_group(
@@ -226,9 +226,9 @@ class CombatantPane(SteadyScrollView):
         if self._shown == key:
             return False
         self._shown = key
-        from tracker.widgets.group_details import GroupDetails
+        from tracker.widgets.group_details import describe_group
 
-        self._body = GroupDetails(members, key[1], marks)
+        self._body = AtWidth(partial(describe_group, members, key[1], marks))
         return self._show_body(f"{members[0].group} ×{len(members)}")
 
     def _show_body(self, title: str) -> bool:

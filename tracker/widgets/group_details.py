@@ -9,8 +9,7 @@ from collections.abc import Collection, Sequence
 from typing import TYPE_CHECKING
 
 from rich.cells import cell_len
-from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
-from rich.measure import Measurement
+from rich.console import Group, RenderableType
 from rich.text import Text
 
 from rules.text import visible
@@ -79,22 +78,3 @@ def describe_group(
         lines.append(line)
     lines.append(Text("o expands the group; keys act on its standing members", "dim italic"))
     return Group(*lines)
-
-
-class GroupDetails:
-    """:func:`describe_group` at whatever width it is rendered."""
-
-    def __init__(self, members: Sequence[Combatant], active: str | None, marked: Collection[str]):
-        self.members, self.active, self.marked = members, active, marked
-        self._cache: tuple[int, RenderableType] | None = None
-
-    def at(self, width: int) -> RenderableType:
-        if self._cache is None or self._cache[0] != width:
-            self._cache = (width, describe_group(self.members, self.active, self.marked, width))
-        return self._cache[1]
-
-    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
-        yield self.at(options.max_width)
-
-    def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
-        return Measurement.get(console, options, self.at(options.max_width))

@@ -228,7 +228,12 @@ class InitiativePane(SteadyScrollView, can_focus=True):
         return style
 
     def _current_layout(self, width: int) -> Layout:
-        if self._layout is None or width != self._strip_width:
+        """The columns at *width*; a new width renders every row again."""
+        if width != self._strip_width:
+            self._strips = [None] * len(self._rows)
+            self._layout = None
+            self._strip_width = width
+        if self._layout is None:
             self._layout = layout(width, self._content, self._compact)
         return self._layout
 
@@ -249,11 +254,7 @@ class InitiativePane(SteadyScrollView, can_focus=True):
         return safe_strip(Strip(segments), width)
 
     def _row_strip(self, index: int, width: int) -> Strip:
-        if width != self._strip_width:
-            self._strips = [None] * len(self._rows)
-            self._layout = None
         lay = self._current_layout(width)
-        self._strip_width = width
         strip = self._strips[index]
         if strip is None:
             row = self._rows[index]
@@ -279,11 +280,7 @@ class InitiativePane(SteadyScrollView, can_focus=True):
     def render_line(self, y: int) -> Strip:
         width = self.size.width
         if y == 0:
-            if width != self._strip_width:
-                self._strips = [None] * len(self._rows)
-                self._layout = None
             lay = self._current_layout(width)
-            self._strip_width = width
             style = self._style("initiative--header", partial=False)
             return self._line(self.header_labels(lay), width, lay).apply_style(style)
         index = int(self.scroll_offset.y) + y - 1
