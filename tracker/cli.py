@@ -75,14 +75,13 @@ def command_of(argv: Sequence[str]) -> str | None:
 def build_parser(command: str | None = "?") -> argparse.ArgumentParser:
     """The parser for *command*'s line, with only that subcommand (``"?"``:
     all of them, for ``--help`` and errors)."""
+    from tracker.commands.common import add_common
+
     parser = _Parser(
         prog="combat-tracker",
         description="A keyboard-driven combat tracker for tabletop Game Masters.",
     )
-    parser.add_argument(
-        "--db", metavar="PATH", help="database file (default: user data dir; env COMBAT_TRACKER_DB)"
-    )
-    parser.add_argument("--seed", type=int, metavar="N", help="make every roll reproducible")
+    add_common(parser, default=None)
     parser.add_argument("--lan", action="store_true", help=LAN_HELP)
     sub = parser.add_subparsers(dest="command", parser_class=_Parser, metavar="COMMAND")
     if command is None:

@@ -32,21 +32,13 @@ class CommandError(Exception):
         self.status = status
 
 
-def add_common(parser: argparse.ArgumentParser) -> None:
-    """``--db`` and ``--seed`` after the subcommand too (SUPPRESS keeps a
-    value given before it)."""
+def add_common(parser: argparse.ArgumentParser, default: object = argparse.SUPPRESS) -> None:
+    """``--db`` and ``--seed``: before the subcommand (the main parser's,
+    *default* None) and after it too (SUPPRESS keeps a value given before)."""
+    help_db = "database file (default: user data dir; env COMBAT_TRACKER_DB)"
+    parser.add_argument("--db", metavar="PATH", default=default, help=help_db)
     parser.add_argument(
-        "--db",
-        metavar="PATH",
-        default=argparse.SUPPRESS,
-        help="database file (default: user data dir; env COMBAT_TRACKER_DB)",
-    )
-    parser.add_argument(
-        "--seed",
-        type=int,
-        metavar="N",
-        default=argparse.SUPPRESS,
-        help="make every roll reproducible",
+        "--seed", type=int, metavar="N", default=default, help="make every roll reproducible"
     )
 
 
