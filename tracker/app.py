@@ -2,8 +2,7 @@
 and the screens, which do the work.  An encounter given opens at once, else
 the resume picker, else a new encounter.  What the store repaired and
 config problems are shown in one dialog the GM closes, never as toasts that
-scroll away.  A theme picked in the command palette is saved to the
-config file."""
+scroll away."""
 
 from __future__ import annotations
 
@@ -66,12 +65,10 @@ class CombatTrackerApp(QuietWhenQuitting, App[None]):
         self.config = config or Config()
         self.rng = rng
         self._notices = list(notices)
-        #: the garbage collector was turned off for start-up (build_app):
-        #: back on once the first frame is painted
+        #: the collector was turned off for start-up (build_app): back on after the first frame
         self._resume_gc = resume_gc
         #: ``--lan``: the players' view listens on the local network (None: as kept)
         self.lan = lan
-        #: the players' view of the open encounter, made when first shared
         self.sharing: Sharing | None = None
         #: keys typed while a dialog or the command line opens
         self.key_hold = KeyHold()
@@ -170,8 +167,6 @@ class CombatTrackerApp(QuietWhenQuitting, App[None]):
 
     def hold_keys(self, trigger: events.Key | None = None) -> None:
         """Hold the keys from now until :meth:`release_keys` (or a moment)."""
-        if self.key_hold.holding:
-            return
         self.key_hold.start(trigger)
 
     def take_key(self, event: events.Key) -> bool:
@@ -194,7 +189,6 @@ class CombatTrackerApp(QuietWhenQuitting, App[None]):
             self.post_message(key)
 
     def push_screen(self, screen: Screen[Any] | str, *args: Any, **kwargs: Any) -> Any:
-        """Push *screen* with the dialogs' rules read (:meth:`load_dialog_css`)."""
         self.load_dialog_css()
         return super().push_screen(screen, *args, **kwargs)
 
@@ -209,7 +203,6 @@ class CombatTrackerApp(QuietWhenQuitting, App[None]):
             stylesheet.parse()  # now, not while the first dialog is styled
 
     def action_command_palette(self) -> None:
-        """Textual's command palette, quiet when the app quits mid-search."""
         from tracker.screens.quiet_palette import QuietPalette
 
         # is_open takes an App[object]; App is invariant in its return type,
@@ -288,7 +281,6 @@ class CombatTrackerApp(QuietWhenQuitting, App[None]):
             gc.enable()
 
     def show_notices(self, notices: Sequence[str], title: str = "Please read") -> None:
-        """Every notice in one dialog (wrapped, scrollable; Enter closes)."""
         if notices:
             from tracker.screens.prompt import NoticeScreen
 

@@ -1,13 +1,10 @@
 """The encounter screen's decisions, without Textual: the one owner of the
 selection and the marks (saved with the encounter, so a relaunch resumes
 them), whom each key targets and the line it sends.  The row cursor moves
-in the pane first, so it is read through a callable, never a stale copy.  A
-collapsed group is one row (``tracker.collapse``): the cursor counts rows,
-and a key on a collapsed row acts on the group's standing members.  The
-rest of what the screen asks lives beside it, called from here: why a key
-is unavailable (``tracker.availability``), the initiative form's batch
-(``tracker.initiative_entry``) and applying lines, each failure one
-sentence for the GM (``tracker.applying``)."""
+in the pane first, so it is read through a callable, never a stale copy; it
+counts rows, and a collapsed group is one (``tracker.collapse``).  The
+screen calls here for what lives beside it: ``tracker.availability``,
+``tracker.initiative_entry`` and ``tracker.applying``."""
 
 from __future__ import annotations
 
@@ -46,7 +43,6 @@ class EncounterController:
         self._cursor = cursor
         self.follow_turn = follow_turn
         self.keep_marks = keep_marks
-        #: whose turn it was when last asked (:meth:`turn_moved`)
         self._turn = self._turn_key()
         self._turn_at = self._turn_place()
         ui: Mapping[str, object] = live.ui_state
@@ -58,7 +54,6 @@ class EncounterController:
         self.marked: list[str] = [str(n) for n in marked] if isinstance(marked, list) else []
         #: which groups show member by member (the others: one row each)
         self.collapse = Collapse(ui.get("expanded"))
-        #: the movement dialog's program-rolled endurance checks
         self._previews = MovePreviews(live)
         self._reasons = availability.Reasons(self)
 
@@ -67,7 +62,6 @@ class EncounterController:
         return self.live.encounter
 
     def cursor_row(self) -> int | None:
-        """The row the selection cursor is on (None: no rows)."""
         return self._cursor()
 
     def names(self) -> list[str]:
@@ -78,12 +72,10 @@ class EncounterController:
         return [c.name for c in self.encounter.combatants if c.down and not c.player]
 
     def rows(self) -> tuple[Span, ...]:
-        """The initiative pane's rows: one per combatant, one per collapsed
-        group (``tracker.collapse``)."""
+        """The initiative pane's rows (``tracker.collapse``)."""
         return self.collapse.rows(self.encounter.combatants)
 
     def row_of(self, index: int) -> int:
-        """The row showing the combatant at *index* in the order."""
         return row_of(self.rows(), index)
 
     def selected_span(self) -> Span | None:
@@ -110,8 +102,7 @@ class EncounterController:
         return enc.combatants[span.lead(enc.turn if enc.started else None)]
 
     def step(self, delta: int) -> int | None:
-        """The row *delta* rows below the cursor, clamped; None when there is
-        nobody to select.  A collapsed group is one row."""
+        """The row *delta* rows below the cursor, clamped (None: no rows)."""
         index = self._cursor()
         count = len(self.rows())
         if index is None or count == 0:
@@ -119,9 +110,8 @@ class EncounterController:
         return max(0, min(index + delta, count - 1))
 
     def toggle_group(self) -> bool:
-        """Expand the collapsed group under the cursor, or collapse the
-        group of the member under it (saved with the UI state); False: the
-        selection is in no group of two or more."""
+        """Expand or collapse the group under the cursor (saved with the UI
+        state); False: the selection is in no group of two or more."""
         span = self.selected_span()
         if span is None or not self.collapse.toggle(self.encounter.combatants, span.start):
             return False
@@ -135,7 +125,6 @@ class EncounterController:
             self.live.set_ui_state(selected=name)
 
     def cursor_moved(self) -> Combatant | None:
-        """Remember whoever the cursor is on now; return them."""
         current = self.selected()
         self.remember(None if current is None else current.name)
         return current
@@ -165,12 +154,9 @@ class EncounterController:
         return (enc.turn, len(enc.combatants))
 
     def turn_moved(self) -> int | None:
-        """After any change (``next``, ``prev``, ``start``, their undo and
-        redo, removing the active combatant): the active row when the turn
-        passed to someone else (or the round changed) since last asked, else
-        None.  With :attr:`follow_turn` the selection becomes the active
-        combatant then; with ``keep_marks = "until-next-turn"`` the marks
-        clear (the GM moved on)."""
+        """After any change: the active row when the turn passed to someone
+        else (or the round changed) since last asked, else None; the
+        selection and the marks then follow the settings."""
         key, was = self._turn_key(), self._turn
         place, was_at = self._turn_place(), self._turn_at
         self._turn, self._turn_at = key, place
@@ -186,13 +172,11 @@ class EncounterController:
         return self.active_row()
 
     def active_row(self) -> int | None:
-        """The active combatant's row (the jump-to-active key; its group's
-        when collapsed), None before the fight starts."""
+        """The active combatant's row (None before the fight starts)."""
         turn = self.encounter.turn
         return None if self.active() is None or turn is None else self.row_of(turn)
 
     def prune_marks(self) -> None:
-        """Forget marks on combatants no longer in the encounter."""
         names = set(self.names())
         self.marked = [n for n in self.marked if n in names]
 
@@ -218,7 +202,7 @@ class EncounterController:
         return True
 
     def clear_marks(self) -> bool:
-        """Forget every mark; False when there was none."""
+        """False when there was no mark."""
         if not self.marked:
             return False
         self.marked = []
@@ -233,7 +217,6 @@ class EncounterController:
             self.clear_marks()
 
     def marks_used(self) -> bool:
-        """Whether the next targeted action goes to the marked combatants."""
         names = set(self.names())
         return any(n in names for n in self.marked)
 
@@ -251,7 +234,6 @@ class EncounterController:
         return [] if current is None else [current.name]
 
     def present_conditions(self, names: list[str]) -> list[str]:
-        """The conditions any of *names* has, sorted."""
         wanted = set(names)
         return sorted(
             {
@@ -290,8 +272,7 @@ class EncounterController:
         return [] if current is None else [current.name]
 
     def line(self, action: str, text: str = "", names: Sequence[str] | None = None) -> str | None:
-        """The line key *action* sends with *text* from its prompt, on
-        *names* (default :meth:`names_for`); None: nobody, or no such key."""
+        """``lines.key_line`` on *names* (default :meth:`names_for`)."""
         names = self.names_for(action) if names is None else names
         if action == "uncondition":
             return self.uncondition_line(names, text) if names else None
@@ -312,19 +293,14 @@ class EncounterController:
         present = self.present_conditions(names) if action == "uncondition" else ()
         return lines.ask_for(action, names, line, self.selected_group(), self.marks_used(), present)
 
+    # the initiative form (tracker.initiative_entry)
     def players_without_initiative(self) -> list[str]:
-        """The player combatants ``s`` asks the initiative form about."""
         return initiative.players_without_initiative(self.encounter)
 
     def initiative_entry(self, totals: Mapping[str, str]) -> str | dict[str, str]:
-        """The initiative form's line, or its errors by player name
-        (``tracker.initiative_entry``)."""
         return initiative.initiative_entry(totals)
 
     def monster_dice(self, line: str) -> tuple[Action, Dice, list[bool]] | str:
-        """The initiative form's *line* parsed, the monsters' dice the GM
-        rolls and whose each die is (``tracker.initiative_entry``), or
-        why the line is refused."""
         parsed = self.dice_needed(line)
         if isinstance(parsed, str):
             return parsed
@@ -333,16 +309,13 @@ class EncounterController:
     def with_monster_faces(
         self, action: Action, gm: Sequence[bool], typed: Sequence[int]
     ) -> Action:
-        """:meth:`monster_dice`'s *action* carrying the GM's *typed* faces,
-        the session's rolls in the others."""
         return initiative.with_monster_faces(self.live.session.rng, action, gm, typed)
 
+    # the forms' and the movement dialog's lines (tracker.lines)
     def add_line(self, values: Mapping[str, str], checks: Mapping[str, bool]) -> str:
-        """The add form's line (``lines.add_line``; ValueError: no name)."""
         return lines.add_line(values, checks)
 
     def edit_line(self, c: Combatant, values: Mapping[str, str], player: bool | None) -> str:
-        """The edit form's changes as one batch (empty: nothing changed)."""
         return lines.edit_line(c, values, player)
 
     def renamed(self, renames: Mapping[str, str]) -> None:
@@ -355,48 +328,41 @@ class EncounterController:
             self.remember(renames[self.selected_name])
 
     def move_line(self, name: str, movement: str, face: int | None, spend: bool) -> str:
-        """``move`` for the movement dialog, carrying the previewed face."""
         return lines.move_line(name, movement, face, spend)
 
     def preview_move(
         self, name: str, movement: str, face: int | None, reroll: bool = False
     ) -> EnduranceCheck | str:
-        """The endurance check a move would make, or why it cannot; one the
-        program rolls is kept until an action changes the fight."""
+        """``applying.MovePreviews.check``."""
         return self._previews.check(name, movement, face, reroll)
 
+    # applying lines and the other calls into the live encounter (tracker.applying)
     def dice_needed(self, line: str) -> tuple[Action, Dice] | str:
-        """*line* parsed, with the dice it will roll, or why it is refused."""
         return applying.dice_needed(self.live, line)
 
     def do(self, line_or_action: str | Action, faces: Sequence[int] = ()) -> str | None:
-        """Apply and durably save one action (with the GM's *faces*); None
-        when done, else what to tell the GM (nothing changed)."""
+        """None when done, else what to tell the GM (nothing changed)."""
         return self._done(applying.do(self.live, line_or_action, faces))
 
     def history(self, undo: bool) -> str | None:
-        """Undo (or redo) one step; None when done, else why not."""
         return self._done(applying.history(self.live, undo))
 
     def _done(self, step: Step | str) -> str | None:
+        """The selection and the marks follow a rename."""
         if not isinstance(step, str):
             self.renamed(self.live.session.renames(step))
         return step if isinstance(step, str) else None
 
     def save_points(self) -> Callable[[str], str | None]:
-        """What one save-point prompt does with each label (``applying.save_points``)."""
         return applying.save_points(self.live)
 
     def compact_if_due(self) -> str | None:
-        """Write a fresh snapshot when one is due; a warning if that failed."""
         return applying.compact_if_due(self.live)
 
     def availability(self) -> tuple[bool, ...]:
-        """What the footer's greyed keys depend on; it is rebuilt only when
-        this changes."""
+        """What the footer's greyed keys depend on (``tracker.availability``)."""
         return availability.availability(self)
 
     def unavailable(self, action: str) -> str | None:
-        """Why *action* does not apply now (None: it does), for the footer
-        and the key pressed anyway (``tracker.availability``)."""
+        """Why *action* does not apply now (None: it does)."""
         return self._reasons.why(action)

@@ -64,12 +64,12 @@ def _start_with(screen: EncounterView, entry: InitiativeEntry | None) -> None:
 
 def end_combat(screen: EncounterView) -> None:
     """``end``, once the GM confirms (Enter says no)."""
-    _confirmed(
+    _confirm(
         screen,
         f"End combat after round {screen.encounter.round}?",
         "The turn order stops and initiative is cleared (s starts a new combat); "
         "ctrl+z resumes this one.",
-        "end_combat",
+        screen.controller.line("end_combat"),
     )
 
 
@@ -77,24 +77,20 @@ def remove_defeated(screen: EncounterView) -> None:
     """``remove defeated``, once the GM confirms (Enter says no)."""
     down = screen.controller.defeated()
     shown = ", ".join(down[:5]) + (f" and {len(down) - 5} more" if len(down) > 5 else "")
-    _confirmed(
+    _confirm(
         screen,
         f"Remove {len(down)} defeated: {shown}?",
         "ctrl+z brings them back.",
-        "remove_defeated",
+        screen.controller.line("remove_defeated"),
     )
 
 
-def _confirmed(screen: EncounterView, question: str, detail: str, action: str) -> None:
-    line = screen.controller.line(action)
-    assert line is not None  # a fixed line
-    _confirm(screen, question, detail, line)
-
-
-def _confirm(screen: EncounterView, question: str, detail: str, line: str) -> None:
+def _confirm(screen: EncounterView, question: str, detail: str, line: str | None) -> None:
     """Apply *line* once the GM says yes to *question* (Enter says no)."""
     from tracker.screens.prompt import ConfirmScreen
 
+    if line is None:  # nobody to act on
+        return
     screen.app.push_screen(
         ConfirmScreen(question, detail, destructive=True),
         lambda yes: screen.report(screen.apply(line)) if yes else None,
