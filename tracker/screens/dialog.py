@@ -1,15 +1,16 @@
 """What the small dialogs share: a modal screen styled as a dialog that
 quits quietly and whose ``cancel`` (or ``close``) dismisses it with None,
-the message line that shows an error, and the keys row at its foot."""
+Enter in its input lines, the message line that shows an error, and the
+keys row at its foot."""
 
 from __future__ import annotations
 
 from typing import TypeVar
 
 from textual.screen import ModalScreen
-from textual.widgets import Static
+from textual.widgets import Input, Static
 
-from tracker.screens.quitting import QuietWhenQuitting
+from tracker.screens.quitting import QuietWhenQuitting, quitting
 from tracker.widgets.plain import plain
 
 Result = TypeVar("Result")
@@ -25,6 +26,24 @@ class Dialog(QuietWhenQuitting, ModalScreen[Result]):
         self.dismiss(None)
 
     action_close = action_cancel
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        if not quitting(self):
+            self.entered(event.value.strip(), event.input)
+
+    def entered(self, text: str, field: Input) -> None:
+        """Enter in *field*, which holds *text* (stripped)."""
+
+    def settle(self, error: str | None, message_id: str) -> None:
+        """After the dialog submitted: show *error* in its message line and
+        stay open (nothing changed), or close with None."""
+        if quitting(self):
+            return
+        if error:
+            say(self.query_one(message_id, Static), error)
+        else:
+            self.dismiss(None)
 
 
 def say(message: Static, text: str, error: bool = True) -> None:

@@ -71,11 +71,7 @@ class FacesScreen(TakesTyping, Dialog[list[int] | None]):
         which = f"Die {len(self._faces) + 1} of {len(self._needed)}: {die_label(label, sides)}"
         self.query_one("#faces-which", Static).update(plain(which))
 
-    def on_input_submitted(self, event: Input.Submitted) -> None:
-        event.stop()
-        if quitting(self):
-            return
-        text = event.value.strip()
+    def entered(self, text: str, field: Input) -> None:
         if not text:
             self.dismiss(self._faces)
             return
@@ -87,7 +83,7 @@ class FacesScreen(TakesTyping, Dialog[list[int] | None]):
             return
         say(message, "", error=False)
         self._faces.append(face)
-        event.input.value = ""
+        field.value = ""
         if len(self._faces) == len(self._needed):
             self.dismiss(self._faces)
         else:

@@ -5,17 +5,16 @@ dialog.  The caller's ``submit`` returns an error message or None."""
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
-from textual.screen import ModalScreen
 from textual.suggester import SuggestFromList
-from textual.widgets import Label, Static
+from textual.widgets import Input, Label, Static
 
 from tracker.bindings import LINE_KEYS, bindings
-from tracker.screens.dialog import Dialog, keys_row, say
+from tracker.screens.dialog import Dialog, keys_row
 from tracker.screens.quitting import quitting
 from tracker.screens.typeahead import TakesTyping
 from tracker.widgets.plain import plain
@@ -28,17 +27,6 @@ if TYPE_CHECKING:
 
 #: Applies the typed text; returns an error message to show, or None when done.
 Submit = Callable[[str], str | None]
-
-
-def settle(screen: ModalScreen[Any], error: str | None, message_id: str) -> None:
-    """After a dialog submitted: show *error* inline in its message line and
-    stay open (nothing changed), or close the dialog."""
-    if quitting(screen):
-        return
-    if error:
-        say(screen.query_one(message_id, Static), error)
-    else:
-        screen.dismiss(None)
 
 
 class PromptScreen(TakesTyping, Dialog[None]):
@@ -84,15 +72,11 @@ class PromptScreen(TakesTyping, Dialog[None]):
             yield Static(plain(self._usage), id="prompt-message", classes="dialog-hint")
             yield keys_row("Enter applies · Esc cancels")
 
-    def on_input_submitted(self, event: PlainInput.Submitted) -> None:
-        event.stop()
-        if quitting(self):
-            return
-        text = event.value.strip()
+    def entered(self, text: str, field: Input) -> None:
         error = self._submit(text)
         if not error and self._history is not None:
             self._history.add(text)
-        settle(self, error, "#prompt-message")
+        self.settle(error, "#prompt-message")
 
     def action_history_back(self) -> None:
         if self._recall is not None:

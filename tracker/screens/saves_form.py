@@ -1,7 +1,6 @@
-"""Damage with saves: the damage prompt takes ``ctrl+s`` after the amount, and one small form lists each target with full,
-half or none (space / → / ← cycle; f, h, n set it and go to the next row).
-Enter applies one line, ``damage TARGETS AMOUNT half T none T``: one roll,
-one step, one undo.  The line is the controller's (``tracker.lines``)."""
+"""Damage with saves: ``ctrl+s`` in the damage prompt opens a small form
+listing each target with full, half or none; Enter applies one line,
+``damage TARGETS AMOUNT half T none T``: one roll, one step, one undo."""
 
 from __future__ import annotations
 
@@ -17,7 +16,7 @@ from textual.widgets import Label, Static
 from tracker.bindings import SAVES_KEYS, Key, bindings
 from tracker.lines import SAVES
 from tracker.screens.dialog import Dialog, keys_row
-from tracker.screens.prompt import PromptScreen, Submit, settle
+from tracker.screens.prompt import PromptScreen, Submit
 from tracker.screens.quitting import quitting
 from tracker.screens.typeahead import TakesTyping
 from tracker.widgets.plain import plain
@@ -106,7 +105,7 @@ class SavesScreen(TakesTyping, Dialog[bool]):
             return
         error = self._submit(dict(self.saves))
         if error:
-            settle(self, error, "#saves-message")
+            self.settle(error, "#saves-message")
         else:
             self.dismiss(True)
 
@@ -168,11 +167,11 @@ class DamagePromptScreen(PromptScreen):
     def action_saves(self) -> None:
         text = self.query_one("#prompt-input", PlainInput).value.strip()
         if not text:
-            settle(self, "type the damage first (e.g. 8d6 fire), then ctrl+s", "#prompt-message")
+            self.settle("type the damage first (e.g. 8d6 fire), then ctrl+s", "#prompt-message")
             return
         error = self._check(text) if self._check is not None else None
         if error:  # said here, before a form of saves for an amount that fails
-            settle(self, error, "#prompt-message")
+            self.settle(error, "#prompt-message")
             return
 
         def applied(done: bool | None) -> None:
