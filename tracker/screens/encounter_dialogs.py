@@ -1,11 +1,7 @@
-"""The dialogs the encounter screen's keys open, one function each: the
-initiative form that starts the fight (and the monsters' d20s with
-physical rolls), the confirmations before ending the fight or removing
-combatants, the add and edit forms, the movement dialog and the save-point
-prompt.  Each opens its dialog on the screen and applies what the GM chose
-through it (``EncounterView.apply``), so the screen keeps only its keys.
-The dialogs' own modules are imported when first opened: the first frame
-does not need them."""
+"""The dialogs the encounter screen's keys open, one function each, called
+as the screen's action methods: each opens its dialog and applies what the
+GM chose through ``EncounterView.apply``.  The dialogs' own modules are
+imported when first opened: the first frame does not need them."""
 
 from __future__ import annotations
 
@@ -100,7 +96,7 @@ def _confirm(screen: EncounterView, question: str, detail: str, line: str | None
 def remove(screen: EncounterView) -> None:
     """``remove`` the selection (a collapsed row: its whole group), once
     the GM confirms."""
-    current = screen.selected()
+    current = screen.controller.selected()
     line = screen.controller.line("remove")
     if current is None or line is None:
         return
@@ -131,7 +127,7 @@ def add(screen: EncounterView) -> None:
 def edit(screen: EncounterView) -> None:
     """The edit form: every changed field is sent as ONE batched action
     (``set … max_hp 30; set … hp 20``), one undoable step, all or nothing."""
-    current = screen.selected()
+    current = screen.controller.selected()
     if current is None:
         return
     from tracker.screens.form import Field, FormScreen
@@ -152,7 +148,7 @@ def edit(screen: EncounterView) -> None:
 def move(screen: EncounterView) -> None:
     """The movement dialog for the selection: its endurance check
     previewed, its line carrying the previewed face."""
-    current = screen.selected()
+    current = screen.controller.selected()
     if current is None:
         return
     from tracker.screens.movement import MovementScreen
