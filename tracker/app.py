@@ -348,12 +348,10 @@ class CombatTrackerApp(QuietWhenQuitting, App[None]):
             return
         sharing = self.share()
         problem = sharing.start()
-        if problem is None and sharing.note is not None:
-            self.notify(sharing.note, severity="warning", timeout=8, markup=False)
-        elif problem is None:
+        if problem is None and sharing.note is None:
             self.notify("Sharing the players' view again (P: its link).", timeout=4)
-        else:
-            self.notify(problem, severity="warning", timeout=8, markup=False)
+        else:  # it did not start, or the link changed
+            self.notify(problem or sharing.note or "", severity="warning", timeout=8)
 
     def on_unmount(self) -> None:
         self._release_gc()

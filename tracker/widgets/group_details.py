@@ -1,7 +1,6 @@
 """The combatant pane for a collapsed group (issue 11): one line per member
-— whose turn it is (``▶``) and the marks (``●``), the name, HP (``½`` when
-bloodied, ``down``) and conditions — so the GM sees the horde without
-expanding it.  Names and conditions are the GM's text, shown plain."""
+(the turn, the mark, the name, HP and conditions), so the GM sees the horde
+without expanding it."""
 
 from __future__ import annotations
 
@@ -13,7 +12,7 @@ from rich.console import Group, RenderableType
 from rich.text import Text
 
 from rules.text import visible
-from tracker.widgets.initiative_rows import ACTIVE_MARKER, BLOODIED_MARKER, bloodied, fit_name
+from tracker.widgets.initiative_rows import ACTIVE_MARKER, fit_name, hp_text
 
 if TYPE_CHECKING:
     from rules.combatant import Combatant
@@ -23,10 +22,8 @@ NAME_MAX = 16
 
 
 def hp_words(c: Combatant) -> str:
-    """``8/14``, ``3/9 ½`` or ``down``, with ``+N`` temp HP."""
-    marker = BLOODIED_MARKER if bloodied(c) else ""
-    text = "down" if c.down else f"{c.hp}/{c.max_hp}{marker}"
-    return text + (f" +{c.temp_hp}" if c.temp_hp else "")
+    """``8/14``, ``3/9 ½`` or ``down``, with ``+N`` temp HP (the pane's text)."""
+    return "".join(hp_text(c)).lstrip()
 
 
 def conditions_words(c: Combatant) -> str:

@@ -1,10 +1,9 @@
 """The log pane, a line-API widget showing the newest entries at the bottom,
 followed.  It keeps a window of the last entries wrapped to its width: at
 first the tail that fills the pane, widened to ``WINDOW`` entries when the
-GM scrolls to the top (older ones are in ``export``).  The window is first
-wrapped to the size the screen's arrangement plans for the pane, before it
-is laid out (else as it is first drawn), not on a Resize event (as
-``RichLog`` waits for), which arrives only after the first frame."""
+GM scrolls to the top (older ones are in ``export``).  It is first wrapped
+before the first frame (:meth:`LogPane._planned_size`), not on a Resize
+event as ``RichLog`` is, which arrives only after it."""
 
 from __future__ import annotations
 
@@ -83,7 +82,6 @@ class LogPane(SteadyScrollView, can_focus=True):
 
     @property
     def lines(self) -> list[Strip]:
-        """Every wrapped line of the window, top to bottom (the note first)."""
         return self._note + self._body
 
     @property
@@ -91,14 +89,13 @@ class LogPane(SteadyScrollView, can_focus=True):
         return len(self._note) + len(self._body)
 
     def render_lines(self, crop: Region) -> list[Strip]:
-        """Wrap the window once the pane knows its size, as the first frame
-        is drawn, and when the width changes."""
+        """Wrap the window once the pane knows its size, and on a new width."""
         self._fit()
         return super().render_lines(crop)
 
     def _fit(self, size: Size | None = None) -> None:
-        """Rewrap the window when the width changed (first sizing included);
-        *size*: the lines' size the coming layout gives (else as laid out)."""
+        """Rewrap the window on a new width; *size*: the lines' size the
+        coming layout gives (else as laid out)."""
         if size is None:
             size = self.scrollable_content_region.size
         width, height = size
@@ -131,8 +128,9 @@ class LogPane(SteadyScrollView, can_focus=True):
         return None
 
     def _sync(self) -> None:
-        """Set the virtual height, follow the bottom, repaint the lines (not
-        the border)."""
+        """Write the note, set the virtual height, follow the bottom, repaint
+        the lines (not the border)."""
+        self._make_note()
         self._set_line_count(self._line_count)
         if self._follow:
             self.scroll_to(y=self.max_scroll_y, animate=False, immediate=True)
@@ -146,8 +144,9 @@ class LogPane(SteadyScrollView, can_focus=True):
             return [Strip(text_segments(text, console))]
         return [Strip(text_segments(line, console)) for line in text.wrap(console, self._width)]
 
-    def _make_note(self, start: int, count: int) -> None:
-        start += self._earlier
+    def _make_note(self) -> None:
+        count = self._count
+        start = count - len(self._entries) + self._earlier
         if start:
             more = "scroll up for more, " if self._limit < WINDOW else ""
             text = Text.styled(
@@ -186,7 +185,6 @@ class LogPane(SteadyScrollView, can_focus=True):
         self._count = count
         self._last = log[-1] if count else None
         self._limit = max(self._limit, count - start)
-        self._make_note(start, count)
         self._sync()
 
     def watch_scroll_y(self, old_value: float, new_value: float) -> None:
@@ -258,12 +256,10 @@ class LogPane(SteadyScrollView, can_focus=True):
         self._last = log[-1]
         if len(self._entries) > WINDOW_MAX:
             self._trim()
-        self._make_note(count - len(self._entries), count)
         self._sync()
         return added
 
     def _trim(self) -> None:
-        """Keep the last WINDOW entries (the view stays on what it showed)."""
         drop = len(self._entries) - WINDOW
         lines = sum(self._heights[:drop])
         del self._entries[:drop]
@@ -283,11 +279,10 @@ class LogPane(SteadyScrollView, can_focus=True):
         self._limit = max(1, self._limit - removed)
         self._count = count
         self._last = log[-1]
-        self._make_note(count - len(self._entries), count)
         self._sync()
         return True
 
     def redraw(self) -> None:
-        """Rewrap everything (after a theme change: styles are in the strips)."""
+        """After a theme change: the styles are in the strips."""
         if self._width:
             self._rebuild()
