@@ -1,7 +1,6 @@
 """Which rows the initiative pane shows: a group (docs/rules.md §4) is one
-row, ``Zombies ×12 · 4 bloodied · 2 down``, until the GM expands it.  The
-controller and the pane read the same :class:`Span` list, so a row index
-means the same to both."""
+row until the GM expands it.  The controller and the pane read the same
+:class:`Span` list, so a row index means the same to both."""
 
 from __future__ import annotations
 
@@ -29,7 +28,6 @@ class Span(NamedTuple):
         return self.group is not None
 
     def covers(self, index: int) -> bool:
-        """Whether the combatant at *index* in the order is on this row."""
         return self.start <= index < self.start + self.size
 
     def lead(self, turn: int | None) -> int:
@@ -127,5 +125,4 @@ class Collapse:
         return True
 
     def saved(self) -> list[str]:
-        """The expanded groups as the UI state keeps them."""
         return sorted(self.expanded)

@@ -333,7 +333,6 @@ class EncounterController:
     def preview_move(
         self, name: str, movement: str, face: int | None, reroll: bool = False
     ) -> EnduranceCheck | str:
-        """``applying.MovePreviews.check``."""
         return self._previews.check(name, movement, face, reroll)
 
     # applying lines and the other calls into the live encounter (tracker.applying)
@@ -364,5 +363,4 @@ class EncounterController:
         return availability.availability(self)
 
     def unavailable(self, action: str) -> str | None:
-        """Why *action* does not apply now (None: it does)."""
         return self._reasons.why(action)

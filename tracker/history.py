@@ -1,9 +1,7 @@
 """What the GM typed, kept like a shell's history: one bounded list per kind
-of line (``command`` for the ``:`` line, ``damage``, ``heal``… for the
-prompts), newest last, in one JSON file in the user state directory,
-replaced atomically after each entry.  A damaged or unwritable file costs at
-most one notice; the history then starts empty.  :class:`Recall` is what
-Up/Down walk."""
+of line (``command`` for the ``:`` line, ``damage``… for the prompts) in one
+JSON file in the user state directory, replaced atomically after each
+entry.  A damaged or unwritable file costs at most one notice."""
 
 from __future__ import annotations
 
@@ -100,7 +98,7 @@ class History:
         }
 
     def entries(self, kind: str) -> tuple[str, ...]:
-        """*kind*'s entries, oldest first."""
+        """Oldest first."""
         return tuple(self._load().get(kind, ()))
 
     def add(self, kind: str, line: str) -> None:
@@ -139,7 +137,6 @@ class History:
                     os.unlink(tmp)
 
     def kind(self, name: str) -> Kept:
-        """One kind of line's view of this history."""
         return Kept(self, name)
 
 

@@ -43,7 +43,6 @@ def add_common(parser: argparse.ArgumentParser, default: object = argparse.SUPPR
 
 
 def rng_from(args: argparse.Namespace) -> random.Random:
-    """The one random source of this run: seeded by ``--seed`` if given."""
     seed = getattr(args, "seed", None)
     return random.Random(seed) if seed is not None else random.Random()
 
@@ -54,7 +53,6 @@ def quoted(text: str, limit: int = 100) -> str:
 
 
 def one_line(message: str) -> str:
-    """*message* made visible, one line, at most MAX_MESSAGE characters."""
     return shorten(message, MAX_MESSAGE)
 
 
@@ -114,7 +112,6 @@ def resolve_name(typed: str, names: list[str]) -> str:
 
 
 def resolve(args: argparse.Namespace, store: Store) -> str:
-    """:func:`resolve_name` of ``args.name``, failing as a CommandError."""
     typed = check_arg("encounter name", args.name)
     try:
         return resolve_name(typed, [s.name for s in store.list()])
@@ -164,5 +161,4 @@ def run_with_store(
 
 
 def fail(message: str) -> None:
-    """One line on stderr, made safe (see :func:`one_line`)."""
     sys.stderr.write(f"combat-tracker: {one_line(message)}\n")

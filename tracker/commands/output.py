@@ -1,7 +1,6 @@
 """Standard output that cannot be written is one line and status 1, not a
 crash: :class:`GuardedOutput` turns a failed write into :class:`OutputError`,
-which the last resort can tell from a bug's ``OSError``.  A closed pipe stays
-a quiet stop."""
+which the last resort can tell from a bug's ``OSError``."""
 
 from __future__ import annotations
 

@@ -1,7 +1,6 @@
 """``export``, and what it and ``show --json`` print: the documented state
-object and the round-by-round Markdown report.  What a person typed is text
-in the report, never Markdown: made visible, then every character Markdown
-could read as syntax escaped."""
+object and the round-by-round Markdown report, where what a person typed is
+made visible, then every character Markdown could read as syntax escaped."""
 
 from __future__ import annotations
 

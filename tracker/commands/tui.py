@@ -21,7 +21,6 @@ if TYPE_CHECKING:
 
 
 def register(subparsers: Subparsers) -> None:
-    """Add ``open NAME``."""
     parser = subparsers.add_parser("open", help="open one encounter in the tracker")
     parser.add_argument(
         "name", metavar="NAME", help="the encounter to open (or a unique prefix of its name)"

@@ -1,7 +1,6 @@
 """The encounter screen's keys: each sends one action line built by the
 controller, or opens the prompt or dialog that builds it
-(``tracker.screens.encounter_dialogs``); the marks serve several actions
-(``keep_marks`` says when they clear), and a key that does not apply now is
+(``tracker.screens.encounter_dialogs``); a key that does not apply now is
 greyed and, pressed anyway, says why (``tracker.availability``)."""
 
 from __future__ import annotations

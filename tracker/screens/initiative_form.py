@@ -1,8 +1,7 @@
 """The initiative form ``s`` opens while a player has no initiative: a row
 per such player for the total called out.  Enter (or Tab) moves down a
 row, Enter on the last applies them all at once (the order never moves
-under the GM); a blank row is rolled, as are the monsters.  With physical
-rolls, a check box asks for the monsters' d20s too."""
+under the GM); a blank row is rolled, as are the monsters."""
 
 from __future__ import annotations
 

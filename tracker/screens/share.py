@@ -1,8 +1,7 @@
 """The players' view dialog (``P``): the link, its QR code when phones can
-open it, how many pages watch, and what the players are shown.  Its keys
-stop sharing, let the local network in or out, replace the link and change
-what the players see (``1``-``6``: each a ``view`` action, logged and
-undoable).  Title and keys sit on the border: a 17-line code fits 60x20."""
+open it, how many pages watch, and what the players are shown (each
+setting a ``view`` action, logged and undoable).  Title and keys sit on
+the border: a 17-line code fits 60x20."""
 
 from __future__ import annotations
 

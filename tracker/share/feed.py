@@ -1,9 +1,8 @@
 """The players' view as the server sends it: the whole redacted view as
 JSON, re-sent to every viewer when the fight changes, at most once per
-``min_interval`` (a burst of keys is one update).  It lives on the server's
-loop, the app's thread only pokes it; the view is built once per update,
-not per viewer, and not at all with nobody watching.  A viewer keeps only
-the newest view not yet sent: a slow phone skips views, never queues them."""
+``min_interval`` and built once per update, not per viewer.  It lives on the
+server's loop; the app's thread only pokes it.  A slow phone skips views,
+never queues them."""
 
 from __future__ import annotations
 

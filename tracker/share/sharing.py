@@ -1,9 +1,8 @@
 """Sharing the fight with the players, as the app sees it: on or off, this
-computer only or the local network, and the link's token.  All four are
-kept in the encounter's UI state, so a bookmarked page or a printed QR code
-works after a restart and sharing resumes if it was on; a new token or port
-is written at once (a link just handed out must survive a crash).  aiohttp
-is imported only when sharing starts."""
+computer only or the local network, and the link's token and port, kept in
+the encounter's UI state so a bookmarked page or a printed QR code works
+after a restart; a new token or port is written at once (a link just handed
+out must survive a crash).  aiohttp is imported only when sharing starts."""
 
 from __future__ import annotations
 
@@ -115,7 +114,6 @@ class Sharing:
         return self.state.on
 
     def take_note(self) -> str | None:
-        """:attr:`note`, once."""
         note, self.note = self.note, None
         return note
 

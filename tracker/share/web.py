@@ -1,9 +1,8 @@
-"""The players' view over HTTP (aiohttp), under the token: the page
-(``/<token>/``), the view as JSON (``view.json``) and server-sent
-``events`` carrying the whole view after every change.  Anything else is an
-empty 404 (nothing says whether a token exists); GET and HEAD only.  Every
-response carries a strict Content-Security-Policy (the page's script and
-style by hash) and is never cached, sniffed or referred."""
+"""The players' view over HTTP (aiohttp), under the token: the page, the
+view as JSON and server-sent ``events``.  Anything else is an empty 404
+(nothing says whether a token exists); GET and HEAD only.  Every response
+carries a strict Content-Security-Policy and is never cached, sniffed or
+referred."""
 
 from __future__ import annotations
 

@@ -49,9 +49,8 @@ def _modifier(score: int) -> str:
 
 
 class _Rows:
-    """Label / value rows (a Rich renderable): bold labels in a column, each
-    value wrapped to the room left.  What a two-column ``Table.grid`` draws,
-    cheaper, since it is drawn on the first frame."""
+    """Label / value rows (a Rich renderable), each value wrapped to the room
+    left: a two-column ``Table.grid``, cheaper, since it is on the first frame."""
 
     def __init__(self) -> None:
         self.rows: list[tuple[str, Text]] = []
@@ -219,8 +218,7 @@ class CombatantPane(SteadyScrollView):
     def show_group(
         self, members: Sequence[Combatant], active: str | None, marked: Collection[str]
     ) -> bool:
-        """Show a collapsed group's members (``tracker.widgets.group_details``);
-        False when that was already shown."""
+        """Show a collapsed group's members; False when already shown."""
         marks = frozenset(c.name for c in members if c.name in marked)
         key = (tuple(members), active if any(c.name == active for c in members) else None, marks)
         if self._shown == key:
@@ -245,8 +243,7 @@ class CombatantPane(SteadyScrollView):
         return "\n".join(line.text.rstrip() for line in self._lines)
 
     def render_lines(self, crop: Region) -> list[Strip]:
-        """Render the description once the pane knows its width, and again
-        when it changes."""
+        """Render the description once the pane knows its width, and on a new one."""
         width = self.scrollable_content_region.width
         if width > 0 and width != self._width:
             self._width = width

@@ -1,9 +1,8 @@
 """The command line (``:``): one action line, completed as the engine
-completes it (:mod:`rules.engine.complete`: verbs, names, conditions, tags,
-keywords; Tab or → accepts, Tab again cycles), Up/Down through the lines
-typed before (:mod:`tracker.history`), with the verb's usage or the last
-error below.  It only posts :class:`CommandLine.Submitted` /
-:class:`CommandLine.Cancelled`; the screen keeps what it applied."""
+completes it (:mod:`rules.engine.complete`; Tab or → accepts, Tab again
+cycles), Up/Down through the lines typed before, with the verb's usage or
+the last error below.  It only posts :class:`CommandLine.Submitted` /
+:class:`CommandLine.Cancelled`."""
 
 from __future__ import annotations
 

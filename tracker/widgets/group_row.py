@@ -1,9 +1,7 @@
 """A collapsed group's row in the initiative pane, without Textual (issue
 11): ``▶  19 Zombies ×12 · 4 bloodied · 2 down`` — the gutter and the
 shared initiative in their columns, then one text over the name, HP, AL and
-badge columns.  A narrow pane shortens the counts (``4 ½ · 2 down``), then
-cuts the group's name in the middle; the ``×12`` is never cut.  The group's
-name is the GM's text, shown plain (``rules.text.visible``)."""
+badge columns, fitted by :func:`summary`."""
 
 from __future__ import annotations
 

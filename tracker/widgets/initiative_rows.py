@@ -1,9 +1,8 @@
 """The initiative rows without Textual, so they are unit-tested without an
-app: column widths by pane width (:func:`layout` decides what a narrow pane
-gives up; a number is never cut), names cut in the middle, by screen cells,
-so a group's rows stay distinct, HP and badge text (bloodied and down in
-words as well as colour), what the players' view hides (``(hidden)``,
-``(masked)`` after the name), and each row's cells as Rich ``Text``."""
+app: column widths by pane width (a narrow pane gives things up, never a
+number), names cut in the middle by screen cells (a group's rows stay
+distinct), HP and badges (bloodied and down in words as well as colour),
+and each row's cells as Rich ``Text``."""
 
 from __future__ import annotations
 
@@ -68,8 +67,7 @@ class RowState(NamedTuple):
 
 
 def bloodied(c: Combatant) -> bool:
-    """At half its maximum HP or below, and not down (the HP bar turns from
-    its high colour at the same point; ``Combatant.bloodied``)."""
+    """``Combatant.bloodied``: the HP bar turns from its high colour at the same point."""
     return c.bloodied
 
 
@@ -131,8 +129,7 @@ STEPS = (
 
 def layout(width: int, content: Content, compact: bool) -> Layout:
     """Column widths for a pane *width* cells wide: names and HP fit their
-    content within bounds, the badges get the rest, and a narrow pane gives
-    things up in the order of :data:`STEPS`."""
+    content within bounds, the badges get the rest (else :data:`STEPS`)."""
     full_bar = HP_BAR if width < 60 else max(HP_BAR, min(HP_BAR_MAX, width // 8))
     name_max = NAME_MAX_NARROW if compact else NAME_MAX_WIDE
     want = 1 + max(NAME_MIN - 1, min(name_max - 1, content.name))
@@ -225,9 +222,8 @@ SHOWN_NOTES = {"hidden": "hidden", "masked": "masked"}
 
 
 def name_notes(delayed: bool, visibility: str = "visible") -> tuple[str, str]:
-    """The notes after a name, in full and short: ``(delayed)`` / ``(d)``,
-    ``(hidden)`` / ``(h)``, ``(masked)`` / ``(m)``, or both
-    (``(delayed, hidden)`` / ``(d,h)``); empty when there are none."""
+    """The notes after a name, in full and short: ``(delayed, hidden)`` /
+    ``(d,h)``, either alone, or empty."""
     words = [w for w in ("delayed" if delayed else "", SHOWN_NOTES.get(visibility, "")) if w]
     if not words:
         return "", ""
@@ -235,9 +231,8 @@ def name_notes(delayed: bool, visibility: str = "visible") -> tuple[str, str]:
 
 
 def name_cell(name: str, delayed: bool, width: int, visibility: str = "visible") -> str:
-    """The name column's text for a column *width* cells wide: the name then
-    its notes (:func:`name_notes`), which shorten to their letters or go
-    before the name is cut below its first letters."""
+    """The name and its notes in *width* cells: the notes shorten to their
+    letters, or go, before the name is cut below its first letters."""
     room = width - 1
     note, short = name_notes(delayed, visibility)
     if note and cell_len(name) + len(note) > room:
@@ -276,8 +271,8 @@ def gutter_cell(row: RowState, style: StyleOf, base: Style) -> Text:
 def row_cells(
     row: RowState, compact: bool, style: StyleOf = no_style, lay: Layout | None = None
 ) -> list[Text]:
-    """The row's cells (gutter ``▶``/``▷`` then ``●``, init, name, HP, AL, badges)
-    fitted to *lay*'s columns, or whole without *lay*."""
+    """The row's cells (gutter, init, name, HP, AL, badges) fitted to *lay*'s
+    columns, or whole without *lay*."""
     c = row.combatant
     base = row_base(row, style, c.down or row.delayed)
     gutter = gutter_cell(row, style, base)

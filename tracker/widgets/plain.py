@@ -2,8 +2,7 @@
 ``Imp [/b]`` must not crash Textual's markup parser, ``[@click=app.quit]x``
 must not become a link, and an ``ESC ] 52`` in a hand-edited file must not
 write the GM's clipboard.  Everything user-supplied the app shows goes
-through :func:`plain` (Textual content), :func:`shown` (Rich text) or
-``tracker.widgets.plain_input.PlainInput`` (input lines, whose pastes arrive whole, on one line)."""
+through :func:`plain`, :func:`shown` or ``PlainInput``."""
 
 from __future__ import annotations
 

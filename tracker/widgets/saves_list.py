@@ -1,8 +1,6 @@
-"""The saves form's list (``tracker.screens.saves_form``): one line per
-target, ``◧ half    Zombie 2``, drawn with the line API.  Textual's
-``OptionList`` measures and wraps every option on each layout, so thirty
-targets made opening the form and each choice cost as much again; here a
-choice repaints its own line and the cursor the two it moves between."""
+"""The saves form's list: one line per target, ``◧ half    Zombie 2``, drawn
+with the line API (``OptionList`` measures and wraps every option on each
+layout); a choice repaints its own line, the cursor the two it moves between."""
 
 from __future__ import annotations
 

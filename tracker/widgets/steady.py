@@ -1,11 +1,8 @@
 """Line-API scroll views whose line count and titles change without a
-layout pass or a whole-pane repaint.  Setting ``virtual_size`` lays the
-whole screen out again, yet no size on screen depends on a pane's line count
-unless its scrollbar comes or goes, so :meth:`SteadyScrollView._set_line_count`
-lays out only then and otherwise moves the scrollbar's window itself (public
-Textual API only; tests/tracker/test_big_fight.py checks a later layout pass
-agrees).  Also the panes' line helpers, the last safety net that spells out
-any unsafe character reaching the terminal (``rules.text.visible``)."""
+layout pass or a whole-pane repaint (:meth:`SteadyScrollView._set_line_count`:
+a layout only when the scrollbar comes or goes), and the panes' line
+helpers, the last safety net that spells out any unsafe character reaching
+the terminal (``rules.text.visible``)."""
 
 from __future__ import annotations
 
@@ -25,7 +22,6 @@ from rules.text import first_unsafe, visible
 
 
 def safe_segments(segments: Iterable[Segment]) -> list[Segment]:
-    """*segments* with every unsafe character made visible."""
     out = []
     for segment in segments:
         text = segment.text
@@ -53,8 +49,7 @@ def text_segments(text: Text, console: Console) -> Iterable[Segment]:
 
 
 class SteadyScrollView(ScrollView):
-    """A line-API scroll view whose layout passes change nothing unless its
-    size did."""
+    """A line-API scroll view laid out again only when its size changes."""
 
     _pane_style: Style | None = None
 
