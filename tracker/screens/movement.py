@@ -23,8 +23,6 @@ from tracker.widgets.plain_input import PlainInput
 if TYPE_CHECKING:
     from rules.endurance import EnduranceCheck
 
-MOVEMENTS = {"d": "dash", "r": "run", "s": "sprint"}
-
 #: (movement, face or None, re-roll) → the engine's EnduranceCheck, or an
 #: error message; a program roll is kept until re-roll is True.
 Preview = Callable[[str, int | None, bool], "EnduranceCheck | str"]

@@ -32,10 +32,6 @@ class KeyHold:
         #: counts the holds, so a late timer ends only its own
         self.generation = 0
 
-    @property
-    def holding(self) -> bool:
-        return self.keys is not None
-
     def take(self, event: events.Event) -> bool:
         """Keep *event* while holding (True: kept, deliver nothing now)."""
         if self.keys is None or not isinstance(event, events.Key):
@@ -63,15 +59,13 @@ def _tracker(node: _Mixed) -> CombatTrackerApp | None:
 
 
 def hold_keys(node: _Mixed, trigger: events.Key | None = None) -> None:
-    """*trigger* (or what runs now) on *node* may open a place to type:
-    hold the keys that follow."""
+    """*trigger* (or what runs now) on *node* may open a place to type: hold the next keys."""
     if (app := _tracker(node)) is not None:
         app.hold_keys(trigger)
 
 
 def held(screen: Screen[Any], event: events.Key) -> bool:
-    """Keep *event*, on its way up *screen*, while keys are held, or send
-    it on to the dialog now over *screen* (True: taken from *screen*)."""
+    """Hold *event*, or send it to the dialog over *screen* (True: taken from *screen*)."""
     app = _tracker(screen)
     if app is None:
         return False
@@ -86,8 +80,7 @@ def held(screen: Screen[Any], event: events.Key) -> bool:
 
 
 def release_keys(node: _Mixed) -> None:
-    """The place to type has the focus: deliver the held keys after what
-    is already queued for it (its focus first)."""
+    """The place to type has the focus: deliver the held keys after what is queued."""
     if (app := _tracker(node)) is not None:
         app.call_later(app.release_keys)
 
