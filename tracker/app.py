@@ -95,8 +95,7 @@ class CombatTrackerApp(QuietWhenQuitting, App[None]):
         timeout: float | None = None,
         markup: bool = True,
     ) -> None:
-        """Every toast is plain text, made visible: it quotes names, which
-        are never markup.  *markup* is accepted and ignored."""
+        """Every toast is plain text, made visible: it quotes names (*markup* is ignored)."""
         from rules.text import visible
 
         super().notify(
@@ -124,8 +123,7 @@ class CombatTrackerApp(QuietWhenQuitting, App[None]):
     panic_error: tuple[str, tuple[str, ...]] | None = None
 
     def panic(self, *renderables: RenderableType) -> None:
-        """Textual's way out after an unexpected error; remembered, so the
-        command reports a crash (tracker.commands.tui) instead of exiting 0."""
+        """Remembered, so the command reports a crash (tracker.commands.tui), not exit 0."""
         from rich.traceback import Traceback
 
         self.panicked = True
@@ -138,8 +136,7 @@ class CombatTrackerApp(QuietWhenQuitting, App[None]):
     def exit(
         self, result: None = None, return_code: int = 0, message: RenderableType | None = None
     ) -> None:
-        """Exit; the workers still running are cancelled and may fail
-        quietly, or they would find their widgets gone and show a traceback."""
+        """The workers still running are cancelled quietly: their widgets are gone."""
         super().exit(result, return_code, message)
         for worker in self.workers:
             worker.exit_on_error = False
@@ -170,8 +167,7 @@ class CombatTrackerApp(QuietWhenQuitting, App[None]):
         self.key_hold.start(trigger)
 
     def take_key(self, event: events.Key) -> bool:
-        """Hold *event* while keys are held (True: held); the first one held
-        arms the timer that ends a hold nobody releases."""
+        """Hold *event* while keys are held; the first one held arms the hold's timer."""
         if not self.key_hold.take(event):
             return False
         if len(self.key_hold.keys or ()) == 1:
@@ -180,8 +176,7 @@ class CombatTrackerApp(QuietWhenQuitting, App[None]):
         return True
 
     def release_keys(self, generation: int | None = None) -> None:
-        """Deliver the held keys, in order, as if typed now (*generation*:
-        only if still that hold)."""
+        """Deliver the held keys as if typed now (*generation*: only if still that hold)."""
         if generation is not None and generation != self.key_hold.generation:
             return
         for key in self.key_hold.stop():
@@ -211,8 +206,7 @@ class CombatTrackerApp(QuietWhenQuitting, App[None]):
             self.push_screen(QuietPalette(id="--command-palette"))
 
     def get_default_screen(self) -> Screen[None]:
-        """The encounter given is the first screen itself, not pushed over an
-        empty one: one screen composed for the first frame."""
+        """An encounter given is the first screen itself: one screen for the first frame."""
         if self.live is not None:
             return EncounterScreen(self.live, self.config)
         return super().get_default_screen()
@@ -273,8 +267,7 @@ class CombatTrackerApp(QuietWhenQuitting, App[None]):
             self.notify(problem, severity="warning", markup=False)
 
     def _release_gc(self) -> None:
-        """Start-up is over: what it built lives on, so it is frozen out of
-        every later collection (``gc.freeze``) and the collector is back on."""
+        """Start-up is over: what it built is frozen out of later collections."""
         if self._resume_gc:
             self._resume_gc = False
             gc.freeze()
@@ -287,8 +280,7 @@ class CombatTrackerApp(QuietWhenQuitting, App[None]):
             self.push_screen(NoticeScreen(title, notices))
 
     def open_encounter(self, name: str, new: bool, ruleset: str | None = None) -> None:
-        """Create (with *ruleset*) or load *name* and show it (errors: one
-        notice, no change); what loading found is shown after."""
+        """Create (with *ruleset*) or load *name* and show it (errors: one notice, no change)."""
         from rules.text import visible
         from saves.live import LiveEncounter
         from saves.store import SaveError
@@ -340,8 +332,7 @@ class CombatTrackerApp(QuietWhenQuitting, App[None]):
         return self.sharing
 
     def resume_sharing(self) -> None:
-        """Share again if the encounter was shared when last closed: the
-        players' pages reconnect by themselves (after the first frame)."""
+        """Share again if the encounter was shared when last closed (the pages reconnect)."""
         from tracker.share import UI_KEY, kept_on
 
         if self.live is None or not kept_on(self.live.ui_state.get(UI_KEY)):

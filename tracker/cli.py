@@ -56,8 +56,7 @@ LAN_HELP = (
 
 
 def command_of(argv: Sequence[str]) -> str | None:
-    """The subcommand *argv* names past the global options; None for none,
-    ``"?"`` for a line the full parser must explain."""
+    """The subcommand past the global options; None for none, ``"?"``: the full parser's."""
     i = 0
     while i < len(argv):
         word = argv[i]
@@ -73,8 +72,7 @@ def command_of(argv: Sequence[str]) -> str | None:
 
 
 def build_parser(command: str | None = "?") -> argparse.ArgumentParser:
-    """The parser for *command*'s line, with only that subcommand (``"?"``:
-    all of them, for ``--help`` and errors)."""
+    """The parser with only *command*'s subcommand (``"?"``: all, for help and errors)."""
     from tracker.commands.common import add_common
 
     parser = _Parser(
@@ -137,8 +135,7 @@ def _run(words: list[str]) -> int:
 
 
 def _tolerant_output() -> None:
-    """A terminal that cannot show a character (``LANG=C``, a Latin-1
-    console) gets an escape for it, not an UnicodeEncodeError."""
+    """A character the terminal cannot show (``LANG=C``) is escaped, not an error."""
     for stream in (sys.stdout, sys.stderr):
         reconfigure = getattr(stream, "reconfigure", None)  # a TextIOWrapper's
         if reconfigure is not None:

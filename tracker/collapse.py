@@ -31,8 +31,7 @@ class Span(NamedTuple):
         return self.start <= index < self.start + self.size
 
     def lead(self, turn: int | None) -> int:
-        """Whom the row stands for when selected: the member whose turn it
-        is, else the first."""
+        """Whom the row stands for when selected: the member whose turn it is, else the first."""
         return turn if turn is not None and self.covers(turn) else self.start
 
 
@@ -101,8 +100,7 @@ class Collapse:
         return self._rows
 
     def why_not(self, combatants: Sequence[Combatant], index: int) -> str | None:
-        """Why the row of the combatant at *index* cannot be expanded or
-        collapsed (None: it can)."""
+        """Why the row of the combatant at *index* cannot toggle (None: it can)."""
         c = combatants[index]
         if c.group is None:
             return f"{c.name} is in no group (group NAME T joins one)"
@@ -113,8 +111,7 @@ class Collapse:
         return None
 
     def toggle(self, combatants: Sequence[Combatant], index: int) -> bool:
-        """Expand or collapse the group of the combatant at *index*; False
-        when :meth:`why_not`."""
+        """Expand or collapse the group of the combatant at *index* (False: :meth:`why_not`)."""
         if self.why_not(combatants, index) is not None:
             return False
         group = combatants[index].group

@@ -218,8 +218,7 @@ def save_setting(path: Path, key: str, value: str) -> str | None:
 
 
 def _with_setting(text: str, key: str, literal: str) -> str:
-    """*text* with ``key = literal`` in ``[settings]``: the key's line
-    replaced, else added at the table's end, else a new table at the end."""
+    """*text* with ``key = literal`` in ``[settings]``: replaced, appended or a new table."""
     import re
 
     lines = text.splitlines(keepends=True)

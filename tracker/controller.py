@@ -85,16 +85,14 @@ class EncounterController:
         return rows[index] if index is not None and index < len(rows) else None
 
     def selected_group(self) -> list[Combatant]:
-        """The members of the collapsed group under the cursor, in the order
-        of play; empty when the cursor is on one combatant."""
+        """The collapsed group under the cursor, in the order of play (else empty)."""
         span = self.selected_span()
         if span is None or not span.collapsed:
             return []
         return list(self.encounter.combatants[span.start : span.start + span.size])
 
     def selected(self) -> Combatant | None:
-        """The combatant under the row cursor; on a collapsed group, the
-        member whose turn it is, else its first (None: nobody)."""
+        """Under the cursor; on a collapsed group, the member whose turn it is, else its first."""
         span = self.selected_span()
         if span is None:
             return None
@@ -130,8 +128,7 @@ class EncounterController:
         return current
 
     def follow(self) -> int | None:
-        """The row the remembered selection is on now; when it is gone, the
-        selection becomes whoever the cursor is on, and None."""
+        """The remembered selection's row; gone: the cursor's combatant, and None."""
         names = self.names()
         if self.selected_name in names:
             return self.row_of(names.index(self.selected_name))
@@ -221,8 +218,7 @@ class EncounterController:
         return any(n in names for n in self.marked)
 
     def targets(self) -> list[str]:
-        """Marked combatants (in the order of play), else the selection (a
-        collapsed group's standing members)."""
+        """The marked combatants (in the order of play), else the selection."""
         chosen = set(self.marked)
         marked = [n for n in self.names() if n in chosen]
         if marked:
@@ -256,8 +252,7 @@ class EncounterController:
         return lines.uncondition_line(who, condition)
 
     def names_for(self, action: str) -> list[str]:
-        """Whom key *action* acts on now: the targets for the damage-like
-        keys and ``uncondition``, else the selection."""
+        """Whom key *action* acts on now: the targets, or the selection."""
         if action in VISIBILITY_KEYS and (group := self.selected_group()) and not self.marks_used():
             # the players see the group, down members too: all or nothing
             return [c.name for c in group]
@@ -279,8 +274,7 @@ class EncounterController:
         return lines.key_line(action, text, names)
 
     def ask(self, action: str) -> Ask | None:
-        """The prompt key *action* opens, its names fixed now (the cursor may
-        move while the GM types); None: nobody to act on."""
+        """Key *action*'s prompt, its names fixed now (the GM may move the cursor); None: nobody."""
         names = self.names_for(action)
         if not names and action != "roll":
             return None
@@ -319,8 +313,7 @@ class EncounterController:
         return lines.edit_line(c, values, player)
 
     def renamed(self, renames: Mapping[str, str]) -> None:
-        """Combatants were renamed (old name to new; an action, its undo or
-        redo): the selection and their marks follow, saved with the UI state."""
+        """Combatants were renamed (old to new): the selection and their marks follow."""
         if any(n in renames for n in self.marked):
             self.marked = [renames.get(n, n) for n in self.marked]
             self.live.set_ui_state(marked=list(self.marked))

@@ -32,8 +32,7 @@ def history_path() -> Path:
 
 
 def _keepable(line: object) -> bool:
-    """Whether the GM could have typed *line*: one line, no control
-    characters (a recalled line is shown exactly)."""
+    """Whether the GM could have typed *line*: one line, no control characters."""
     return (
         isinstance(line, str)
         and 0 < len(line) <= MAX_LENGTH
@@ -102,8 +101,7 @@ class History:
         return tuple(self._load().get(kind, ()))
 
     def add(self, kind: str, line: str) -> None:
-        """Keep *line* as *kind*'s newest entry (an equal older one moves
-        up) and write the file; a blank or untypeable line is not kept."""
+        """Keep *line* as *kind*'s newest entry and write the file (not if untypeable)."""
         line = line.strip()
         if not _keepable(line):
             return
@@ -177,8 +175,7 @@ class Recall:
         return self._entries[self._index]
 
     def forward(self) -> str | None:
-        """The entry after the one shown, then the draft (Down); None when
-        the draft is shown already."""
+        """The entry after the one shown, then the draft (Down); None past the draft."""
         if self._index >= len(self._entries):
             return None
         self._index += 1

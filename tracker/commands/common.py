@@ -66,8 +66,7 @@ def check_arg(what: str, value: str) -> str:
 
 
 def check_title(what: str, value: str) -> str:
-    """A new encounter name or save-point label from the command line, or a
-    CommandError saying why it cannot be one."""
+    """A new encounter name or save-point label, or a CommandError saying why not."""
     try:
         text = check_text(f"the {what}", value, MAX_TITLE).strip()
     except ActionError as exc:
@@ -78,8 +77,7 @@ def check_title(what: str, value: str) -> str:
 
 
 def open_store(args: argparse.Namespace, read_only: bool = False) -> Store:
-    """The database, its recovery notices printed; a CommandError when it is
-    locked or unreadable."""
+    """The database, its recovery notices printed (CommandError: locked or unreadable)."""
     from saves.store import SaveError, Store
 
     try:
@@ -120,8 +118,7 @@ def resolve(args: argparse.Namespace, store: Store) -> str:
 
 
 def open_live(args: argparse.Namespace, store: Store, prefix: bool = False) -> LiveEncounter:
-    """The encounter ``args.name`` (*prefix*: or the one it is a unique
-    prefix of); a SaveError says why not, a CommandError if it is missing."""
+    """The encounter ``args.name`` (*prefix*: or the one it is a unique prefix of)."""
     from saves.live import LiveEncounter
     from saves.store import EncounterNotFound
 
@@ -142,8 +139,7 @@ def run_with_store(
     handler: Callable[[argparse.Namespace, Store], int],
     read_only: bool = False,
 ) -> int:
-    """*handler* with the store open (*read_only*: without the lock); a
-    CommandError or SaveError is one line on stderr and the exit status."""
+    """*handler* with the store open; a CommandError or SaveError is one line on stderr."""
     from saves.store import SaveError
 
     try:

@@ -38,8 +38,7 @@ def _version() -> str:
 
 
 def report_text(details: str, argv: list[str] | None = None) -> str:
-    """What ran, where, when, and the traceback *details*, made visible (a
-    GM may ``cat`` it)."""
+    """What ran, where, when, and the traceback *details*, made visible (a GM may cat it)."""
     words = sys.argv if argv is None else argv
     lines = [
         f"combat-tracker {_version()} crash report",

@@ -44,8 +44,7 @@ def _guarded(call: Callable[[], T]) -> T:
 
 
 def silence_stdout() -> None:
-    """Point the standard output descriptor at /dev/null, so the
-    interpreter's last flush does not fail again (exit status 120)."""
+    """Point stdout at /dev/null, so the interpreter's last flush cannot fail again."""
     with contextlib.suppress(AttributeError, OSError, ValueError):
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())

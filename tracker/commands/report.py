@@ -78,8 +78,7 @@ def state_json(live: LiveEncounter) -> dict[str, Any]:
 
 
 def to_json(value: Any, indent: int | None = None) -> str:
-    """JSON for stdout or a file, ``ensure_ascii`` on purpose: plain ASCII
-    that cannot act on a terminal and parses back to exactly the names."""
+    """ASCII JSON on purpose: it cannot act on a terminal and parses back to the names."""
     return json.dumps(value, indent=indent, ensure_ascii=True)
 
 
@@ -124,8 +123,7 @@ def md_cell(text: str) -> str:
 
 
 def _block_start(text: str) -> str:
-    """Escape what would open a nested list (``- x``, ``1. x``) or a setext
-    heading at the start of a list item's text."""
+    """Escape what would open a nested list or a setext heading in a list item."""
     match = _BLOCK_MARK.match(text)
     if match is None:
         return text
@@ -140,8 +138,7 @@ def _punct(ch: str) -> bool:
 
 
 def _can_embolden(actor: str, rest: str) -> bool:
-    """Whether ``**actor**rest`` is bold under CommonMark's flanking rules
-    (else the asterisks would show)."""
+    """Whether ``**actor**rest`` is bold under CommonMark's flanking rules (else ``**`` shows)."""
     shown = visible(actor)
     if not shown or shown[0].isspace() or shown[-1].isspace():
         return False

@@ -100,8 +100,7 @@ def _build_app(
 
 
 def run(args: argparse.Namespace) -> int:
-    """Build and run the app; an unexpected error in it is a crash report and
-    status 70 (:mod:`tracker.commands.crash`), not Textual's traceback."""
+    """Build and run the app; an unexpected error in it is a crash report and status 70."""
     try:
         app = build_app(args)
     except StartError as exc:

@@ -55,8 +55,7 @@ class EncounterScreen(EncounterView):
     QUIET = frozenset({"clear_marks"})
 
     def on_key(self, event: events.Key) -> None:
-        """A greyed key pressed anyway says why it does not apply now (keys
-        bubble here before the bindings run)."""
+        """A greyed key pressed anyway says why (keys bubble here before the bindings)."""
         if quitting(self) or self.too_small:
             return  # no key acts now (check_action), and none needs a reason
         if held(self, event):  # typed for a dialog that is opening
@@ -128,8 +127,7 @@ class EncounterScreen(EncounterView):
         self.clear_marks()
 
     def action_toggle_group(self) -> None:
-        """Expand the collapsed group under the cursor, or fold the group of
-        the member under it back into one row."""
+        """Expand the collapsed group under the cursor, or fold the member's group."""
         if self.controller.toggle_group():
             self.refresh_panes()
 

@@ -30,8 +30,7 @@ def start(screen: EncounterView) -> None:
 
 
 def _start_with(screen: EncounterView, entry: InitiativeEntry | None) -> None:
-    """The initiative form's batch: the program rolls the rest, or the GM
-    types the monsters' d20s (physical rolls, when asked)."""
+    """The initiative form's batch; with physical rolls, the monsters' d20s first if asked."""
     if entry is None:
         screen.notify(CANCELLED)
         return
@@ -94,8 +93,7 @@ def _confirm(screen: EncounterView, question: str, detail: str, line: str | None
 
 
 def remove(screen: EncounterView) -> None:
-    """``remove`` the selection (a collapsed row: its whole group), once
-    the GM confirms."""
+    """``remove`` the selection (a collapsed row: its whole group), once the GM confirms."""
     current = screen.controller.selected()
     line = screen.controller.line("remove")
     if current is None or line is None:
@@ -125,8 +123,7 @@ def add(screen: EncounterView) -> None:
 
 
 def edit(screen: EncounterView) -> None:
-    """The edit form: every changed field is sent as ONE batched action
-    (``set … max_hp 30; set … hp 20``), one undoable step, all or nothing."""
+    """The edit form: every changed field in ONE batch, one undoable step, all or nothing."""
     current = screen.controller.selected()
     if current is None:
         return
@@ -146,8 +143,7 @@ def edit(screen: EncounterView) -> None:
 
 
 def move(screen: EncounterView) -> None:
-    """The movement dialog for the selection: its endurance check
-    previewed, its line carrying the previewed face."""
+    """The movement dialog: its check previewed, its line carrying the previewed face."""
     current = screen.controller.selected()
     if current is None:
         return

@@ -72,8 +72,7 @@ class EncounterView(Screen[None]):
 
     @property
     def typed(self) -> History:
-        """What the GM typed in the ``:`` line and the prompts (read when
-        first used; a problem with its file is one warning)."""
+        """What the GM typed in the ``:`` line and the prompts (read when first used)."""
         if self._typed is None:
             from tracker.history import History
 
@@ -194,8 +193,7 @@ class EncounterView(Screen[None]):
         self._selection_moved()
 
     def _selection_moved(self) -> None:
-        """Remember and show whoever the cursor is on; called right away by
-        the keys that move it, so keys typed fast never act on a stale one."""
+        """Remember and show the cursor's combatant now: fast keys never act on a stale one."""
         self.controller.cursor_moved()
         self._show_selected()
 
@@ -250,8 +248,7 @@ class EncounterView(Screen[None]):
             self.notify(error, severity="error", timeout=6, markup=False)
 
     def ask(self, action: str) -> None:
-        """Open the prompt (or choice) of key *action*; its line is applied,
-        and the marks it used clear once it was if the setting says so."""
+        """Open key *action*'s prompt or choice; the marks it used clear as the setting says."""
         ask = self.controller.ask(action)
         if ask is not None:
             then = self.controller.used_marks if ask.uses_marks else None

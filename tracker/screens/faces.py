@@ -36,8 +36,7 @@ def check_face(text: str, sides: int) -> int | str:
 
 
 def die_label(label: str, sides: int) -> str:
-    """``flat check DC 20 (d20)``: the engine's label, with the die named
-    once (the engine's labels often name it already)."""
+    """``flat check DC 20 (d20)``: the engine's label with the die named once."""
     return label if f"(d{sides})" in label else f"{label} (d{sides})"
 
 

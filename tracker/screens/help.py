@@ -39,8 +39,7 @@ def key_text(keys: str) -> str:
 
 
 def keys_table(keys: Sequence[Key], keymap: Mapping[str, str], narrow: bool = False) -> Table:
-    """A table of every key: key, what it does, binding id (*narrow*: the
-    id in the same cell, so what a key does keeps the width to be read)."""
+    """Key, what it does, binding id (*narrow*: the id in the same cell as what it does)."""
     table = Table(box=None, expand=True, padding=(0, 1), show_header=True, header_style="bold")
     table.add_column("Key", no_wrap=True, style="bold")
     table.add_column("Does (id for the keymap)" if narrow else "Does")

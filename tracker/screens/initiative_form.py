@@ -94,8 +94,7 @@ class InitiativeFormScreen(TakesTyping, Dialog[InitiativeEntry | None]):
         return first
 
     def _entered(self, row_input: Input, key: str) -> None:
-        """Enter or Tab on a row: check it, then focus the next row at once
-        (the keys typed after go there); Enter on the last submits."""
+        """Enter or Tab on a row: check it, then focus the next at once; the last submits."""
         if quitting(self):
             return
         inputs = self._inputs()

@@ -89,8 +89,7 @@ class PromptScreen(TakesTyping, Dialog[None]):
 
 
 def recalled(field: PlainInput, line: str | None) -> None:
-    """Show a recalled *line* in *field*, the cursor at its end (None: the
-    history has nothing further that way; the line stays)."""
+    """Show a recalled *line* in *field*, the cursor at its end (None: nothing further)."""
     if line is not None:
         field.value = line
         field.cursor_position = len(line)

@@ -154,8 +154,7 @@ class ShareScreen(Dialog[None]):
 
 
 def share(screen: EncounterView, sharing: Callable[[], Sharing]) -> None:
-    """``P``: start sharing (if off) and show the dialog, else one notice why
-    not; the settings' actions go through *screen* (its panes show them)."""
+    """``P``: start sharing (if off) and show the dialog, else one notice why not."""
     current = sharing()
     problem = current.start()
     if problem is not None:

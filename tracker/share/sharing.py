@@ -163,8 +163,7 @@ class Sharing:
         self._halt()
 
     def set_lan(self, on: bool) -> str | None:
-        """Listen on the local network or this computer only; a server that
-        is on (or whose last restart failed) restarts, same port and token."""
+        """Listen on the local network or not; a server that is on restarts, same link."""
         problem = self._keep(replace(self.state, lan=on))
         if self.running or self.state.on:
             self._halt()
@@ -186,8 +185,7 @@ class Sharing:
             server.stop()
 
     def _keep(self, state: ShareState) -> str | None:
-        """Keep *state* with the encounter: a new token or port is written
-        now, the rest rides with the next step."""
+        """Keep *state* with the encounter: a new token or port is written now."""
         from saves.store import SaveError
 
         durable = (state.token, state.port) != (self.state.token, self.state.port)

@@ -76,8 +76,7 @@ class _Rows:
 
 
 def pack(items: list[str], width: int | None, gap: str = "  ") -> list[str]:
-    """*items* on lines at most *width* cells wide, breaking only between
-    items; two per line when the width is not known."""
+    """*items* on lines of at most *width* cells (two per line when it is not known)."""
     lines: list[str] = []
     for n, item in enumerate(items):
         if lines and (
@@ -92,8 +91,7 @@ def pack(items: list[str], width: int | None, gap: str = "  ") -> list[str]:
 def describe(
     c: Combatant, ruleset: Ruleset, delayed: bool = False, width: int | None = None
 ) -> RenderableType:
-    """A Rich renderable with every detail of *c* (*width*: the pane's, so
-    lists wrap between items)."""
+    """Every detail of *c* (*width*: the pane's, so lists wrap between items)."""
     head = Text(visible(c.name), "bold")
     if c.player:
         head.append("  player", "italic")

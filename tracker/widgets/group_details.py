@@ -44,8 +44,7 @@ def describe_group(
     marked: Collection[str],
     width: int | None = None,
 ) -> RenderableType:
-    """A Rich renderable listing *members* in *width* cells (names cut in
-    the middle, so ``Zombie 11`` keeps its number)."""
+    """*members* in *width* cells (names cut in the middle: ``Zombie 11`` keeps its number)."""
     first = members[0]
     up = sum(1 for c in members if not c.down)
     head = Text(visible(first.group or ""), "bold")

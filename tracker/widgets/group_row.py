@@ -147,8 +147,7 @@ def row_states(
     active: int | None,
     deck: int | None,
 ) -> list[RowState]:
-    """One :class:`RowState` per row: a combatant's as the pane has always
-    drawn it, a collapsed group's from :func:`group_state`."""
+    """One :class:`RowState` per row, a collapsed group's from :func:`group_state`."""
     rows = []
     for span in spans:
         if span.collapsed:

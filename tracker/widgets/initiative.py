@@ -194,8 +194,7 @@ class InitiativePane(SteadyScrollView, can_focus=True):
             self.refresh(*lines)
 
     def _set_virtual_size(self) -> None:
-        """One line per row plus the header, and no width: the pane never
-        scrolls sideways, so a resize does not change it."""
+        """One line per row plus the header; no width (it never scrolls sideways)."""
         count = len(self._rows) + 1
         self._set_line_count(count)
         if not self.size and count > self.app.size.height:
@@ -315,8 +314,7 @@ class InitiativePane(SteadyScrollView, can_focus=True):
         marked: Collection[str] = (),
         rows: tuple[Span, ...] | None = None,
     ) -> int:
-        """Bring the rows in line with *encounter* (*rows*: which are
-        collapsed groups, ``tracker.collapse``); return how many changed."""
+        """Bring the rows in line with *encounter* and *rows*; return how many changed."""
         active = encounter.turn if encounter.started else None
         deck = on_deck(encounter)
         delayed = set(encounter.delayed)

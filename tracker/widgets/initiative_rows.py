@@ -90,8 +90,7 @@ class Layout(NamedTuple):
 
 
 def hp_text(c: Combatant) -> tuple[str, str]:
-    """``(" 7/7", " +5")``: the numbers after the bar (``" 3/7 ½"`` when
-    bloodied, ``" down"`` at 0 HP), and the temp HP part."""
+    """``(" 7/7", " +5")``: the numbers (``" 3/7 ½"``, ``" down"``) and the temp HP."""
     if c.down:
         numbers = " down"
     else:
@@ -150,8 +149,7 @@ def layout(width: int, content: Content, compact: bool) -> Layout:
 
 
 def fit_name(name: str, width: int) -> str:
-    """*name* in at most *width* cells, cut in the middle with ``…`` so a
-    trailing number or short last word stays (``Gobl… 12``)."""
+    """*name* in *width* cells, cut in the middle so a trailing number stays: ``Gobl… 12``."""
     if cell_len(name) <= width:
         return name
     if width <= 1:
@@ -164,8 +162,7 @@ def fit_name(name: str, width: int) -> str:
 
 
 def head_cells(text: str, width: int) -> str:
-    """The longest start of *text* that fits in *width* screen cells (a
-    wide character that would straddle the edge is left out whole)."""
+    """The longest start of *text* in *width* cells (a wide character is left out whole)."""
     used = 0
     for i, ch in enumerate(text):
         used += get_character_cell_size(ch)
@@ -175,8 +172,7 @@ def head_cells(text: str, width: int) -> str:
 
 
 def badge_items(c: Combatant, compact: bool = False) -> list[Text]:
-    """One Text per condition badge then per persistent-damage badge;
-    *compact* shortens names to four letters (``pois2·3``)."""
+    """A Text per condition, then per persistent damage; *compact*: ``pois2·3``."""
     items = []
     for cond in c.conditions:
         name = visible(cond.name)
@@ -195,8 +191,7 @@ def badge_items(c: Combatant, compact: bool = False) -> list[Text]:
 
 
 def badges(c: Combatant, compact: bool = False, width: int | None = None) -> Text:
-    """The badges as one Text; with *width*, the whole badges that fit then
-    ``+N`` for the rest."""
+    """The badges as one Text; with *width*, those that fit then ``+N``."""
     items = badge_items(c, compact)
     full = Text()
     for item in items:
@@ -312,8 +307,7 @@ def hp_cell(c: Combatant, base: Style, bar: int, style: StyleOf = no_style) -> T
 
 
 def fit_cells(cells: list[Text], lay: Layout) -> list[Text]:
-    """*cells* fitted to *lay*'s columns, in place; fewer cells than
-    columns: the last one spans the rest (a collapsed group's text)."""
+    """*cells* fitted to *lay*'s columns, in place; the last spans any columns left."""
     widths = list(lay.widths[: len(cells)])
     widths[-1] = sum(lay.widths[len(cells) - 1 :])
     for size, cell in zip(widths, cells, strict=True):

@@ -25,8 +25,7 @@ WINDOW_MAX = WINDOW * 2
 
 
 def entry_text(entry: LogEntry) -> Text:
-    """``R3 Goblin 2 takes 7 fire…``: the round, then the text with the actor
-    in bold and kept dice (``**16**``) in bold without the asterisks."""
+    """``R3 Goblin 2 takes 7 fire…``: the actor and kept dice (``**16**``) in bold."""
     text = Text()
     text.append(f"R{entry.round} " if entry.round else "–  ", "dim")
     # names in the log are data: shown made visible
@@ -159,8 +158,7 @@ class LogPane(SteadyScrollView, can_focus=True):
         self._note = self._wrap(text) if text else []
 
     def _rebuild(self, height: int | None = None) -> None:
-        """Wrap the last ``_limit`` entries afresh (for a tail, more until
-        they fill the pane, *height* lines: else as laid out)."""
+        """Wrap the last ``_limit`` entries afresh (a tail: enough for *height* lines)."""
         log = self._log
         count = len(log)
         self._entries.clear()
@@ -268,8 +266,7 @@ class LogPane(SteadyScrollView, can_focus=True):
         self._limit = len(self._entries)
 
     def _cut(self, count: int, log: Sequence[LogEntry]) -> bool:
-        """Remove the last ``self._count - count`` entries' lines when the
-        entries before them are unchanged (an undo); False: rewrap."""
+        """Cut the lines of entries an undo removed (False: something else changed)."""
         removed = self._count - count
         if removed >= len(self._entries) or log[count - 1] != self._entries[-removed - 1]:
             return False

@@ -15,8 +15,7 @@ __all__ = ["clean_paste", "plain", "shown", "visible"]
 
 
 def plain(text: object) -> Content:
-    """*text* as Textual content: its characters exactly, made visible,
-    never read as markup (a title, a label)."""
+    """*text* as Textual content: made visible, never read as markup."""
     return Content(visible(str(text)))
 
 
@@ -30,8 +29,7 @@ _BREAKS = frozenset("\r\n\t\v\f\x85\u2028\u2029")
 
 
 def clean_paste(text: str) -> str:
-    """A paste as one line of text: runs of line breaks and tabs become one
-    space, every other unsafe character is dropped, nothing is run as a key."""
+    """A paste as one line: breaks and tabs become a space, other unsafe characters go."""
     out: list[str] = []
     for ch in text:
         if ch in _BREAKS:

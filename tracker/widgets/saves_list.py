@@ -65,8 +65,7 @@ class SavesList(ScrollView, can_focus=True):
     ]
 
     def __init__(self, names: Sequence[str], saves: dict[str, str], *, id: str | None = None):
-        """*saves*: each name's choice, read when a line is drawn (the
-        caller changes it, then :meth:`redraw_row`)."""
+        """*saves*: each name's choice, read when a line is drawn."""
         super().__init__(id=id)
         self.names = list(names)
         self.saves = saves

@@ -55,8 +55,7 @@ class SteadyScrollView(ScrollView):
 
     @property
     def pane_style(self) -> Style:
-        """The pane's own colours (``rich_style``), worked out once per
-        restyle rather than for every line drawn."""
+        """The pane's own colours, worked out once per restyle, not per line."""
         style = self._pane_style
         if style is None:
             style = self._pane_style = self.rich_style
@@ -87,8 +86,7 @@ class SteadyScrollView(ScrollView):
         return super().refresh(*regions, repaint=repaint, layout=layout, recompose=recompose)
 
     def set_titles(self, title: Content, subtitle: Content) -> None:
-        """The border's title and subtitle; a changed one repaints its border
-        row alone (setting ``border_title`` repaints the whole pane)."""
+        """A changed title repaints its border row alone (``border_title`` repaints the pane)."""
         old_title, old_subtitle = self._titles
         self._titles = (title, subtitle)
         if title != old_title:
