@@ -188,10 +188,7 @@ class CombatTrackerApp(QuietWhenQuitting, App[None]):
         return super().push_screen(screen, *args, **kwargs)
 
     def load_dialog_css(self) -> None:
-        """Read the dialogs' rules once, before the first screen is pushed
-        over the first one or a moment after the first frame: after app.tcss's
-        rules, with their priority, as if at its end (they style only
-        dialogs, so nothing shown before needs styling again)."""
+        """Read the dialogs' rules once, after app.tcss's (they style only dialogs)."""
         stylesheet = self.stylesheet
         if not stylesheet.has_source(str(DIALOG_CSS), ""):
             stylesheet.read(DIALOG_CSS)

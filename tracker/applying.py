@@ -110,8 +110,7 @@ class MovePreviews:
     def check(
         self, name: str, movement: str, face: int | None, reroll: bool = False
     ) -> EnduranceCheck | str:
-        """The check *name* moving by *movement* would make with *face*
-        (None: the program rolls), or why it cannot; *reroll* rolls anew."""
+        """The check of *name* moving by *movement* with *face* (None: rolled), or why not."""
         from rules.errors import ActionError
 
         if self._of is not self.live.encounter:

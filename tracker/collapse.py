@@ -15,8 +15,7 @@ if TYPE_CHECKING:
 
 
 class Span(NamedTuple):
-    """One row of the pane: the combatants ``start`` to ``start + size``
-    of the order."""
+    """One row of the pane: the combatants ``start`` to ``start + size`` of the order."""
 
     start: int
     size: int = 1
@@ -79,8 +78,7 @@ def standing(members: Sequence[Combatant]) -> list[str]:
 
 
 class Collapse:
-    """Which groups are expanded, and the rows that makes (worked out again
-    only when the combatants or the expanded groups change)."""
+    """Which groups are expanded, and their rows (worked out again only on a change)."""
 
     def __init__(self, expanded: object = None) -> None:
         """*expanded*: the saved ``name_key`` list (anything else: none)."""

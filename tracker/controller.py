@@ -151,9 +151,7 @@ class EncounterController:
         return (enc.turn, len(enc.combatants))
 
     def turn_moved(self) -> int | None:
-        """After any change: the active row when the turn passed to someone
-        else (or the round changed) since last asked, else None; the
-        selection and the marks then follow the settings."""
+        """The active row when the turn (or the round) moved since last asked, else None."""
         key, was = self._turn_key(), self._turn
         place, was_at = self._turn_place(), self._turn_at
         self._turn, self._turn_at = key, place

@@ -18,8 +18,7 @@ class OutputError(OSError):
 
 
 class GuardedOutput:
-    """A text stream's stand-in: every attribute is the stream's, but a
-    failed write or flush raises :class:`OutputError`."""
+    """A text stream whose failed write or flush raises :class:`OutputError`."""
 
     def __init__(self, stream: TextIO) -> None:
         self.stream = stream

@@ -148,8 +148,7 @@ def _can_embolden(actor: str, rest: str) -> bool:
 
 
 class _Escaper:
-    """Log text as Markdown: kept dice bold, everything else literal, even a
-    name that looks like a kept die."""
+    """Log text as Markdown: kept dice bold, all else literal, a name like a kept die too."""
 
     def __init__(self, names: Iterable[str]) -> None:
         known = sorted({n for n in names if n}, key=len, reverse=True)

@@ -36,8 +36,7 @@ class Dialog(QuietWhenQuitting, ModalScreen[Result]):
         """Enter in *field*, which holds *text* (stripped)."""
 
     def settle(self, error: str | None, message_id: str) -> None:
-        """After the dialog submitted: show *error* in its message line and
-        stay open (nothing changed), or close with None."""
+        """Show *error* in the message line and stay open (nothing changed), or close."""
         if quitting(self):
             return
         if error:
@@ -47,8 +46,7 @@ class Dialog(QuietWhenQuitting, ModalScreen[Result]):
 
 
 def say(message: Static, text: str, error: bool = True) -> None:
-    """Show *text* (plain, never markup) in a dialog's message line, in
-    the error style or not."""
+    """Show *text* (plain, never markup) in a dialog's message line."""
     message.set_class(error, "error")
     message.update(plain(text))
 

@@ -138,9 +138,7 @@ class EncounterScreen(EncounterView):
         self._details.scroll_relative(y=-3, animate=False)
 
     def send(self, action: str, on_targets: bool = False) -> None:
-        """Send the line key *action* builds, when it acts on somebody;
-        *on_targets*: on the marked combatants, else the selection (the
-        marks clear afterwards as ``keep_marks`` says)."""
+        """Send key *action*'s line (*on_targets*: the marks then clear as ``keep_marks`` says)."""
         ctl = self.controller
         then = ctl.used_marks if on_targets and ctl.marks_used() else None
         line = ctl.line(action)

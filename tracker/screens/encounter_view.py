@@ -198,9 +198,7 @@ class EncounterView(Screen[None]):
         self._show_selected()
 
     def apply(self, line: str, then: Callable[[], None] | None = None) -> str | None:
-        """Send one action line, asking for its dice first with physical
-        rolls; None when done, else the message to show.  *then* runs once
-        the action was applied."""
+        """Apply one action line (its dice asked first with physical rolls); an error, or None."""
         if self.config.physical_rolls:
             parsed = self.controller.dice_needed(line)
             if isinstance(parsed, str):
@@ -231,9 +229,7 @@ class EncounterView(Screen[None]):
         then: Callable[[], None] | None = None,
         faces: list[int] | None = None,
     ) -> str | None:
-        """Apply *line_or_action* as it is, with *faces* if given (the
-        program rolls any other die); None when done, else the message to
-        show.  *then* runs once the action was applied."""
+        """Apply *line_or_action* with the GM's *faces* (the program rolls the rest); an error."""
         error = self.controller.do(line_or_action, faces or ())
         if error is not None:
             return error

@@ -129,8 +129,7 @@ class ConfirmScreen(TakesTyping, Dialog[bool]):
 
 
 class ChoiceScreen(TakesTyping, Dialog[str | None]):
-    """Pick one of a few choices: arrows or j/k, Enter picks, 1–9 picks
-    directly, Escape cancels (dismisses None)."""
+    """Pick one of a few choices: arrows or j/k and Enter, or 1–9; Escape dismisses None."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "cancel", "Cancel"),
@@ -185,8 +184,7 @@ class ChoiceScreen(TakesTyping, Dialog[str | None]):
 
 
 class NoticeScreen(Dialog[None]):
-    """Notices the GM must read (what recovery did, config problems), all in
-    one scrollable dialog; Enter or Escape closes."""
+    """Notices the GM must read (recovery, config problems) in one scrollable dialog."""
 
     BINDINGS = [Binding("escape,enter,q", "close", "Close")]
 

@@ -41,8 +41,7 @@ def saves_hint(targets: int) -> str:
 
 
 class SavesScreen(TakesTyping, Dialog[bool]):
-    """Each target's save for one damage amount; dismisses True once the
-    line was applied, False when the GM went back (Esc)."""
+    """Each target's save; dismisses True once the line was applied, False on Esc."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "back", "Back"),
@@ -152,8 +151,7 @@ class DamagePromptScreen(PromptScreen):
         history: Kept | None = None,
         check: Callable[[str], str | None] | None = None,
     ) -> None:
-        """*saves*: applies the amount with each target's save (an error or
-        None); *check*: why an amount would be refused (None: it would not)."""
+        """*saves*: applies the amount with each target's save; *check*: why it would fail."""
         super().__init__(targets_title(title, names), usage, submit, history=history)
         self._names = list(names)
         self._saves = saves

@@ -86,8 +86,7 @@ def release_keys(node: _Mixed) -> None:
 
 
 class TakesTyping(_Mixed):
-    """A dialog screen mixin: keys typed from the moment it is pushed until
-    it is shown are held, then delivered to it."""
+    """A dialog mixin: keys typed from its push until it is shown are held for it."""
 
     #: shown, its input focused: keys go to it as they come
     typing_ready = False

@@ -162,8 +162,7 @@ def describe(
 
 
 class AtWidth:
-    """What *describe* draws at whatever width it is rendered (a Rich
-    renderable), so lists wrap at the pane's real width."""
+    """What *describe* draws at the width it is rendered at, so lists wrap at the pane's."""
 
     def __init__(self, describe: Callable[[int], RenderableType]) -> None:
         self._describe = describe
@@ -182,8 +181,7 @@ class AtWidth:
 
 
 class CombatantPane(SteadyScrollView):
-    """Shows one combatant, or a hint for ``show(None)``; a line-API view
-    rendered at the pane's width, scrolled with ``[`` / ``]``."""
+    """One combatant (or a hint), rendered at the pane's width, scrolled with ``[`` / ``]``."""
 
     DEFAULT_CSS = """
     CombatantPane {

@@ -36,8 +36,7 @@ class _ActionSuggester(Suggester):
 
 
 class CommandInput(PlainInput):
-    """The input line; Tab completes instead of moving focus, and pressed
-    again cycles through the other completions; Up/Down walk :attr:`recall`."""
+    """Tab completes (again: the next completion) instead of moving focus; Up/Down recall."""
 
     BINDINGS = [
         Binding("tab", "accept_suggestion", "Complete", show=False, priority=True),
@@ -115,8 +114,7 @@ class CommandLine(Vertical):
         history: Kept | None = None,
         id: str | None = None,
     ) -> None:
-        """*known*: what the fight offers completion (default: *names* only);
-        *history*: the lines Up/Down recall."""
+        """*known*: what completion offers (default: *names*); *history*: what Up/Down recall."""
         super().__init__(id=id)
         self._usage = usage
         self.history = history

@@ -266,8 +266,7 @@ def gutter_cell(row: RowState, style: StyleOf, base: Style) -> Text:
 def row_cells(
     row: RowState, compact: bool, style: StyleOf = no_style, lay: Layout | None = None
 ) -> list[Text]:
-    """The row's cells (gutter, init, name, HP, AL, badges) fitted to *lay*'s
-    columns, or whole without *lay*."""
+    """The row's cells fitted to *lay*'s columns, or whole without *lay*."""
     c = row.combatant
     base = row_base(row, style, c.down or row.delayed)
     gutter = gutter_cell(row, style, base)

@@ -93,8 +93,7 @@ class LogPane(SteadyScrollView, can_focus=True):
         return super().render_lines(crop)
 
     def _fit(self, size: Size | None = None) -> None:
-        """Rewrap the window on a new width; *size*: the lines' size the
-        coming layout gives (else as laid out)."""
+        """Rewrap on a new width; *size*: the coming layout's (else as laid out)."""
         if size is None:
             size = self.scrollable_content_region.size
         width, height = size
@@ -127,8 +126,7 @@ class LogPane(SteadyScrollView, can_focus=True):
         return None
 
     def _sync(self) -> None:
-        """Write the note, set the virtual height, follow the bottom, repaint
-        the lines (not the border)."""
+        """Write the note, set the height, follow the bottom, repaint the lines (not the border)."""
         self._make_note()
         self._set_line_count(self._line_count)
         if self._follow:

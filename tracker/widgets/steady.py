@@ -109,8 +109,7 @@ class SteadyScrollView(ScrollView):
             self._narrowed = ()
 
     def _set_line_count(self, count: int) -> None:
-        """The virtual height is *count* lines; a layout pass only when the
-        scrollbar comes or goes (or before the first layout)."""
+        """The virtual height is *count* lines; a layout only when the scrollbar comes or goes."""
         size = Size(0, count)
         if size == self.virtual_size:
             return

@@ -35,8 +35,7 @@ def size_class(value: int, breakpoints: list[tuple[int, str]]) -> str:
 
 
 class TooSmall(Static):
-    """The message shown instead of the panes (app.tcss shows it only on a
-    ``-tiny`` or ``-short`` encounter screen)."""
+    """Shown instead of the panes on a ``-tiny`` or ``-short`` encounter screen (app.tcss)."""
 
     def __init__(self) -> None:
         super().__init__(MESSAGE, id="too-small", markup=False)
