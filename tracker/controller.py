@@ -48,7 +48,6 @@ class EncounterController:
         ui: Mapping[str, object] = live.ui_state
         selected = ui.get("selected")
         marked = ui.get("marked")
-        #: the selected combatant's name, as last remembered
         self.selected_name: str | None = selected if isinstance(selected, str) else None
         #: the marked combatants' names, in the order they were marked
         self.marked: list[str] = [str(n) for n in marked] if isinstance(marked, list) else []

@@ -64,7 +64,6 @@ class EncounterView(Screen[None]):
         self.table = InitiativePane(id="initiative", compact=width < 120, hint=EMPTY_HINT)
         self._details = CombatantPane(id="combatant")
         self._log = LogPane(id="log")
-        #: the selection, the marks and what the keys do with them
         self.controller = EncounterController(
             live, lambda: self.table.selected_index, config.follow_turn, config.keep_marks
         )
