@@ -122,7 +122,7 @@ class InitiativePane(SteadyScrollView, can_focus=True):
         self.cursor_row = row
         if old != row:
             self._refresh_rows((old, row))
-        self._scroll_to_row(row)
+        self.scroll_into_view(row, self._body_height)
         self.post_message(self.Selected(row))
 
     def action_cursor_down(self) -> None:
@@ -164,14 +164,6 @@ class InitiativePane(SteadyScrollView, can_focus=True):
     @property
     def _body_height(self) -> int:
         return max(1, self.scrollable_content_region.height - 1)
-
-    def _scroll_to_row(self, row: int) -> None:
-        top = int(self.scroll_offset.y)
-        height = self._body_height
-        if row < top:
-            self.scroll_to(y=row, animate=False, immediate=True)
-        elif row >= top + height:
-            self.scroll_to(y=row - height + 1, animate=False, immediate=True)
 
     def reveal_turn(self, active: int) -> None:
         """Bring the active row into view with the row after it: when out of

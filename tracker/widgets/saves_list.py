@@ -12,11 +12,10 @@ from rich.style import Style
 from textual import events
 from textual.binding import Binding, BindingType
 from textual.geometry import Region, Size
-from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from rules.text import visible
-from tracker.widgets.steady import safe_segments
+from tracker.widgets.steady import SteadyScrollView, safe_segments
 
 #: How each choice is shown before the name.
 SHOWN = {"full": "■ full", "half": "◧ half", "none": "□ none"}
@@ -24,7 +23,7 @@ SHOWN = {"full": "■ full", "half": "◧ half", "none": "□ none"}
 BOLD = Style(bold=True)
 
 
-class SavesList(ScrollView, can_focus=True):
+class SavesList(SteadyScrollView, can_focus=True):
     """Each target's save, one line each, a cursor on one of them."""
 
     DEFAULT_CSS = """
@@ -88,11 +87,7 @@ class SavesList(ScrollView, can_focus=True):
             return
         index = max(0, min(index, len(self.names) - 1))
         old, self.cursor = self.cursor, index
-        top, height = int(self.scroll_offset.y), max(1, self.size.height)
-        if index < top:
-            self.scroll_to(y=index, animate=False, immediate=True)
-        elif index >= top + height:
-            self.scroll_to(y=index - height + 1, animate=False, immediate=True)
+        self.scroll_into_view(index, max(1, self.size.height))
         if old != index:
             self.redraw_row(old)
             self.redraw_row(index)

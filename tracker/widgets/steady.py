@@ -85,6 +85,14 @@ class SteadyScrollView(ScrollView):
             regions = self._narrowed
         return super().refresh(*regions, repaint=repaint, layout=layout, recompose=recompose)
 
+    def scroll_into_view(self, row: int, height: int) -> None:
+        """Scroll the least that shows line *row* among the *height* in view."""
+        top = int(self.scroll_offset.y)
+        if row < top:
+            self.scroll_to(y=row, animate=False, immediate=True)
+        elif row >= top + height:
+            self.scroll_to(y=row - height + 1, animate=False, immediate=True)
+
     def set_titles(self, title: Content, subtitle: Content) -> None:
         """A changed title repaints its border row alone (``border_title`` repaints the pane)."""
         old_title, old_subtitle = self._titles
