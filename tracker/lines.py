@@ -217,11 +217,10 @@ def ask_for(
     uses_marks: bool = False,
     conditions: Sequence[str] = (),
 ) -> Ask | None:
-    """What prompt key *action* asks the GM for on *names*, *line* making
-    the answer its line.  *group*: the members of the collapsed group under
-    the cursor, named instead of every member; *uses_marks*: *names* are
-    the marked combatants; *conditions*: the ones *names* have, which
-    ``uncondition`` picks from.  None: not a prompt key, or nothing to pick."""
+    """What prompt key *action* asks for on *names*, *line* making the answer
+    its line.  *group*: the collapsed group under the cursor, named instead of
+    its members; *conditions*: the ones ``uncondition`` picks from.  None: not
+    a prompt key, or nothing to pick."""
     who = ", ".join(names)
     if group and not uses_marks and action != "initiative":
         # not thirty names: the group, and whom the key reaches in it

@@ -38,10 +38,9 @@ class StartError(Exception):
 def build_app(
     args: argparse.Namespace, hold_gc: bool = True, phase: Callable[[str], None] | None = None
 ) -> CombatTrackerApp:
-    """Open the store (and the encounter for ``open NAME``), read the config
-    and build the app; the caller runs it and closes ``app.store``.
-    *hold_gc*: no collection until the first frame (what start-up builds
-    stays alive); *phase* is told each start-up step's name as it ends.
+    """Open the store (and ``open NAME``'s encounter), read the config and build
+    the app; the caller runs it and closes ``app.store``.  *hold_gc*: no
+    collection until the first frame; *phase* is told each start-up step's name.
     Raises StartError, the collector then as it was."""
     was_enabled = gc.isenabled()
     if hold_gc:

@@ -20,8 +20,7 @@ from tracker.screens.typeahead import held, hold_keys
 if TYPE_CHECKING:
     from tracker.widgets.command_line import CommandLine
 
-# The command line and the dialogs are imported when first opened: the
-# first frame does not need them.
+# The command line and the help are imported when first opened (not for the first frame).
 
 
 def _asks(action: str) -> Callable[[EncounterScreen], None]:

@@ -132,11 +132,10 @@ def targets_title(title: str, names: Sequence[str]) -> str:
 
 
 class DamagePromptScreen(PromptScreen):
-    """The damage prompt: Enter applies the damage to every target as
-    before; ``ctrl+s`` takes the amount typed (refused first if it is not
-    one) to the saves form, and closes once the form applied it.  A title naming more targets
-    than fit on its line says how many (a title over six lines was laid out
-    and repainted, under the saves form too, on every key)."""
+    """The damage prompt: Enter applies the damage to every target; ``ctrl+s``
+    takes the amount (refused first if it is not one) to the saves form, and
+    closes once the form applied it.  Its title stays on one line (a long one
+    was laid out and repainted on every key)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [_OPEN.binding()]
 

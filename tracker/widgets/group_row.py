@@ -59,11 +59,9 @@ def counts(row: RowState) -> list[int]:
 def summary(
     name: str, size: int, numbers: Sequence[int], width: int | None = None
 ) -> list[tuple[str, str]]:
-    """The row's text as ``(piece, component style)`` pairs: the group's
-    *name* (made visible) ``×size``, then each nonzero count of
-    :data:`COUNTS`.  In *width* cells: the counts' short words first, then
-    the name cut in the middle (``Zomb… ×12``), then the counts dropped
-    from the last; the ``×size`` always stays."""
+    """``(piece, component style)`` pairs: *name* (made visible) ``×size``, then
+    each nonzero count.  In *width* cells: the counts' short words first, then
+    the name cut in the middle, then the last counts dropped; ``×size`` stays."""
     shown = visible(name)
     tail = f" ×{size}"
     present = [(n, spec) for n, spec in zip(numbers, COUNTS, strict=True) if n]
@@ -116,10 +114,9 @@ def group_state(
     active: int | None,
     deck: int | None,
 ) -> RowState:
-    """The :class:`RowState` of a collapsed group's row: active while any
-    member's turn is on (its combatant is then the one acting, else the
-    first member), on deck when the next turn is a member's, ``marked``
-    when every standing member is marked."""
+    """A collapsed group's :class:`RowState`: active (for the acting member)
+    while a member's turn is on, on deck when the next turn is a member's,
+    ``marked`` when every standing member is."""
     from tracker.collapse import standing
 
     members = tuple(combatants[span.start : span.start + span.size])

@@ -108,12 +108,10 @@ class LogPane(SteadyScrollView, can_focus=True):
             self._rebuild(height)  # taller: the tail no longer fills the pane
 
     def _planned_size(self) -> Size | None:
-        """The size of the lines in the screen's coming layout, before the
-        pane has been laid out: the screen's arrangement (which that layout
-        reuses) gives its region.  Wrapped to it, the first frame draws the
-        scrollbar at the bottom already: the scrollbar is painted before the
-        lines, so a window wrapped while they are drawn moves it one frame
-        later.  None: not in the arrangement (the first paint wraps)."""
+        """The lines' size in the screen's coming layout (its arrangement, which
+        that layout reuses), before the pane is laid out: wrapped to it, the
+        first frame draws the scrollbar at the bottom already (it is painted
+        before the lines).  None: not in the arrangement (the first paint wraps)."""
         screen = self.screen
         if not screen.size:
             return None
@@ -212,10 +210,9 @@ class LogPane(SteadyScrollView, can_focus=True):
         return Strip.blank(width, self.pane_style)
 
     def show(self, log: Sequence[LogEntry], earlier: int = 0) -> int:
-        """Bring the pane in line with *log* (*earlier*: how many older
-        entries are only in the saved steps); return how many entries were
-        wrapped.  Only appended entries are wrapped, entries an undo removed
-        are cut off the bottom, and any other change rewraps the window."""
+        """Bring the pane in line with *log* (*earlier*: older entries only in the
+        saved steps); return how many entries were wrapped: only appended ones
+        (an undo's are cut off the bottom; any other change rewraps)."""
         self._log = log
         self._earlier = earlier  # entries older than *log*, only in the saved steps
         if not self._width and not self.size:  # not laid out yet
