@@ -2,8 +2,7 @@
 and the screens, which do the work.  An encounter given opens at once, else
 the resume picker, else a new encounter.  What the store repaired and
 config problems are shown in one dialog the GM closes, never as toasts that
-scroll away.  A theme picked in the command palette is saved to the
-config file."""
+scroll away."""
 
 from __future__ import annotations
 
@@ -66,12 +65,10 @@ class CombatTrackerApp(QuietWhenQuitting, App[None]):
         self.config = config or Config()
         self.rng = rng
         self._notices = list(notices)
-        #: the garbage collector was turned off for start-up (build_app):
-        #: back on once the first frame is painted
+        #: the collector was turned off for start-up (build_app): back on after the first frame
         self._resume_gc = resume_gc
         #: ``--lan``: the players' view listens on the local network (None: as kept)
         self.lan = lan
-        #: the players' view of the open encounter, made when first shared
         self.sharing: Sharing | None = None
         #: keys typed while a dialog or the command line opens
         self.key_hold = KeyHold()
@@ -98,8 +95,7 @@ class CombatTrackerApp(QuietWhenQuitting, App[None]):
         timeout: float | None = None,
         markup: bool = True,
     ) -> None:
-        """Every toast is plain text, made visible: it quotes names, which
-        are never markup.  *markup* is accepted and ignored."""
+        """Every toast is plain text, made visible: it quotes names (*markup* is ignored)."""
         from rules.text import visible
 
         super().notify(
@@ -127,8 +123,7 @@ class CombatTrackerApp(QuietWhenQuitting, App[None]):
     panic_error: tuple[str, tuple[str, ...]] | None = None
 
     def panic(self, *renderables: RenderableType) -> None:
-        """Textual's way out after an unexpected error; remembered, so the
-        command reports a crash (tracker.commands.tui) instead of exiting 0."""
+        """Remembered, so the command reports a crash (tracker.commands.tui), not exit 0."""
         from rich.traceback import Traceback
 
         self.panicked = True
@@ -141,8 +136,7 @@ class CombatTrackerApp(QuietWhenQuitting, App[None]):
     def exit(
         self, result: None = None, return_code: int = 0, message: RenderableType | None = None
     ) -> None:
-        """Exit; the workers still running are cancelled and may fail
-        quietly, or they would find their widgets gone and show a traceback."""
+        """The workers still running are cancelled quietly: their widgets are gone."""
         super().exit(result, return_code, message)
         for worker in self.workers:
             worker.exit_on_error = False
@@ -170,13 +164,10 @@ class CombatTrackerApp(QuietWhenQuitting, App[None]):
 
     def hold_keys(self, trigger: events.Key | None = None) -> None:
         """Hold the keys from now until :meth:`release_keys` (or a moment)."""
-        if self.key_hold.holding:
-            return
         self.key_hold.start(trigger)
 
     def take_key(self, event: events.Key) -> bool:
-        """Hold *event* while keys are held (True: held); the first one held
-        arms the timer that ends a hold nobody releases."""
+        """Hold *event* while keys are held; the first one held arms the hold's timer."""
         if not self.key_hold.take(event):
             return False
         if len(self.key_hold.keys or ()) == 1:
@@ -185,8 +176,7 @@ class CombatTrackerApp(QuietWhenQuitting, App[None]):
         return True
 
     def release_keys(self, generation: int | None = None) -> None:
-        """Deliver the held keys, in order, as if typed now (*generation*:
-        only if still that hold)."""
+        """Deliver the held keys as if typed now (*generation*: only if still that hold)."""
         if generation is not None and generation != self.key_hold.generation:
             return
         for key in self.key_hold.stop():
@@ -194,22 +184,17 @@ class CombatTrackerApp(QuietWhenQuitting, App[None]):
             self.post_message(key)
 
     def push_screen(self, screen: Screen[Any] | str, *args: Any, **kwargs: Any) -> Any:
-        """Push *screen* with the dialogs' rules read (:meth:`load_dialog_css`)."""
         self.load_dialog_css()
         return super().push_screen(screen, *args, **kwargs)
 
     def load_dialog_css(self) -> None:
-        """Read the dialogs' rules once, before the first screen is pushed
-        over the first one or a moment after the first frame: after app.tcss's
-        rules, with their priority, as if at its end (they style only
-        dialogs, so nothing shown before needs styling again)."""
+        """Read the dialogs' rules once, after app.tcss's (they style only dialogs)."""
         stylesheet = self.stylesheet
         if not stylesheet.has_source(str(DIALOG_CSS), ""):
             stylesheet.read(DIALOG_CSS)
             stylesheet.parse()  # now, not while the first dialog is styled
 
     def action_command_palette(self) -> None:
-        """Textual's command palette, quiet when the app quits mid-search."""
         from tracker.screens.quiet_palette import QuietPalette
 
         # is_open takes an App[object]; App is invariant in its return type,
@@ -218,8 +203,7 @@ class CombatTrackerApp(QuietWhenQuitting, App[None]):
             self.push_screen(QuietPalette(id="--command-palette"))
 
     def get_default_screen(self) -> Screen[None]:
-        """The encounter given is the first screen itself, not pushed over an
-        empty one: one screen composed for the first frame."""
+        """An encounter given is the first screen itself: one screen for the first frame."""
         if self.live is not None:
             return EncounterScreen(self.live, self.config)
         return super().get_default_screen()
@@ -280,23 +264,20 @@ class CombatTrackerApp(QuietWhenQuitting, App[None]):
             self.notify(problem, severity="warning", markup=False)
 
     def _release_gc(self) -> None:
-        """Start-up is over: what it built lives on, so it is frozen out of
-        every later collection (``gc.freeze``) and the collector is back on."""
+        """Start-up is over: what it built is frozen out of later collections."""
         if self._resume_gc:
             self._resume_gc = False
             gc.freeze()
             gc.enable()
 
     def show_notices(self, notices: Sequence[str], title: str = "Please read") -> None:
-        """Every notice in one dialog (wrapped, scrollable; Enter closes)."""
         if notices:
             from tracker.screens.prompt import NoticeScreen
 
             self.push_screen(NoticeScreen(title, notices))
 
     def open_encounter(self, name: str, new: bool, ruleset: str | None = None) -> None:
-        """Create (with *ruleset*) or load *name* and show it (errors: one
-        notice, no change); what loading found is shown after."""
+        """Create (with *ruleset*) or load *name* and show it (errors: one notice, no change)."""
         from rules.text import visible
         from saves.live import LiveEncounter
         from saves.store import SaveError
@@ -348,20 +329,17 @@ class CombatTrackerApp(QuietWhenQuitting, App[None]):
         return self.sharing
 
     def resume_sharing(self) -> None:
-        """Share again if the encounter was shared when last closed: the
-        players' pages reconnect by themselves (after the first frame)."""
+        """Share again if the encounter was shared when last closed (the pages reconnect)."""
         from tracker.share import UI_KEY, kept_on
 
         if self.live is None or not kept_on(self.live.ui_state.get(UI_KEY)):
             return
         sharing = self.share()
         problem = sharing.start()
-        if problem is None and sharing.note is not None:
-            self.notify(sharing.note, severity="warning", timeout=8, markup=False)
-        elif problem is None:
+        if problem is None and sharing.note is None:
             self.notify("Sharing the players' view again (P: its link).", timeout=4)
-        else:
-            self.notify(problem, severity="warning", timeout=8, markup=False)
+        else:  # it did not start, or the link changed
+            self.notify(problem or sharing.note or "", severity="warning", timeout=8)
 
     def on_unmount(self) -> None:
         self._release_gc()

@@ -1,9 +1,7 @@
 """The encounter controller's calls into the live encounter
-(``saves.live.LiveEncounter``): parsing a line for the dice it will roll,
-applying and durably saving one action, undo and redo, named save points, a
-fresh snapshot between keys and the endurance check a move would make.  Each
-failure (an action refused, a save that failed) comes back as one sentence
-for the GM, with nothing changed; none is ever a traceback."""
+(``saves.live.LiveEncounter``).  Each failure (an action refused, a save
+that failed) comes back as one sentence for the GM, with nothing changed;
+none is ever a traceback."""
 
 from __future__ import annotations
 
@@ -37,8 +35,8 @@ def dice_needed(live: LiveEncounter, line: str) -> tuple[Action, Dice] | str:
 
 
 def do(live: LiveEncounter, line_or_action: str | Action, faces: Sequence[int] = ()) -> Step | str:
-    """Apply and durably save one action (with the GM's *faces*); its step
-    when done, else what to tell the GM (nothing changed)."""
+    """Apply and durably save one action (with the GM's *faces*); its step,
+    else what to tell the GM."""
     from rules.errors import ActionError
     from saves.store import SaveError
 
@@ -54,7 +52,7 @@ def do(live: LiveEncounter, line_or_action: str | Action, faces: Sequence[int] =
 
 
 def history(live: LiveEncounter, undo: bool) -> Step | str:
-    """Undo (or redo) one step; its step when done, else why not."""
+    """Undo (or redo) one step; its step, else why not."""
     from rules.errors import ActionError
     from saves.store import SaveError
 
@@ -100,10 +98,9 @@ def compact_if_due(live: LiveEncounter) -> str | None:
 
 
 class MovePreviews:
-    """The endurance checks the movement dialog previews (RULES.md §8).  One
-    the program rolls is rolled once per combatant and movement and kept
-    while the encounter is the one it was rolled on (every step replaces
-    it), so cancelling and reopening the dialog shows the same roll."""
+    """The endurance checks the movement dialog previews (RULES.md §8): one
+    the program rolls is kept per combatant and movement until a step
+    replaces the encounter, so reopening the dialog shows the same roll."""
 
     def __init__(self, live: LiveEncounter) -> None:
         self.live = live
@@ -113,8 +110,7 @@ class MovePreviews:
     def check(
         self, name: str, movement: str, face: int | None, reroll: bool = False
     ) -> EnduranceCheck | str:
-        """The check *name* moving by *movement* would make with *face*
-        (None: the program rolls), or why it cannot; *reroll* rolls anew."""
+        """The check of *name* moving by *movement* with *face* (None: rolled), or why not."""
         from rules.errors import ActionError
 
         if self._of is not self.live.encounter:

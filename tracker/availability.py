@@ -1,9 +1,7 @@
 """Why a key does not apply now, as one sentence: the footer greys the key,
 and the key pressed anyway says why (None: it applies).  The reasons read
-the encounter controller's selection, marks and targets, never change them,
-so what is greyed and what the key would do agree; :func:`availability`
-is what the greyed keys depend on, so the footer is rebuilt only when it
-changes."""
+the controller's selection, marks and targets, never change them, so what
+is greyed and what the key would do agree."""
 
 from __future__ import annotations
 
@@ -48,7 +46,7 @@ NOT_STARTED = "the fight has not started: s starts it"
 
 
 def availability(ctl: EncounterController) -> tuple[bool, ...]:
-    """What the footer's greyed keys depend on."""
+    """What the footer's greyed keys depend on: it is rebuilt only when this changes."""
     live = ctl.live
     enc = live.encounter
     return (
@@ -62,7 +60,6 @@ def availability(ctl: EncounterController) -> tuple[bool, ...]:
 
 
 def unavailable(ctl: EncounterController, action: str) -> str | None:
-    """Why *action* does not apply now (None: it does)."""
     enc = ctl.encounter
     if action in ("next_turn", "previous_turn", "select_active"):
         return None if enc.started else NOT_STARTED
@@ -117,7 +114,6 @@ def _cannot_show(ctl: EncounterController, action: str) -> str | None:
 
 
 def _cannot_delay(ctl: EncounterController) -> str | None:
-    """Why the active combatant cannot delay now (None: it can)."""
     active = ctl.active()
     if active is None:
         return NOT_STARTED
@@ -127,7 +123,6 @@ def _cannot_delay(ctl: EncounterController) -> str | None:
 
 
 def _cannot_return(ctl: EncounterController) -> str | None:
-    """Why the selected combatant cannot return now (None: it can)."""
     delayed = ctl.encounter.delayed
     if not delayed:
         return "nobody is delaying (w: the active combatant delays)"
@@ -139,11 +134,10 @@ def _cannot_return(ctl: EncounterController) -> str | None:
 
 
 class Reasons:
-    """:func:`unavailable`'s answers for one state of what they read.
-    Textual asks about every binding each time the footer refreshes, and
-    with a horde each answer scans the combatants: worked out once per
-    state (the encounter, by identity: every step makes a new one; the
-    cursor; the marks; the expanded groups; undo and redo)."""
+    """:func:`unavailable`'s answers, worked out once per state of what they
+    read (the encounter, by identity, the cursor, the marks, the expanded
+    groups, undo and redo): Textual asks about every binding each time the
+    footer refreshes, and with a horde each answer scans the combatants."""
 
     def __init__(self, ctl: EncounterController) -> None:
         self._ctl = ctl

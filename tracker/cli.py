@@ -56,8 +56,7 @@ LAN_HELP = (
 
 
 def command_of(argv: Sequence[str]) -> str | None:
-    """The subcommand *argv* names past the global options; None for none,
-    ``"?"`` for a line the full parser must explain."""
+    """The subcommand past the global options; None for none, ``"?"``: the full parser's."""
     i = 0
     while i < len(argv):
         word = argv[i]
@@ -73,16 +72,14 @@ def command_of(argv: Sequence[str]) -> str | None:
 
 
 def build_parser(command: str | None = "?") -> argparse.ArgumentParser:
-    """The parser for *command*'s line, with only that subcommand (``"?"``:
-    all of them, for ``--help`` and errors)."""
+    """The parser with only *command*'s subcommand (``"?"``: all, for help and errors)."""
+    from tracker.commands.common import add_common
+
     parser = _Parser(
         prog="combat-tracker",
         description="A keyboard-driven combat tracker for tabletop Game Masters.",
     )
-    parser.add_argument(
-        "--db", metavar="PATH", help="database file (default: user data dir; env COMBAT_TRACKER_DB)"
-    )
-    parser.add_argument("--seed", type=int, metavar="N", help="make every roll reproducible")
+    add_common(parser, default=None)
     parser.add_argument("--lan", action="store_true", help=LAN_HELP)
     sub = parser.add_subparsers(dest="command", parser_class=_Parser, metavar="COMMAND")
     if command is None:
@@ -138,8 +135,7 @@ def _run(words: list[str]) -> int:
 
 
 def _tolerant_output() -> None:
-    """A terminal that cannot show a character (``LANG=C``, a Latin-1
-    console) gets an escape for it, not an UnicodeEncodeError."""
+    """A character the terminal cannot show (``LANG=C``) is escaped, not an error."""
     for stream in (sys.stdout, sys.stderr):
         reconfigure = getattr(stream, "reconfigure", None)  # a TextIOWrapper's
         if reconfigure is not None:

@@ -1,7 +1,6 @@
 """Which rows the initiative pane shows: a group (docs/rules.md §4) is one
-row, ``Zombies ×12 · 4 bloodied · 2 down``, until the GM expands it.  The
-controller and the pane read the same :class:`Span` list, so a row index
-means the same to both."""
+row until the GM expands it.  The controller and the pane read the same
+:class:`Span` list, so a row index means the same to both."""
 
 from __future__ import annotations
 
@@ -16,8 +15,7 @@ if TYPE_CHECKING:
 
 
 class Span(NamedTuple):
-    """One row of the pane: the combatants ``start`` to ``start + size``
-    of the order."""
+    """One row of the pane: the combatants ``start`` to ``start + size`` of the order."""
 
     start: int
     size: int = 1
@@ -29,12 +27,10 @@ class Span(NamedTuple):
         return self.group is not None
 
     def covers(self, index: int) -> bool:
-        """Whether the combatant at *index* in the order is on this row."""
         return self.start <= index < self.start + self.size
 
     def lead(self, turn: int | None) -> int:
-        """Whom the row stands for when selected: the member whose turn it
-        is, else the first."""
+        """Whom the row stands for when selected: the member whose turn it is, else the first."""
         return turn if turn is not None and self.covers(turn) else self.start
 
 
@@ -82,8 +78,7 @@ def standing(members: Sequence[Combatant]) -> list[str]:
 
 
 class Collapse:
-    """Which groups are expanded, and the rows that makes (worked out again
-    only when the combatants or the expanded groups change)."""
+    """Which groups are expanded, and their rows (worked out again only on a change)."""
 
     def __init__(self, expanded: object = None) -> None:
         """*expanded*: the saved ``name_key`` list (anything else: none)."""
@@ -103,8 +98,7 @@ class Collapse:
         return self._rows
 
     def why_not(self, combatants: Sequence[Combatant], index: int) -> str | None:
-        """Why the row of the combatant at *index* cannot be expanded or
-        collapsed (None: it can)."""
+        """Why the row of the combatant at *index* cannot toggle (None: it can)."""
         c = combatants[index]
         if c.group is None:
             return f"{c.name} is in no group (group NAME T joins one)"
@@ -115,8 +109,7 @@ class Collapse:
         return None
 
     def toggle(self, combatants: Sequence[Combatant], index: int) -> bool:
-        """Expand or collapse the group of the combatant at *index*; False
-        when :meth:`why_not`."""
+        """Expand or collapse the group of the combatant at *index* (False: :meth:`why_not`)."""
         if self.why_not(combatants, index) is not None:
             return False
         group = combatants[index].group
@@ -127,5 +120,4 @@ class Collapse:
         return True
 
     def saved(self) -> list[str]:
-        """The expanded groups as the UI state keeps them."""
         return sorted(self.expanded)

@@ -80,6 +80,9 @@ def load_config(path: Path | None = None, known_ids: set[str] | None = None) -> 
 
 
 def _read(path: Path, config: Config, known_ids: set[str] | None) -> None:
+    def problem(message: str) -> None:
+        config.problems.append(f"{path}: {message}")
+
     try:
         # not a FIFO or a device (/dev/zero must not fill the memory)
         raw = read_regular(path, MAX_CONFIG_BYTES + 1, follow=True)
@@ -89,15 +92,13 @@ def _read(path: Path, config: Config, known_ids: set[str] | None) -> None:
         config.problems.append(f"cannot read {path}: {exc.strerror or exc}")
         return
     if len(raw) > MAX_CONFIG_BYTES:
-        config.problems.append(f"{path}: too large for a config file; using the default keys")
+        problem("too large for a config file; using the default keys")
         return
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
-        config.problems.append(
-            f"{path}: not UTF-8 text (the byte 0x{raw[exc.start]:02X} at byte {exc.start + 1}); "
-            "using the default keys"
-        )
+        byte = f"the byte 0x{raw[exc.start]:02X} at byte {exc.start + 1}"
+        problem(f"not UTF-8 text ({byte}); using the default keys")
         return
     import tomllib  # only when there is a file: most starts have none
 
@@ -105,39 +106,34 @@ def _read(path: Path, config: Config, known_ids: set[str] | None) -> None:
         data = tomllib.loads(text)
     except (tomllib.TOMLDecodeError, RecursionError) as exc:  # deep nesting recurses
         reason = "nested too deeply" if isinstance(exc, RecursionError) else shorten(str(exc))
-        config.problems.append(f"{path}: not valid TOML ({reason}); using the default keys")
+        problem(f"not valid TOML ({reason}); using the default keys")
         return
     keys = data.get("keys", {})
     if not isinstance(keys, dict):
-        config.problems.append(f'{path}: [keys] must be a table of id = "key"')
+        problem('[keys] must be a table of id = "key"')
         keys = {}
     for key_id, key in keys.items():
+        named = f"'{shorten(key_id)}'"
         if known_ids is not None and key_id not in known_ids:
-            config.problems.append(
-                f"{path}: unknown key id '{shorten(key_id)}' (ids are listed under ?)"
-            )
+            problem(f"unknown key id {named} (ids are listed under ?)")
         elif not isinstance(key, str) or not key.strip():
-            config.problems.append(
-                f"{path}: key for '{shorten(key_id)}' must be a non-empty string"
-            )
+            problem(f"key for {named} must be a non-empty string")
         elif first_unsafe(key) >= 0:
-            config.problems.append(
-                f"{path}: key for '{shorten(key_id)}' holds a control character ('{shorten(key)}')"
-            )
+            problem(f"key for {named} holds a control character ('{shorten(key)}')")
         elif (wrong := _key_problem(key)) is not None:
-            config.problems.append(f"{path}: key for '{shorten(key_id)}': {wrong}")
+            problem(f"key for {named}: {wrong}")
         else:
             config.keymap[key_id] = key.strip()
     settings = data.get("settings", {})
     if not isinstance(settings, dict):
-        config.problems.append(f"{path}: [settings] must be a table")
+        problem("[settings] must be a table")
         settings = {}
     for name in ("physical_rolls", "follow_turn"):
         value = settings.get(name, getattr(config, name))
         if isinstance(value, bool):
             setattr(config, name, value)
         else:
-            config.problems.append(f"{path}: {name} must be true or false")
+            problem(f"{name} must be true or false")
     keep = settings.get("keep_marks", "until-next-turn")
     if isinstance(keep, bool):  # true: kept until Esc; false: cleared after each action
         keep = KEEP_MARKS[0] if keep else KEEP_MARKS[2]
@@ -145,13 +141,13 @@ def _read(path: Path, config: Config, known_ids: set[str] | None) -> None:
         config.keep_marks = keep
     else:
         choices = ", ".join(f'"{k}"' for k in KEEP_MARKS)
-        config.problems.append(f"{path}: keep_marks must be one of {choices}")
+        problem(f"keep_marks must be one of {choices}")
     theme = settings.get("theme")
     if theme is not None:
         if isinstance(theme, str) and first_unsafe(theme) < 0:
             config.theme = theme
         else:
-            config.problems.append(f"{path}: theme must be a theme's name")
+            problem("theme must be a theme's name")
 
 
 #: what may come before ``+`` in a key name (``ctrl+shift+z``)
@@ -222,8 +218,7 @@ def save_setting(path: Path, key: str, value: str) -> str | None:
 
 
 def _with_setting(text: str, key: str, literal: str) -> str:
-    """*text* with ``key = literal`` in ``[settings]``: the key's line
-    replaced, else added at the table's end, else a new table at the end."""
+    """*text* with ``key = literal`` in ``[settings]``: replaced, appended or a new table."""
     import re
 
     lines = text.splitlines(keepends=True)

@@ -1,10 +1,10 @@
 """The encounter screen's decisions, without Textual: the one owner of the
 selection and the marks (saved with the encounter, so a relaunch resumes
-them), whom each key targets and the line it sends.  The cursor moves in the
-pane first, so it is read through a callable, never a stale copy; on a
-collapsed group's row (``tracker.collapse``) a key acts on its standing
-members.  Why a key is unavailable, the initiative form's batch and applying
-lines live beside it (``availability``, ``initiative_entry``, ``applying``)."""
+them), whom each key targets and the line it sends.  The row cursor moves
+in the pane first, so it is read through a callable, never a stale copy; it
+counts rows, and a collapsed group is one (``tracker.collapse``).  The
+screen calls here for what lives beside it: ``tracker.availability``,
+``tracker.initiative_entry`` and ``tracker.applying``."""
 
 from __future__ import annotations
 
@@ -43,19 +43,16 @@ class EncounterController:
         self._cursor = cursor
         self.follow_turn = follow_turn
         self.keep_marks = keep_marks
-        #: whose turn it was when last asked (:meth:`turn_moved`)
         self._turn = self._turn_key()
         self._turn_at = self._turn_place()
         ui: Mapping[str, object] = live.ui_state
         selected = ui.get("selected")
         marked = ui.get("marked")
-        #: the selected combatant's name, as last remembered
         self.selected_name: str | None = selected if isinstance(selected, str) else None
         #: the marked combatants' names, in the order they were marked
         self.marked: list[str] = [str(n) for n in marked] if isinstance(marked, list) else []
         #: which groups show member by member (the others: one row each)
         self.collapse = Collapse(ui.get("expanded"))
-        #: the movement dialog's program-rolled endurance checks
         self._previews = MovePreviews(live)
         self._reasons = availability.Reasons(self)
 
@@ -64,7 +61,6 @@ class EncounterController:
         return self.live.encounter
 
     def cursor_row(self) -> int | None:
-        """The row the selection cursor is on (None: no rows)."""
         return self._cursor()
 
     def names(self) -> list[str]:
@@ -75,12 +71,10 @@ class EncounterController:
         return [c.name for c in self.encounter.combatants if c.down and not c.player]
 
     def rows(self) -> tuple[Span, ...]:
-        """The initiative pane's rows: one per combatant, one per collapsed
-        group (``tracker.collapse``)."""
+        """The initiative pane's rows (``tracker.collapse``)."""
         return self.collapse.rows(self.encounter.combatants)
 
     def row_of(self, index: int) -> int:
-        """The row showing the combatant at *index* in the order."""
         return row_of(self.rows(), index)
 
     def selected_span(self) -> Span | None:
@@ -90,16 +84,14 @@ class EncounterController:
         return rows[index] if index is not None and index < len(rows) else None
 
     def selected_group(self) -> list[Combatant]:
-        """The members of the collapsed group under the cursor, in the order
-        of play; empty when the cursor is on one combatant."""
+        """The collapsed group under the cursor, in the order of play (else empty)."""
         span = self.selected_span()
         if span is None or not span.collapsed:
             return []
         return list(self.encounter.combatants[span.start : span.start + span.size])
 
     def selected(self) -> Combatant | None:
-        """The combatant under the row cursor; on a collapsed group, the
-        member whose turn it is, else its first (None: nobody)."""
+        """Under the cursor; on a collapsed group, the member whose turn it is, else its first."""
         span = self.selected_span()
         if span is None:
             return None
@@ -107,8 +99,7 @@ class EncounterController:
         return enc.combatants[span.lead(enc.turn if enc.started else None)]
 
     def step(self, delta: int) -> int | None:
-        """The row *delta* rows below the cursor, clamped; None when there is
-        nobody to select.  A collapsed group is one row."""
+        """The row *delta* rows below the cursor, clamped (None: no rows)."""
         index = self._cursor()
         count = len(self.rows())
         if index is None or count == 0:
@@ -116,9 +107,8 @@ class EncounterController:
         return max(0, min(index + delta, count - 1))
 
     def toggle_group(self) -> bool:
-        """Expand the collapsed group under the cursor, or collapse the
-        group of the member under it (saved with the UI state); False: the
-        selection is in no group of two or more."""
+        """Expand or collapse the group under the cursor (saved with the UI
+        state); False: the selection is in no group of two or more."""
         span = self.selected_span()
         if span is None or not self.collapse.toggle(self.encounter.combatants, span.start):
             return False
@@ -132,14 +122,12 @@ class EncounterController:
             self.live.set_ui_state(selected=name)
 
     def cursor_moved(self) -> Combatant | None:
-        """Remember whoever the cursor is on now; return them."""
         current = self.selected()
         self.remember(None if current is None else current.name)
         return current
 
     def follow(self) -> int | None:
-        """The row the remembered selection is on now; when it is gone, the
-        selection becomes whoever the cursor is on, and None."""
+        """The remembered selection's row; gone: the cursor's combatant, and None."""
         names = self.names()
         if self.selected_name in names:
             return self.row_of(names.index(self.selected_name))
@@ -162,12 +150,7 @@ class EncounterController:
         return (enc.turn, len(enc.combatants))
 
     def turn_moved(self) -> int | None:
-        """After any change (``next``, ``prev``, ``start``, their undo and
-        redo, removing the active combatant): the active row when the turn
-        passed to someone else (or the round changed) since last asked, else
-        None.  With :attr:`follow_turn` the selection becomes the active
-        combatant then; with ``keep_marks = "until-next-turn"`` the marks
-        clear (the GM moved on)."""
+        """The active row when the turn (or the round) moved since last asked, else None."""
         key, was = self._turn_key(), self._turn
         place, was_at = self._turn_place(), self._turn_at
         self._turn, self._turn_at = key, place
@@ -183,13 +166,11 @@ class EncounterController:
         return self.active_row()
 
     def active_row(self) -> int | None:
-        """The active combatant's row (the jump-to-active key; its group's
-        when collapsed), None before the fight starts."""
+        """The active combatant's row (None before the fight starts)."""
         turn = self.encounter.turn
         return None if self.active() is None or turn is None else self.row_of(turn)
 
     def prune_marks(self) -> None:
-        """Forget marks on combatants no longer in the encounter."""
         names = set(self.names())
         self.marked = [n for n in self.marked if n in names]
 
@@ -215,7 +196,7 @@ class EncounterController:
         return True
 
     def clear_marks(self) -> bool:
-        """Forget every mark; False when there was none."""
+        """False when there was no mark."""
         if not self.marked:
             return False
         self.marked = []
@@ -230,13 +211,11 @@ class EncounterController:
             self.clear_marks()
 
     def marks_used(self) -> bool:
-        """Whether the next targeted action goes to the marked combatants."""
         names = set(self.names())
         return any(n in names for n in self.marked)
 
     def targets(self) -> list[str]:
-        """Marked combatants (in the order of play), else the selection (a
-        collapsed group's standing members)."""
+        """The marked combatants (in the order of play), else the selection."""
         chosen = set(self.marked)
         marked = [n for n in self.names() if n in chosen]
         if marked:
@@ -248,7 +227,6 @@ class EncounterController:
         return [] if current is None else [current.name]
 
     def present_conditions(self, names: list[str]) -> list[str]:
-        """The conditions any of *names* has, sorted."""
         wanted = set(names)
         return sorted(
             {
@@ -271,8 +249,7 @@ class EncounterController:
         return lines.uncondition_line(who, condition)
 
     def names_for(self, action: str) -> list[str]:
-        """Whom key *action* acts on now: the targets for the damage-like
-        keys and ``uncondition``, else the selection."""
+        """Whom key *action* acts on now: the targets, or the selection."""
         if action in VISIBILITY_KEYS and (group := self.selected_group()) and not self.marks_used():
             # the players see the group, down members too: all or nothing
             return [c.name for c in group]
@@ -287,16 +264,14 @@ class EncounterController:
         return [] if current is None else [current.name]
 
     def line(self, action: str, text: str = "", names: Sequence[str] | None = None) -> str | None:
-        """The line key *action* sends with *text* from its prompt, on
-        *names* (default :meth:`names_for`); None: nobody, or no such key."""
+        """``lines.key_line`` on *names* (default :meth:`names_for`)."""
         names = self.names_for(action) if names is None else names
         if action == "uncondition":
             return self.uncondition_line(names, text) if names else None
         return lines.key_line(action, text, names)
 
     def ask(self, action: str) -> Ask | None:
-        """The prompt key *action* opens, its names fixed now (the cursor may
-        move while the GM types); None: nobody to act on."""
+        """Key *action*'s prompt, its names fixed now (the GM may move the cursor); None: nobody."""
         names = self.names_for(action)
         if not names and action != "roll":
             return None
@@ -309,19 +284,14 @@ class EncounterController:
         present = self.present_conditions(names) if action == "uncondition" else ()
         return lines.ask_for(action, names, line, self.selected_group(), self.marks_used(), present)
 
+    # the initiative form (tracker.initiative_entry)
     def players_without_initiative(self) -> list[str]:
-        """The player combatants ``s`` asks the initiative form about."""
         return initiative.players_without_initiative(self.encounter)
 
     def initiative_entry(self, totals: Mapping[str, str]) -> str | dict[str, str]:
-        """The initiative form's line, or its errors by player name
-        (``tracker.initiative_entry``)."""
         return initiative.initiative_entry(totals)
 
     def monster_dice(self, line: str) -> tuple[Action, Dice, list[bool]] | str:
-        """The initiative form's *line* parsed, the monsters' dice the GM
-        rolls and whose each die is (``tracker.initiative_entry``), or
-        why the line is refused."""
         parsed = self.dice_needed(line)
         if isinstance(parsed, str):
             return parsed
@@ -330,21 +300,17 @@ class EncounterController:
     def with_monster_faces(
         self, action: Action, gm: Sequence[bool], typed: Sequence[int]
     ) -> Action:
-        """:meth:`monster_dice`'s *action* carrying the GM's *typed* faces,
-        the session's rolls in the others."""
         return initiative.with_monster_faces(self.live.rng, action, gm, typed)
 
+    # the forms' and the movement dialog's lines (tracker.lines)
     def add_line(self, values: Mapping[str, str], checks: Mapping[str, bool]) -> str:
-        """The add form's line (``lines.add_line``; ValueError: no name)."""
         return lines.add_line(values, checks)
 
     def edit_line(self, c: Combatant, values: Mapping[str, str], player: bool | None) -> str:
-        """The edit form's changes as one batch (empty: nothing changed)."""
         return lines.edit_line(c, values, player)
 
     def renamed(self, renames: Mapping[str, str]) -> None:
-        """Combatants were renamed (old name to new; an action, its undo or
-        redo): the selection and their marks follow, saved with the UI state."""
+        """Combatants were renamed (old to new): the selection and their marks follow."""
         if any(n in renames for n in self.marked):
             self.marked = [renames.get(n, n) for n in self.marked]
             self.live.set_ui_state(marked=list(self.marked))
@@ -352,49 +318,40 @@ class EncounterController:
             self.remember(renames[self.selected_name])
 
     def move_line(self, name: str, movement: str, face: int | None, spend: bool) -> str:
-        """``move`` for the movement dialog, carrying the previewed face."""
         return lines.move_line(name, movement, face, spend)
 
     def preview_move(
         self, name: str, movement: str, face: int | None, reroll: bool = False
     ) -> EnduranceCheck | str:
-        """The endurance check a move would make, or why it cannot; one the
-        program rolls is kept until an action changes the fight."""
         return self._previews.check(name, movement, face, reroll)
 
+    # applying lines and the other calls into the live encounter (tracker.applying)
     def dice_needed(self, line: str) -> tuple[Action, Dice] | str:
-        """*line* parsed, with the dice it will roll, or why it is refused."""
         return applying.dice_needed(self.live, line)
 
     def do(self, line_or_action: str | Action, faces: Sequence[int] = ()) -> str | None:
-        """Apply and durably save one action (with the GM's *faces*); None
-        when done, else what to tell the GM (nothing changed)."""
+        """None when done, else what to tell the GM (nothing changed)."""
         return self._done(applying.do(self.live, line_or_action, faces))
 
     def history(self, undo: bool) -> str | None:
-        """Undo (or redo) one step; None when done, else why not."""
         return self._done(applying.history(self.live, undo))
 
     def _done(self, step: Step | str) -> str | None:
+        """The selection and the marks follow a rename."""
         if isinstance(step, str):
             return step
         self.renamed(self.live.renames(step))
         return None
 
     def save_points(self) -> Callable[[str], str | None]:
-        """What one save-point prompt does with each label (``applying.save_points``)."""
         return applying.save_points(self.live)
 
     def compact_if_due(self) -> str | None:
-        """Write a fresh snapshot when one is due; a warning if that failed."""
         return applying.compact_if_due(self.live)
 
     def availability(self) -> tuple[bool, ...]:
-        """What the footer's greyed keys depend on; it is rebuilt only when
-        this changes."""
+        """What the footer's greyed keys depend on (``tracker.availability``)."""
         return availability.availability(self)
 
     def unavailable(self, action: str) -> str | None:
-        """Why *action* does not apply now (None: it does), for the footer
-        and the key pressed anyway (``tracker.availability``)."""
         return self._reasons.why(action)

@@ -17,17 +17,14 @@ def resistance_text(tag: str, value: int, ruleset: Ruleset) -> str:
 def defense_parts(d: Defenses, ruleset: Ruleset) -> list[str]:
     """``immune …``, ``resist …``, ``weak ×2 …``, ``susceptible ×1.5 …``,
     each kind present once, tags sorted."""
-    parts = []
-    if d.immunities:
-        parts.append("immune " + ", ".join(sorted(d.immunities)))
-    if d.resistances:
-        resists = (resistance_text(k, v, ruleset) for k, v in sorted(d.resistances.items()))
-        parts.append("resist " + ", ".join(resists))
-    if d.weaknesses:
-        parts.append("weak ×2 " + ", ".join(sorted(d.weaknesses)))
-    if d.susceptibilities:
-        parts.append("susceptible ×1.5 " + ", ".join(sorted(d.susceptibilities)))
-    return parts
+    resists = [resistance_text(k, v, ruleset) for k, v in sorted(d.resistances.items())]
+    kinds = [
+        ("immune", sorted(d.immunities)),
+        ("resist", resists),
+        ("weak ×2", sorted(d.weaknesses)),
+        ("susceptible ×1.5", sorted(d.susceptibilities)),
+    ]
+    return [f"{word} {', '.join(tags)}" for word, tags in kinds if tags]
 
 
 def defenses_text(d: Defenses, ruleset: Ruleset) -> str:

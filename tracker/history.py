@@ -1,9 +1,7 @@
 """What the GM typed, kept like a shell's history: one bounded list per kind
-of line (``command`` for the ``:`` line, ``damage``, ``heal``… for the
-prompts), newest last, in one JSON file in the user state directory,
-replaced atomically after each entry.  A damaged or unwritable file costs at
-most one notice; the history then starts empty.  :class:`Recall` is what
-Up/Down walk."""
+of line (``command`` for the ``:`` line, ``damage``… for the prompts) in one
+JSON file in the user state directory, replaced atomically after each
+entry.  A damaged or unwritable file costs at most one notice."""
 
 from __future__ import annotations
 
@@ -34,8 +32,7 @@ def history_path() -> Path:
 
 
 def _keepable(line: object) -> bool:
-    """Whether the GM could have typed *line*: one line, no control
-    characters (a recalled line is shown exactly)."""
+    """Whether the GM could have typed *line*: one line, no control characters."""
     return (
         isinstance(line, str)
         and 0 < len(line) <= MAX_LENGTH
@@ -100,12 +97,11 @@ class History:
         }
 
     def entries(self, kind: str) -> tuple[str, ...]:
-        """*kind*'s entries, oldest first."""
+        """Oldest first."""
         return tuple(self._load().get(kind, ()))
 
     def add(self, kind: str, line: str) -> None:
-        """Keep *line* as *kind*'s newest entry (an equal older one moves
-        up) and write the file; a blank or untypeable line is not kept."""
+        """Keep *line* as *kind*'s newest entry and write the file (not if untypeable)."""
         line = line.strip()
         if not _keepable(line):
             return
@@ -139,7 +135,6 @@ class History:
                     os.unlink(tmp)
 
     def kind(self, name: str) -> Kept:
-        """One kind of line's view of this history."""
         return Kept(self, name)
 
 
@@ -180,8 +175,7 @@ class Recall:
         return self._entries[self._index]
 
     def forward(self) -> str | None:
-        """The entry after the one shown, then the draft (Down); None when
-        the draft is shown already."""
+        """The entry after the one shown, then the draft (Down); None past the draft."""
         if self._index >= len(self._entries):
             return None
         self._index += 1

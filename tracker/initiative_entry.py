@@ -1,10 +1,8 @@
-"""Initiative before the fight starts: ``s`` with players who have none
-opens the initiative form, whose totals (typed by player name, blank: rolled)
-become one batch, ``init 'Mira' 17; start``, one undoable step.  With
+"""Initiative before the fight starts (RULES.md §4): the initiative form's
+totals become one batch, ``init 'Mira' 17; start``, one undoable step.  With
 physical rolls the GM may also type the monsters' d20s; the program rolls
-every other die, a blank player's included, and the faces go to ``start``,
-the batch's only part that rolls (RULES.md §4).  Pure functions of the
-encounter, called by the encounter controller."""
+every other die, and the faces go to ``start``, the batch's only part that
+rolls."""
 
 from __future__ import annotations
 

@@ -143,8 +143,7 @@ class Ask:
 
 
 def _quote(word: str) -> str:
-    """*word* as one shell-style word (shlex, imported once a line is sent,
-    not when the app starts)."""
+    """*word* as one shell word (shlex, imported once a line is sent, not at start)."""
     import shlex
 
     return shlex.quote(word)
@@ -166,8 +165,7 @@ SAVES = ("full", "half", "none")
 
 
 def saves_line(names: Sequence[str], rest: str, saves: Mapping[str, str]) -> str:
-    """``damage 'Zombie 1,Ogre' 8d6 fire half Ogre``: one roll, one step; a
-    target missing from *saves* takes it all."""
+    """``damage 'Zombie 1,Ogre' 8d6 fire half Ogre``: one roll (default save: full)."""
     line = on_targets("damage", names, rest)
     for save in SAVES[1:]:
         who = [n for n in names if saves.get(n) == save]
@@ -177,8 +175,7 @@ def saves_line(names: Sequence[str], rest: str, saves: Mapping[str, str]) -> str
 
 
 def with_value(text: str) -> str:
-    """``poisoned 2 rounds 3`` → ``poisoned value 2 rounds 3``: in the
-    condition prompt, a number right after the name is its value."""
+    """``poisoned 2 rounds 3`` → ``poisoned value 2 rounds 3`` (the condition prompt)."""
     words = text.split()
     if len(words) >= 2 and words[1].lstrip("-").isdigit():
         words.insert(1, "value")
@@ -191,8 +188,7 @@ def uncondition_line(names: Sequence[str], condition: str) -> str:
 
 
 def key_line(action: str, text: str, names: Sequence[str]) -> str | None:
-    """The line key *action* sends on *names* with *text* from its prompt
-    (None: nobody to act on, or no such key)."""
+    """Key *action*'s line on *names* with its prompt's *text* (None: nobody, or no key)."""
     if action in FIXED:
         return FIXED[action]
     if action == "roll":
@@ -221,11 +217,10 @@ def ask_for(
     uses_marks: bool = False,
     conditions: Sequence[str] = (),
 ) -> Ask | None:
-    """What prompt key *action* asks the GM for on *names*, *line* making
-    the answer its line.  *group*: the members of the collapsed group under
-    the cursor, named instead of every member; *uses_marks*: *names* are
-    the marked combatants; *conditions*: the ones *names* have, which
-    ``uncondition`` picks from.  None: not a prompt key, or nothing to pick."""
+    """What prompt key *action* asks for on *names*, *line* making the answer
+    its line.  *group*: the collapsed group under the cursor, named instead of
+    its members; *conditions*: the ones ``uncondition`` picks from.  None: not
+    a prompt key, or nothing to pick."""
     who = ", ".join(names)
     if group and not uses_marks and action != "initiative":
         # not thirty names: the group, and whom the key reaches in it
@@ -341,7 +336,6 @@ def move_line(name: str, movement: str, face: int | None, spend: bool) -> str:
 
 
 def initiative_line(totals: Sequence[tuple[str, int | None]]) -> str:
-    """``init 'Mira' 17; init 'Bram' 12; start``: each typed total (None:
-    ``start`` rolls it with the monsters'), one undoable step."""
+    """``init 'Mira' 17; start``: each typed total (None: ``start`` rolls it), one step."""
     parts = [f"init {targets([name])} {total}" for name, total in totals if total is not None]
     return "; ".join([*parts, "start"])

@@ -32,26 +32,17 @@ class CommandError(Exception):
         self.status = status
 
 
-def add_common(parser: argparse.ArgumentParser) -> None:
-    """``--db`` and ``--seed`` after the subcommand too (SUPPRESS keeps a
-    value given before it)."""
+def add_common(parser: argparse.ArgumentParser, default: object = argparse.SUPPRESS) -> None:
+    """``--db`` and ``--seed``: before the subcommand (the main parser's,
+    *default* None) and after it too (SUPPRESS keeps a value given before)."""
+    help_db = "database file (default: user data dir; env COMBAT_TRACKER_DB)"
+    parser.add_argument("--db", metavar="PATH", default=default, help=help_db)
     parser.add_argument(
-        "--db",
-        metavar="PATH",
-        default=argparse.SUPPRESS,
-        help="database file (default: user data dir; env COMBAT_TRACKER_DB)",
-    )
-    parser.add_argument(
-        "--seed",
-        type=int,
-        metavar="N",
-        default=argparse.SUPPRESS,
-        help="make every roll reproducible",
+        "--seed", type=int, metavar="N", default=default, help="make every roll reproducible"
     )
 
 
 def rng_from(args: argparse.Namespace) -> random.Random:
-    """The one random source of this run: seeded by ``--seed`` if given."""
     seed = getattr(args, "seed", None)
     return random.Random(seed) if seed is not None else random.Random()
 
@@ -62,7 +53,6 @@ def quoted(text: str, limit: int = 100) -> str:
 
 
 def one_line(message: str) -> str:
-    """*message* made visible, one line, at most MAX_MESSAGE characters."""
     return shorten(message, MAX_MESSAGE)
 
 
@@ -76,8 +66,7 @@ def check_arg(what: str, value: str) -> str:
 
 
 def check_title(what: str, value: str) -> str:
-    """A new encounter name or save-point label from the command line, or a
-    CommandError saying why it cannot be one."""
+    """A new encounter name or save-point label, or a CommandError saying why not."""
     try:
         text = check_text(f"the {what}", value, MAX_TITLE).strip()
     except ActionError as exc:
@@ -88,8 +77,7 @@ def check_title(what: str, value: str) -> str:
 
 
 def open_store(args: argparse.Namespace, read_only: bool = False) -> Store:
-    """The database, its recovery notices printed; a CommandError when it is
-    locked or unreadable."""
+    """The database, its recovery notices printed (CommandError: locked or unreadable)."""
     from saves.store import SaveError, Store
 
     try:
@@ -122,7 +110,6 @@ def resolve_name(typed: str, names: list[str]) -> str:
 
 
 def resolve(args: argparse.Namespace, store: Store) -> str:
-    """:func:`resolve_name` of ``args.name``, failing as a CommandError."""
     typed = check_arg("encounter name", args.name)
     try:
         return resolve_name(typed, [s.name for s in store.list()])
@@ -131,8 +118,7 @@ def resolve(args: argparse.Namespace, store: Store) -> str:
 
 
 def open_live(args: argparse.Namespace, store: Store, prefix: bool = False) -> LiveEncounter:
-    """The encounter ``args.name`` (*prefix*: or the one it is a unique
-    prefix of); a SaveError says why not, a CommandError if it is missing."""
+    """The encounter ``args.name`` (*prefix*: or the one it is a unique prefix of)."""
     from saves.live import LiveEncounter
     from saves.store import EncounterNotFound
 
@@ -153,8 +139,7 @@ def run_with_store(
     handler: Callable[[argparse.Namespace, Store], int],
     read_only: bool = False,
 ) -> int:
-    """*handler* with the store open (*read_only*: without the lock); a
-    CommandError or SaveError is one line on stderr and the exit status."""
+    """*handler* with the store open; a CommandError or SaveError is one line on stderr."""
     from saves.store import SaveError
 
     try:
@@ -172,5 +157,4 @@ def run_with_store(
 
 
 def fail(message: str) -> None:
-    """One line on stderr, made safe (see :func:`one_line`)."""
     sys.stderr.write(f"combat-tracker: {one_line(message)}\n")

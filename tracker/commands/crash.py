@@ -38,8 +38,7 @@ def _version() -> str:
 
 
 def report_text(details: str, argv: list[str] | None = None) -> str:
-    """What ran, where, when, and the traceback *details*, made visible (a
-    GM may ``cat`` it)."""
+    """What ran, where, when, and the traceback *details*, made visible (a GM may cat it)."""
     words = sys.argv if argv is None else argv
     lines = [
         f"combat-tracker {_version()} crash report",
@@ -72,9 +71,8 @@ def write_report(details: str, argv: list[str] | None = None) -> Path:
 
 
 def report_crash(details: str, what: str, argv: list[str] | None = None) -> int:
-    """Write the report for the error *what* (``RuntimeError``), say so in
-    one sentence on stderr, return EX_SOFTWARE; never raises (a report that
-    cannot be written is said too)."""
+    """Write the report for the error *what* and say so in one sentence on
+    stderr (or that it could not be written); return EX_SOFTWARE, never raise."""
     saved = "everything already acknowledged is saved on disk"
     try:
         path = write_report(details, argv)

@@ -44,8 +44,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _read_prepared(path: str) -> str:
-    """The prepared file's text, or a CommandError: missing, too large, or
-    not UTF-8 (the byte and where it is)."""
+    """The prepared file's text, or a CommandError: missing, too large or not UTF-8."""
     try:
         with open(path, "rb") as file:
             raw = file.read(MAX_PREPARED_BYTES + 1)

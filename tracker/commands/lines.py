@@ -22,8 +22,7 @@ Line = tuple[str, str | None]  # (the line, or "" when there is a problem; the p
 
 
 def action_lines(words: Sequence[str]) -> Iterator[Line]:
-    """The lines of ``do NAME [ACTION…]``: one argument, several words (quotes
-    put back where a word has spaces), or none: stdin."""
+    """The lines of ``do NAME [ACTION…]``: one argument, several words, or stdin."""
     if len(words) == 1:
         for line in _NEWLINE.split(words[0]):
             yield line, None

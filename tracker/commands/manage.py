@@ -79,8 +79,7 @@ def _save(args: argparse.Namespace, store: Store) -> int:
 
 
 def _restore(args: argparse.Namespace, store: Store) -> int:
-    """A save point becomes a new encounter, undo history included
-    (:mod:`tracker.restore`, as the picker's ``r``)."""
+    """A save point becomes a new encounter, undo history included (:mod:`tracker.restore`)."""
     from saves.store import EncounterExists, EncounterNotFound
     from tracker.restore import default_name, restore_save_point
 

@@ -1,7 +1,6 @@
 """Standard output that cannot be written is one line and status 1, not a
 crash: :class:`GuardedOutput` turns a failed write into :class:`OutputError`,
-which the last resort can tell from a bug's ``OSError``.  A closed pipe stays
-a quiet stop."""
+which the last resort can tell from a bug's ``OSError``."""
 
 from __future__ import annotations
 
@@ -19,8 +18,7 @@ class OutputError(OSError):
 
 
 class GuardedOutput:
-    """A text stream's stand-in: every attribute is the stream's, but a
-    failed write or flush raises :class:`OutputError`."""
+    """A text stream whose failed write or flush raises :class:`OutputError`."""
 
     def __init__(self, stream: TextIO) -> None:
         self.stream = stream
@@ -45,8 +43,7 @@ def _guarded(call: Callable[[], T]) -> T:
 
 
 def silence_stdout() -> None:
-    """Point the standard output descriptor at /dev/null, so the
-    interpreter's last flush does not fail again (exit status 120)."""
+    """Point stdout at /dev/null, so the interpreter's last flush cannot fail again."""
     with contextlib.suppress(AttributeError, OSError, ValueError):
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())

@@ -1,7 +1,6 @@
 """``export``, and what it and ``show --json`` print: the documented state
-object and the round-by-round Markdown report.  What a person typed is text
-in the report, never Markdown: made visible, then every character Markdown
-could read as syntax escaped."""
+object and the round-by-round Markdown report, where what a person typed is
+made visible, then every character Markdown could read as syntax escaped."""
 
 from __future__ import annotations
 
@@ -79,8 +78,7 @@ def state_json(live: LiveEncounter) -> dict[str, Any]:
 
 
 def to_json(value: Any, indent: int | None = None) -> str:
-    """JSON for stdout or a file, ``ensure_ascii`` on purpose: plain ASCII
-    that cannot act on a terminal and parses back to exactly the names."""
+    """ASCII JSON on purpose: it cannot act on a terminal and parses back to the names."""
     return json.dumps(value, indent=indent, ensure_ascii=True)
 
 
@@ -125,8 +123,7 @@ def md_cell(text: str) -> str:
 
 
 def _block_start(text: str) -> str:
-    """Escape what would open a nested list (``- x``, ``1. x``) or a setext
-    heading at the start of a list item's text."""
+    """Escape what would open a nested list or a setext heading in a list item."""
     match = _BLOCK_MARK.match(text)
     if match is None:
         return text
@@ -141,8 +138,7 @@ def _punct(ch: str) -> bool:
 
 
 def _can_embolden(actor: str, rest: str) -> bool:
-    """Whether ``**actor**rest`` is bold under CommonMark's flanking rules
-    (else the asterisks would show)."""
+    """Whether ``**actor**rest`` is bold under CommonMark's flanking rules (else ``**`` shows)."""
     shown = visible(actor)
     if not shown or shown[0].isspace() or shown[-1].isspace():
         return False
@@ -152,8 +148,7 @@ def _can_embolden(actor: str, rest: str) -> bool:
 
 
 class _Escaper:
-    """Log text as Markdown: kept dice bold, everything else literal, even a
-    name that looks like a kept die."""
+    """Log text as Markdown: kept dice bold, all else literal, a name like a kept die too."""
 
     def __init__(self, names: Iterable[str]) -> None:
         known = sorted({n for n in names if n}, key=len, reverse=True)

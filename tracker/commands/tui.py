@@ -21,7 +21,6 @@ if TYPE_CHECKING:
 
 
 def register(subparsers: Subparsers) -> None:
-    """Add ``open NAME``."""
     parser = subparsers.add_parser("open", help="open one encounter in the tracker")
     parser.add_argument(
         "name", metavar="NAME", help="the encounter to open (or a unique prefix of its name)"
@@ -39,10 +38,9 @@ class StartError(Exception):
 def build_app(
     args: argparse.Namespace, hold_gc: bool = True, phase: Callable[[str], None] | None = None
 ) -> CombatTrackerApp:
-    """Open the store (and the encounter for ``open NAME``), read the config
-    and build the app; the caller runs it and closes ``app.store``.
-    *hold_gc*: no collection until the first frame (what start-up builds
-    stays alive); *phase* is told each start-up step's name as it ends.
+    """Open the store (and ``open NAME``'s encounter), read the config and build
+    the app; the caller runs it and closes ``app.store``.  *hold_gc*: no
+    collection until the first frame; *phase* is told each start-up step's name.
     Raises StartError, the collector then as it was."""
     was_enabled = gc.isenabled()
     if hold_gc:
@@ -101,8 +99,7 @@ def _build_app(
 
 
 def run(args: argparse.Namespace) -> int:
-    """Build and run the app; an unexpected error in it is a crash report and
-    status 70 (:mod:`tracker.commands.crash`), not Textual's traceback."""
+    """Build and run the app; an unexpected error in it is a crash report and status 70."""
     try:
         app = build_app(args)
     except StartError as exc:

@@ -1,7 +1,6 @@
 """Every key of the tracker, as data: each :class:`Key` has a stable ``id``
-the keymap file rebinds (:mod:`tracker.config`), in one table per screen
-(:mod:`tracker.keys.encounter`, :mod:`tracker.keys.dialogs`) that
-:mod:`tracker.bindings` turns into Textual bindings and help tables."""
+the keymap file rebinds, in one table per screen that :mod:`tracker.bindings`
+turns into Textual bindings and help tables."""
 
 from __future__ import annotations
 

@@ -1,7 +1,6 @@
 """The encounter screen's keys: each sends one action line built by the
 controller, or opens the prompt or dialog that builds it
-(``tracker.screens.encounter_dialogs``); the marks serve several actions
-(``keep_marks`` says when they clear), and a key that does not apply now is
+(``tracker.screens.encounter_dialogs``); a key that does not apply now is
 greyed and, pressed anyway, says why (``tracker.availability``)."""
 
 from __future__ import annotations
@@ -21,8 +20,17 @@ from tracker.screens.typeahead import held, hold_keys
 if TYPE_CHECKING:
     from tracker.widgets.command_line import CommandLine
 
-# The command line and the dialogs are imported when first opened: the
-# first frame does not need them.
+# The command line and the help are imported when first opened (not for the first frame).
+
+
+def _asks(action: str) -> Callable[[EncounterScreen], None]:
+    """The method of a key that opens *action*'s prompt."""
+    return lambda screen: screen.ask(action)
+
+
+def _sends(action: str, on_targets: bool = False) -> Callable[[EncounterScreen], None]:
+    """The method of a key that sends *action*'s line (:meth:`EncounterScreen.send`)."""
+    return lambda screen: screen.send(action, on_targets)
 
 
 class EncounterScreen(EncounterView):
@@ -46,8 +54,7 @@ class EncounterScreen(EncounterView):
     QUIET = frozenset({"clear_marks"})
 
     def on_key(self, event: events.Key) -> None:
-        """A greyed key pressed anyway says why it does not apply now (keys
-        bubble here before the bindings run)."""
+        """A greyed key pressed anyway says why (keys bubble here before the bindings)."""
         if quitting(self) or self.too_small:
             return  # no key acts now (check_action), and none needs a reason
         if held(self, event):  # typed for a dialog that is opening
@@ -66,20 +73,38 @@ class EncounterScreen(EncounterView):
             event.prevent_default()
             self.notify(reason, severity="warning", timeout=4, markup=False)
 
-    def action_start(self) -> None:
-        dialogs.start(self)
-
-    def action_next_turn(self) -> None:
-        self.report(self.apply("next"))
-
-    def action_previous_turn(self) -> None:
-        self.report(self.apply("prev"))
-
-    def action_end_combat(self) -> None:
-        dialogs.end_combat(self)
-
-    def action_remove_defeated(self) -> None:
-        dialogs.remove_defeated(self)
+    # the keys that open a dialog are its functions, called as methods
+    action_start = dialogs.start
+    action_end_combat = dialogs.end_combat
+    action_remove_defeated = dialogs.remove_defeated
+    action_add = dialogs.add
+    action_edit = dialogs.edit
+    action_remove = dialogs.remove
+    action_move = dialogs.move
+    action_save_point = dialogs.save_point
+    # the keys that prompt for the rest of their line (``uncondition``: pick
+    # one of the targets' conditions, removed from each that has it)
+    action_damage = _asks("damage")
+    action_heal = _asks("heal")
+    action_temp = _asks("temp")
+    action_persistent = _asks("persistent")
+    action_condition = _asks("condition")
+    action_uncondition = _asks("uncondition")
+    action_initiative = _asks("initiative")
+    action_roll = _asks("roll")
+    action_attack = _asks("attack")
+    # the keys that send their line at once: ``delay`` the active combatant,
+    # ``return`` the selected delaying one (after the active one)
+    action_next_turn = _sends("next_turn")
+    action_previous_turn = _sends("previous_turn")
+    action_order_down = _sends("order_down")
+    action_order_up = _sends("order_up")
+    action_delay = _sends("delay")
+    action_return = _sends("return")
+    # the players' view: the targets leave it, show as "Unknown creature", show in full
+    action_hide = _sends("hide", on_targets=True)
+    action_mask = _sends("mask", on_targets=True)
+    action_reveal = _sends("reveal", on_targets=True)
 
     def action_select_down(self) -> None:
         self._select(1)
@@ -93,12 +118,6 @@ class EncounterScreen(EncounterView):
             self.table.move_cursor(row=row)
         self._selection_moved()
 
-    def action_order_down(self) -> None:
-        self._send("order_down")
-
-    def action_order_up(self) -> None:
-        self._send("order_up")
-
     def action_toggle_mark(self) -> None:
         if self.controller.toggle_mark():
             self._show_mark_rows()
@@ -107,8 +126,7 @@ class EncounterScreen(EncounterView):
         self.clear_marks()
 
     def action_toggle_group(self) -> None:
-        """Expand the collapsed group under the cursor, or fold the group of
-        the member under it back into one row."""
+        """Expand the collapsed group under the cursor, or fold the member's group."""
         if self.controller.toggle_group():
             self.refresh_panes()
 
@@ -118,77 +136,13 @@ class EncounterScreen(EncounterView):
     def action_details_up(self) -> None:
         self._details.scroll_relative(y=-3, animate=False)
 
-    def action_add(self) -> None:
-        dialogs.add(self)
-
-    def action_damage(self) -> None:
-        self.ask("damage")
-
-    def action_heal(self) -> None:
-        self.ask("heal")
-
-    def action_temp(self) -> None:
-        self.ask("temp")
-
-    def action_persistent(self) -> None:
-        self.ask("persistent")
-
-    def action_condition(self) -> None:
-        self.ask("condition")
-
-    def action_uncondition(self) -> None:
-        """Pick one of the targets' conditions; it is removed from each
-        target that has it, as one step."""
-        self.ask("uncondition")
-
-    def action_move(self) -> None:
-        dialogs.move(self)
-
-    def action_initiative(self) -> None:
-        self.ask("initiative")
-
-    def action_roll(self) -> None:
-        self.ask("roll")
-
-    def action_attack(self) -> None:
-        self.ask("attack")
-
-    def action_delay(self) -> None:
-        """The active combatant delays (the turn passes on)."""
-        self._send("delay")
-
-    def action_return(self) -> None:
-        """The selected delaying combatant returns after the active one."""
-        self._send("return")
-
-    def action_hide(self) -> None:
-        """The targets leave the players' view."""
-        self._on_targets("hide")
-
-    def action_mask(self) -> None:
-        """The targets show on the players' view as "Unknown creature"."""
-        self._on_targets("mask")
-
-    def action_reveal(self) -> None:
-        """The targets show in full on the players' view."""
-        self._on_targets("reveal")
-
-    def _on_targets(self, action: str) -> None:
-        """Send *action* on the marked combatants, else the selection (the
-        marks clear afterwards as ``keep_marks`` says)."""
-        self._send(action, self.controller.used_marks if self.controller.marks_used() else None)
-
-    def _send(self, action: str, then: Callable[[], None] | None = None) -> None:
-        """Send the line key *action* builds, when it acts on somebody."""
-        line = self.controller.line(action)
+    def send(self, action: str, on_targets: bool = False) -> None:
+        """Send key *action*'s line (*on_targets*: the marks then clear as ``keep_marks`` says)."""
+        ctl = self.controller
+        then = ctl.used_marks if on_targets and ctl.marks_used() else None
+        line = ctl.line(action)
         if line is not None:
             self.report(self.apply(line, then))
-
-    def action_edit(self) -> None:
-        dialogs.edit(self)
-
-    def action_remove(self) -> None:
-        dialogs.remove(self)
 
     async def action_command_line(self) -> None:
         """Open the ``:`` line (mounted the first time it is used)."""
@@ -247,9 +201,6 @@ class EncounterScreen(EncounterView):
     def action_redo(self) -> None:
         self._history(undo=False)
 
-    def action_save_point(self) -> None:
-        dialogs.save_point(self)
-
     def action_toggle_physical(self) -> None:
         self.config.physical_rolls = not self.config.physical_rolls
         state = "ask for each face" if self.config.physical_rolls else "the program rolls"
@@ -267,9 +218,7 @@ class EncounterScreen(EncounterView):
     def action_help(self) -> None:
         from tracker.screens.help import HelpScreen
 
-        path = str(self.config.path or "config.toml")
-        keys = ENCOUNTER_KEYS + LINE_KEYS + SAVES_KEYS
-        self.app.push_screen(HelpScreen(keys, self.config.keymap, path))
+        self.app.push_screen(HelpScreen(ENCOUNTER_KEYS + LINE_KEYS + SAVES_KEYS, self.config))
 
     def action_quit(self) -> None:
         self.app.exit()

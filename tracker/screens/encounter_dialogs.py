@@ -1,11 +1,7 @@
-"""The dialogs the encounter screen's keys open, one function each: the
-initiative form that starts the fight (and the monsters' d20s with
-physical rolls), the confirmations before ending the fight or removing
-combatants, the add and edit forms, the movement dialog and the save-point
-prompt.  Each opens its dialog on the screen and applies what the GM chose
-through it (``EncounterView.apply``), so the screen keeps only its keys.
-The dialogs' own modules are imported when first opened: the first frame
-does not need them."""
+"""The dialogs the encounter screen's keys open, one function each, called
+as the screen's action methods: each opens its dialog and applies what the
+GM chose through ``EncounterView.apply``.  The dialogs' own modules are
+imported when first opened: the first frame does not need them."""
 
 from __future__ import annotations
 
@@ -34,8 +30,7 @@ def start(screen: EncounterView) -> None:
 
 
 def _start_with(screen: EncounterView, entry: InitiativeEntry | None) -> None:
-    """The initiative form's batch: the program rolls the rest, or the GM
-    types the monsters' d20s (physical rolls, when asked)."""
+    """The initiative form's batch; with physical rolls, the monsters' d20s first if asked."""
     if entry is None:
         screen.notify(CANCELLED)
         return
@@ -64,12 +59,12 @@ def _start_with(screen: EncounterView, entry: InitiativeEntry | None) -> None:
 
 def end_combat(screen: EncounterView) -> None:
     """``end``, once the GM confirms (Enter says no)."""
-    _confirmed(
+    _confirm(
         screen,
         f"End combat after round {screen.encounter.round}?",
         "The turn order stops and initiative is cleared (s starts a new combat); "
         "ctrl+z resumes this one.",
-        "end_combat",
+        screen.controller.line("end_combat"),
     )
 
 
@@ -77,24 +72,20 @@ def remove_defeated(screen: EncounterView) -> None:
     """``remove defeated``, once the GM confirms (Enter says no)."""
     down = screen.controller.defeated()
     shown = ", ".join(down[:5]) + (f" and {len(down) - 5} more" if len(down) > 5 else "")
-    _confirmed(
+    _confirm(
         screen,
         f"Remove {len(down)} defeated: {shown}?",
         "ctrl+z brings them back.",
-        "remove_defeated",
+        screen.controller.line("remove_defeated"),
     )
 
 
-def _confirmed(screen: EncounterView, question: str, detail: str, action: str) -> None:
-    line = screen.controller.line(action)
-    assert line is not None  # a fixed line
-    _confirm(screen, question, detail, line)
-
-
-def _confirm(screen: EncounterView, question: str, detail: str, line: str) -> None:
+def _confirm(screen: EncounterView, question: str, detail: str, line: str | None) -> None:
     """Apply *line* once the GM says yes to *question* (Enter says no)."""
     from tracker.screens.prompt import ConfirmScreen
 
+    if line is None:  # nobody to act on
+        return
     screen.app.push_screen(
         ConfirmScreen(question, detail, destructive=True),
         lambda yes: screen.report(screen.apply(line)) if yes else None,
@@ -102,9 +93,8 @@ def _confirm(screen: EncounterView, question: str, detail: str, line: str) -> No
 
 
 def remove(screen: EncounterView) -> None:
-    """``remove`` the selection (a collapsed row: its whole group), once
-    the GM confirms."""
-    current = screen.selected()
+    """``remove`` the selection (a collapsed row: its whole group), once the GM confirms."""
+    current = screen.controller.selected()
     line = screen.controller.line("remove")
     if current is None or line is None:
         return
@@ -133,9 +123,8 @@ def add(screen: EncounterView) -> None:
 
 
 def edit(screen: EncounterView) -> None:
-    """The edit form: every changed field is sent as ONE batched action
-    (``set … max_hp 30; set … hp 20``), one undoable step, all or nothing."""
-    current = screen.selected()
+    """The edit form: every changed field in ONE batch, one undoable step, all or nothing."""
+    current = screen.controller.selected()
     if current is None:
         return
     from tracker.screens.form import Field, FormScreen
@@ -154,9 +143,8 @@ def edit(screen: EncounterView) -> None:
 
 
 def move(screen: EncounterView) -> None:
-    """The movement dialog for the selection: its endurance check
-    previewed, its line carrying the previewed face."""
-    current = screen.selected()
+    """The movement dialog: its check previewed, its line carrying the previewed face."""
+    current = screen.controller.selected()
     if current is None:
         return
     from tracker.screens.movement import MovementScreen

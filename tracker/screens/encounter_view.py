@@ -1,7 +1,6 @@
-"""The encounter screen's view: it lays out the initiative, combatant and
-log panes, redraws only what changed, keeps the row cursor on the selected
-combatant and applies action lines through the controller (asking for dice
-faces first with physical rolls).  The keys are ``EncounterScreen``'s."""
+"""The encounter screen's view: its panes, redrawn only where they changed,
+the row cursor kept on the selected combatant, and action lines applied
+through the controller (the dice faces asked first with physical rolls)."""
 
 from __future__ import annotations
 
@@ -13,7 +12,6 @@ from textual.app import ComposeResult
 from textual.reactive import Reactive
 from textual.screen import Screen
 
-from rules.combatant import Combatant
 from rules.engine.turns import on_deck
 from tracker.applying import Action
 from tracker.config import Config
@@ -57,52 +55,39 @@ class EncounterView(Screen[None]):
         # the size classes and compact columns from the start: set after
         # mounting, each restyles and re-lays out the whole screen
         width, height = self.app.size
-        super().__init__(classes=f"{self.width_class(width)} {size_class(height, VERTICAL)}")
+        super().__init__(classes=f"{size_class(width, HORIZONTAL)} {size_class(height, VERTICAL)}")
         self.live = live
         self.config = config
         self._available: tuple[bool, ...] = ()
         # composed in compose; held, not queried: a screen mounted while the
         # app quits (keys still arriving) has lost its children by then
-        self._table = InitiativePane(id="initiative", compact=width < 120, hint=EMPTY_HINT)
+        self.table = InitiativePane(id="initiative", compact=width < 120, hint=EMPTY_HINT)
         self._details = CombatantPane(id="combatant")
         self._log = LogPane(id="log")
-        #: the selection, the marks and what the keys do with them
         self.controller = EncounterController(
-            live, lambda: self._table.selected_index, config.follow_turn, config.keep_marks
+            live, lambda: self.table.selected_index, config.follow_turn, config.keep_marks
         )
         self._typed: History | None = None
 
     @property
     def typed(self) -> History:
-        """What the GM typed in the ``:`` line and the prompts (read when
-        first used; a problem with its file is one warning)."""
+        """What the GM typed in the ``:`` line and the prompts (read when first used)."""
         if self._typed is None:
             from tracker.history import History
 
-            def notice(message: str) -> None:
-                self.notify(message, severity="warning", timeout=8, markup=False)
-
-            self._typed = History(notice=notice)
+            warn = partial(self.notify, severity="warning", timeout=8, markup=False)
+            self._typed = History(notice=warn)
         return self._typed
-
-    @classmethod
-    def width_class(cls, width: int) -> str:
-        """The HORIZONTAL_BREAKPOINTS class Textual gives a screen *width* wide."""
-        return size_class(width, cls.HORIZONTAL_BREAKPOINTS)
 
     def compose(self) -> ComposeResult:
         # the panes are the screen's grid cells (app.tcss); no containers:
         # each widget costs the first frame its styling, layout and paint
-        yield self._table
+        yield self.table
         yield self._details
         yield self._log
         yield KeyFooter()
         if too_small(self.app.size):  # else mounted when the terminal shrinks
             yield TooSmall()
-
-    @property
-    def table(self) -> InitiativePane:
-        return self._table
 
     def on_resize(self) -> None:
         self.table.set_compact(self.size.width < 120)
@@ -132,9 +117,6 @@ class EncounterView(Screen[None]):
     def encounter(self) -> Encounter:
         return self.controller.encounter
 
-    def selected(self) -> Combatant | None:
-        return self.controller.selected()
-
     def clear_marks(self) -> None:
         """Forget every mark (Escape)."""
         if self.controller.clear_marks():
@@ -147,8 +129,7 @@ class EncounterView(Screen[None]):
             self._show_selected()
 
     def _show_marks(self) -> None:
-        """The marks count, in the initiative pane's header (one line
-        repainted; the pane's border would repaint the whole pane)."""
+        # in the pane's header: one line repainted (its border: the whole pane)
         self.table.set_marks_note(len(self.controller.marked))
 
     def refresh_panes(self) -> None:
@@ -184,21 +165,19 @@ class EncounterView(Screen[None]):
         self._show_marks()
         self.sub_title = str(plain(f"{enc.name} · {title}"))
         # the footer rebuilds itself on refresh_bindings: only when availability changed
-        available = ctl.availability()
-        if available != self._available:
-            first = not self._available
-            self._available = available
-            if not first:  # mounting shows the right footer already
-                self.refresh_bindings()
+        available, was = ctl.availability(), self._available
+        self._available = available
+        if was and available != was:  # (mounting shows the right footer already)
+            self.refresh_bindings()
 
     def _show_selected(self) -> None:
         group = self.controller.selected_group()
         if group:
-            enc = self.encounter
-            active = enc.active.name if enc.started and enc.active is not None else None
-            self._details.show_group(group, active, self.controller.marked)
+            active = self.controller.active()
+            name = None if active is None else active.name
+            self._details.show_group(group, name, self.controller.marked)
             return
-        current = self.selected()
+        current = self.controller.selected()
         delayed = current is not None and current.name in self.encounter.delayed
         self._details.show(current, self.encounter.ruleset, delayed)
 
@@ -213,15 +192,12 @@ class EncounterView(Screen[None]):
         self._selection_moved()
 
     def _selection_moved(self) -> None:
-        """Remember and show whoever the cursor is on; called right away by
-        the keys that move it, so keys typed fast never act on a stale one."""
+        """Remember and show the cursor's combatant now: fast keys never act on a stale one."""
         self.controller.cursor_moved()
         self._show_selected()
 
     def apply(self, line: str, then: Callable[[], None] | None = None) -> str | None:
-        """Send one action line, asking for its dice first with physical
-        rolls; None when done, else the message to show.  *then* runs once
-        the action was applied."""
+        """Apply one action line (its dice asked first with physical rolls); an error, or None."""
         if self.config.physical_rolls:
             parsed = self.controller.dice_needed(line)
             if isinstance(parsed, str):
@@ -252,9 +228,7 @@ class EncounterView(Screen[None]):
         then: Callable[[], None] | None = None,
         faces: list[int] | None = None,
     ) -> str | None:
-        """Apply *line_or_action* as it is, with *faces* if given (the
-        program rolls any other die); None when done, else the message to
-        show.  *then* runs once the action was applied."""
+        """Apply *line_or_action* with the GM's *faces* (the program rolls the rest); an error."""
         error = self.controller.do(line_or_action, faces or ())
         if error is not None:
             return error
@@ -269,8 +243,7 @@ class EncounterView(Screen[None]):
             self.notify(error, severity="error", timeout=6, markup=False)
 
     def ask(self, action: str) -> None:
-        """Open the prompt (or choice) of key *action*; its line is applied,
-        and the marks it used clear once it was if the setting says so."""
+        """Open key *action*'s prompt or choice; the marks it used clear as the setting says."""
         ask = self.controller.ask(action)
         if ask is not None:
             then = self.controller.used_marks if ask.uses_marks else None

@@ -12,7 +12,7 @@ from textual.containers import Vertical
 from textual.widgets import Input, Label, Static
 
 from rules.text import shorten
-from tracker.screens.dialog import Dialog, keys_row
+from tracker.screens.dialog import Dialog, keys_row, say
 from tracker.screens.quitting import quitting
 from tracker.screens.typeahead import TakesTyping
 from tracker.widgets.plain import plain
@@ -36,8 +36,7 @@ def check_face(text: str, sides: int) -> int | str:
 
 
 def die_label(label: str, sides: int) -> str:
-    """``flat check DC 20 (d20)``: the engine's label, with the die named
-    once (the engine's labels often name it already)."""
+    """``flat check DC 20 (d20)``: the engine's label with the die named once."""
     return label if f"(d{sides})" in label else f"{label} (d{sides})"
 
 
@@ -71,11 +70,7 @@ class FacesScreen(TakesTyping, Dialog[list[int] | None]):
         which = f"Die {len(self._faces) + 1} of {len(self._needed)}: {die_label(label, sides)}"
         self.query_one("#faces-which", Static).update(plain(which))
 
-    def on_input_submitted(self, event: Input.Submitted) -> None:
-        event.stop()
-        if quitting(self):
-            return
-        text = event.value.strip()
+    def entered(self, text: str, field: Input) -> None:
         if not text:
             self.dismiss(self._faces)
             return
@@ -83,13 +78,11 @@ class FacesScreen(TakesTyping, Dialog[list[int] | None]):
         face = check_face(text, sides)
         message = self.query_one("#faces-message", Static)
         if isinstance(face, str):
-            message.add_class("error")
-            message.update(plain(face))
+            say(message, face)
             return
-        message.remove_class("error")
-        message.update("")
+        say(message, "", error=False)
         self._faces.append(face)
-        event.input.value = ""
+        field.value = ""
         if len(self._faces) == len(self._needed):
             self.dismiss(self._faces)
         else:

@@ -13,7 +13,6 @@ from textual.containers import Grid, Horizontal, Vertical, VerticalScroll
 from textual.widgets import Checkbox, Input, Label, Static
 
 from tracker.screens.dialog import Dialog, keys_row
-from tracker.screens.prompt import settle
 from tracker.screens.quitting import quitting
 from tracker.screens.typeahead import TakesTyping
 from tracker.widgets.plain import plain
@@ -89,14 +88,9 @@ class FormScreen(TakesTyping, Dialog[None]):
         }
         return texts, checks
 
-    def on_input_submitted(self, event: Input.Submitted) -> None:
-        event.stop()
-        self.submit()
+    def entered(self, text: str, field: Input) -> None:
+        self.action_submit()
 
     def action_submit(self) -> None:
-        self.submit()
-
-    def submit(self) -> None:
-        if quitting(self):
-            return
-        settle(self, self._submit(*self.values()), "#form-message")
+        if not quitting(self):
+            self.settle(self._submit(*self.values()), "#form-message")

@@ -4,6 +4,7 @@ and the binding id the keymap file uses."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING
 
 from rich.markup import escape
 from rich.table import Table
@@ -11,13 +12,14 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
-from textual.screen import ModalScreen
 from textual.widgets import Label, Static
 
 from tracker.bindings import Key
-from tracker.screens.dialog import keys_row
-from tracker.screens.quitting import QuietWhenQuitting
+from tracker.screens.dialog import Dialog, keys_row
 from tracker.widgets.plain import plain, visible
+
+if TYPE_CHECKING:
+    from tracker.config import Config
 
 #: How keys are shown (Textual's names → what is printed on the keycap).
 KEY_NAMES = {
@@ -37,8 +39,7 @@ def key_text(keys: str) -> str:
 
 
 def keys_table(keys: Sequence[Key], keymap: Mapping[str, str], narrow: bool = False) -> Table:
-    """A table of every key: key, what it does, binding id (*narrow*: the
-    id in the same cell, so what a key does keeps the width to be read)."""
+    """Key, what it does, binding id (*narrow*: the id in the same cell as what it does)."""
     table = Table(box=None, expand=True, padding=(0, 1), show_header=True, header_style="bold")
     table.add_column("Key", no_wrap=True, style="bold")
     table.add_column("Does (id for the keymap)" if narrow else "Does")
@@ -59,16 +60,16 @@ def keys_table(keys: Sequence[Key], keymap: Mapping[str, str], narrow: bool = Fa
 NARROW = 100
 
 
-class HelpScreen(QuietWhenQuitting, ModalScreen[None]):
+class HelpScreen(Dialog[None]):
     """Every key of the encounter screen; any of Esc, q, ?, f1 closes it."""
 
     BINDINGS = [Binding("escape,q,question_mark,f1", "close", "Close")]
 
-    def __init__(self, keys: Sequence[Key], keymap: Mapping[str, str], config_path: str) -> None:
-        super().__init__(classes="dialog-screen")
-        self._config_path = config_path
-        self._keys, self._keymap = keys, keymap
-        self.table = keys_table(keys, keymap)
+    def __init__(self, keys: Sequence[Key], config: Config) -> None:
+        super().__init__()
+        self._config_path = str(config.path or "config.toml")
+        self._keys, self._keymap = keys, config.keymap
+        self.table = keys_table(keys, config.keymap)
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog help"):
@@ -88,6 +89,3 @@ class HelpScreen(QuietWhenQuitting, ModalScreen[None]):
         if narrow != (len(self.table.columns) == 2):
             self.table = keys_table(self._keys, self._keymap, narrow)
             self.query_one("#help-keys", Static).update(self.table)
-
-    def action_close(self) -> None:
-        self.dismiss(None)

@@ -1,8 +1,7 @@
 """The initiative form ``s`` opens while a player has no initiative: a row
 per such player for the total called out.  Enter (or Tab) moves down a
 row, Enter on the last applies them all at once (the order never moves
-under the GM); a blank row is rolled, as are the monsters.  With physical
-rolls, a check box asks for the monsters' d20s too."""
+under the GM); a blank row is rolled, as are the monsters."""
 
 from __future__ import annotations
 
@@ -95,8 +94,7 @@ class InitiativeFormScreen(TakesTyping, Dialog[InitiativeEntry | None]):
         return first
 
     def _entered(self, row_input: Input, key: str) -> None:
-        """Enter or Tab on a row: check it, then focus the next row at once
-        (the keys typed after go there); Enter on the last submits."""
+        """Enter or Tab on a row: check it, then focus the next at once; the last submits."""
         if quitting(self):
             return
         inputs = self._inputs()

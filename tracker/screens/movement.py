@@ -16,15 +16,12 @@ from textual.widgets import Input, Label, Static
 from tracker.bindings import MOVEMENT_KEYS, bindings
 from tracker.screens.dialog import Dialog
 from tracker.screens.faces import check_face
-from tracker.screens.quitting import quitting
 from tracker.screens.typeahead import TakesTyping
 from tracker.widgets.plain import plain
 from tracker.widgets.plain_input import PlainInput
 
 if TYPE_CHECKING:
     from rules.endurance import EnduranceCheck
-
-MOVEMENTS = {"d": "dash", "r": "run", "s": "sprint"}
 
 #: (movement, face or None, re-roll) → the engine's EnduranceCheck, or an
 #: error message; a program roll is kept until re-roll is True.
@@ -82,16 +79,12 @@ class MovementScreen(TakesTyping, Dialog[str | None]):
         else:
             self._check(None)
 
-    def on_input_submitted(self, event: Input.Submitted) -> None:
-        event.stop()
-        if quitting(self):
-            return
-        text = event.value.strip()
+    def entered(self, text: str, field: Input) -> None:
         face: int | str | None = None if not text else check_face(text, 20)
         if isinstance(face, str):
             self._say(face, "Enter: use this face · Esc: cancel", error=True)
             return
-        event.input.remove()
+        field.remove()
         self._check(face)
 
     def _check(self, face: int | None, reroll: bool = False) -> None:

@@ -1,7 +1,6 @@
 """Command palette (``ctrl+p``) entries: every encounter key that applies
 now, under its namespaced title, its help escaped (the palette reads it as
-markup; the palette itself, ``tracker.screens.quiet_palette``, is built
-only when it opens)."""
+markup)."""
 
 from __future__ import annotations
 

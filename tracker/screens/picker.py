@@ -128,9 +128,7 @@ class PickerScreen(QuietWhenQuitting, Screen[None]):
         from tracker.config import Config
         from tracker.screens.help import HelpScreen
 
-        config = getattr(self.app, "config", None) or Config()
-        path = str(config.path or "config.toml")
-        self.app.push_screen(HelpScreen(PICKER_KEYS, config.keymap, path))
+        self.app.push_screen(HelpScreen(PICKER_KEYS, getattr(self.app, "config", None) or Config()))
 
     def action_resume(self) -> None:
         name = self._highlighted()

@@ -10,12 +10,12 @@ from typing import TYPE_CHECKING, ClassVar
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
-from textual.screen import ModalScreen
 from textual.suggester import SuggestFromList
-from textual.widgets import Label, Static
+from textual.widgets import Input, Label, Static
 
 from tracker.bindings import LINE_KEYS, bindings
-from tracker.screens.quitting import QuietWhenQuitting, quitting
+from tracker.screens.dialog import Dialog, keys_row
+from tracker.screens.quitting import quitting
 from tracker.screens.typeahead import TakesTyping
 from tracker.widgets.plain import plain
 from tracker.widgets.plain_input import PlainInput
@@ -29,20 +29,7 @@ if TYPE_CHECKING:
 Submit = Callable[[str], str | None]
 
 
-def settle(screen: ModalScreen[None], error: str | None, message_id: str) -> None:
-    """After a dialog submitted: show *error* inline in its message line and
-    stay open (nothing changed), or close the dialog."""
-    if quitting(screen):
-        return
-    if error:
-        message = screen.query_one(message_id, Static)
-        message.add_class("error")
-        message.update(plain(error))
-    else:
-        screen.dismiss(None)
-
-
-class PromptScreen(TakesTyping, QuietWhenQuitting, ModalScreen[None]):
+class PromptScreen(TakesTyping, Dialog[None]):
     """Ask for one line; ``submit`` decides whether it was good.  With a
     *history*, Up/Down recall the lines this kind of prompt took before, and
     a line ``submit`` accepted is kept there."""
@@ -62,7 +49,7 @@ class PromptScreen(TakesTyping, QuietWhenQuitting, ModalScreen[None]):
         suggestions: Sequence[str] = (),
         history: Kept | None = None,
     ) -> None:
-        super().__init__(classes="dialog-screen")
+        super().__init__()
         self._title = title
         self._usage = usage
         self._submit = submit
@@ -83,17 +70,13 @@ class PromptScreen(TakesTyping, QuietWhenQuitting, ModalScreen[None]):
                 id="prompt-input",
             )
             yield Static(plain(self._usage), id="prompt-message", classes="dialog-hint")
-            yield Static("Enter applies · Esc cancels", classes="dialog-keys", markup=False)
+            yield keys_row("Enter applies · Esc cancels")
 
-    def on_input_submitted(self, event: PlainInput.Submitted) -> None:
-        event.stop()
-        if quitting(self):
-            return
-        text = event.value.strip()
+    def entered(self, text: str, field: Input) -> None:
         error = self._submit(text)
         if not error and self._history is not None:
             self._history.add(text)
-        settle(self, error, "#prompt-message")
+        self.settle(error, "#prompt-message")
 
     def action_history_back(self) -> None:
         if self._recall is not None:
@@ -104,19 +87,15 @@ class PromptScreen(TakesTyping, QuietWhenQuitting, ModalScreen[None]):
         if self._recall is not None:
             recalled(self.query_one("#prompt-input", PlainInput), self._recall.forward())
 
-    def action_cancel(self) -> None:
-        self.dismiss(None)
-
 
 def recalled(field: PlainInput, line: str | None) -> None:
-    """Show a recalled *line* in *field*, the cursor at its end (None: the
-    history has nothing further that way; the line stays)."""
+    """Show a recalled *line* in *field*, the cursor at its end (None: nothing further)."""
     if line is not None:
         field.value = line
         field.cursor_position = len(line)
 
 
-class ConfirmScreen(TakesTyping, QuietWhenQuitting, ModalScreen[bool]):
+class ConfirmScreen(TakesTyping, Dialog[bool]):
     """A yes/no question; Enter answers no to a *destructive* one, so a
     reflexive Enter never destroys anything."""
 
@@ -127,7 +106,7 @@ class ConfirmScreen(TakesTyping, QuietWhenQuitting, ModalScreen[bool]):
     ]
 
     def __init__(self, question: str, detail: str = "", *, destructive: bool = False) -> None:
-        super().__init__(classes="dialog-screen")
+        super().__init__()
         self._question = question
         self._detail = detail
         self._default = not destructive
@@ -140,7 +119,7 @@ class ConfirmScreen(TakesTyping, QuietWhenQuitting, ModalScreen[bool]):
             keys = (
                 "y / Enter: yes · n / Esc: no" if self._default else "y: yes · n / Enter / Esc: no"
             )
-            yield Static(keys, id="confirm-keys", classes="dialog-keys", markup=False)
+            yield keys_row(keys, id="confirm-keys")
 
     def action_answer(self, yes: bool) -> None:
         self.dismiss(yes)
@@ -149,9 +128,8 @@ class ConfirmScreen(TakesTyping, QuietWhenQuitting, ModalScreen[bool]):
         self.dismiss(self._default)
 
 
-class ChoiceScreen(TakesTyping, QuietWhenQuitting, ModalScreen[str | None]):
-    """Pick one of a few choices: arrows or j/k, Enter picks, 1–9 picks
-    directly, Escape cancels (dismisses None)."""
+class ChoiceScreen(TakesTyping, Dialog[str | None]):
+    """Pick one of a few choices: arrows or j/k and Enter, or 1–9; Escape dismisses None."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "cancel", "Cancel"),
@@ -161,7 +139,7 @@ class ChoiceScreen(TakesTyping, QuietWhenQuitting, ModalScreen[str | None]):
     ]
 
     def __init__(self, title: str, choices: Sequence[str], hint: str = "") -> None:
-        super().__init__(classes="dialog-screen")
+        super().__init__()
         self._title = title
         self._choices = list(choices)
         self._hint = hint
@@ -180,11 +158,7 @@ class ChoiceScreen(TakesTyping, QuietWhenQuitting, ModalScreen[str | None]):
             )
             if self._hint:
                 yield Static(plain(self._hint), classes="dialog-hint")
-            yield Static(
-                "Enter / 1–9: pick · ↑↓ j k: move · Esc: cancel",
-                classes="dialog-keys",
-                markup=False,
-            )
+            yield keys_row("Enter / 1–9: pick · ↑↓ j k: move · Esc: cancel")
 
     def on_mount(self) -> None:
         from textual.widgets import OptionList
@@ -208,18 +182,14 @@ class ChoiceScreen(TakesTyping, QuietWhenQuitting, ModalScreen[str | None]):
         if index < len(self._choices):
             self.dismiss(self._choices[index])
 
-    def action_cancel(self) -> None:
-        self.dismiss(None)
 
-
-class NoticeScreen(QuietWhenQuitting, ModalScreen[None]):
-    """Notices the GM must read (what recovery did, config problems), all in
-    one scrollable dialog; Enter or Escape closes."""
+class NoticeScreen(Dialog[None]):
+    """Notices the GM must read (recovery, config problems) in one scrollable dialog."""
 
     BINDINGS = [Binding("escape,enter,q", "close", "Close")]
 
     def __init__(self, title: str, notices: Sequence[str]) -> None:
-        super().__init__(classes="dialog-screen")
+        super().__init__()
         self._title = title
         self._notices = list(notices)
 
@@ -231,10 +201,7 @@ class NoticeScreen(QuietWhenQuitting, ModalScreen[None]):
             with VerticalScroll(id="notices"):
                 for notice in self._notices:
                     yield Static(plain(f"• {notice}"), classes="notice")
-            yield Static("Enter / Esc: close · ↑↓: scroll", classes="dialog-keys", markup=False)
+            yield keys_row("Enter / Esc: close · ↑↓: scroll")
 
     def on_mount(self) -> None:
         self.query_one("#notices").focus()
-
-    def action_close(self) -> None:
-        self.dismiss(None)

@@ -12,8 +12,7 @@ from tracker.screens.quitting import quitting
 
 
 class QuietPalette(CommandPalette):
-    """Textual's command palette, whose searches started while the app quits
-    fail quietly (they would find the palette's list gone)."""
+    """Textual's command palette, whose searches fail quietly while the app quits."""
 
     def run_worker(self, work: Any, *args: Any, **kwargs: Any) -> Any:
         if quitting(self):

@@ -14,7 +14,6 @@ else:
 
 
 def quitting(node: _Mixed) -> bool:
-    """Whether the app *node* belongs to is exiting."""
     return node.app.return_code is not None
 
 

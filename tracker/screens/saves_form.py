@@ -1,7 +1,6 @@
-"""Damage with saves: the damage prompt takes ``ctrl+s`` after the amount, and one small form lists each target with full,
-half or none (space / → / ← cycle; f, h, n set it and go to the next row).
-Enter applies one line, ``damage TARGETS AMOUNT half T none T``: one roll,
-one step, one undo.  The line is the controller's (``tracker.lines``)."""
+"""Damage with saves: ``ctrl+s`` in the damage prompt opens a small form
+listing each target with full, half or none; Enter applies one line,
+``damage TARGETS AMOUNT half T none T``: one roll, one step, one undo."""
 
 from __future__ import annotations
 
@@ -12,13 +11,13 @@ from rich.cells import cell_len
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
-from textual.screen import ModalScreen
 from textual.widgets import Label, Static
 
 from tracker.bindings import SAVES_KEYS, Key, bindings
 from tracker.lines import SAVES
-from tracker.screens.prompt import PromptScreen, Submit, settle
-from tracker.screens.quitting import QuietWhenQuitting, quitting
+from tracker.screens.dialog import Dialog, keys_row
+from tracker.screens.prompt import PromptScreen, Submit
+from tracker.screens.quitting import quitting
 from tracker.screens.typeahead import TakesTyping
 from tracker.widgets.plain import plain
 from tracker.widgets.plain_input import PlainInput
@@ -41,9 +40,8 @@ def saves_hint(targets: int) -> str:
     return "Enter: everyone takes it all · ctrl+s: saves per target (full / half / none)"
 
 
-class SavesScreen(TakesTyping, QuietWhenQuitting, ModalScreen[bool]):
-    """Each target's save for one damage amount; dismisses True once the
-    line was applied, False when the GM went back (Esc)."""
+class SavesScreen(TakesTyping, Dialog[bool]):
+    """Each target's save; dismisses True once the line was applied, False on Esc."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "back", "Back"),
@@ -54,7 +52,7 @@ class SavesScreen(TakesTyping, QuietWhenQuitting, ModalScreen[bool]):
     ]
 
     def __init__(self, title: str, names: Sequence[str], submit: SubmitSaves) -> None:
-        super().__init__(classes="dialog-screen")
+        super().__init__()
         self._title = title
         self._names = list(names)
         self._submit = submit
@@ -72,7 +70,7 @@ class SavesScreen(TakesTyping, QuietWhenQuitting, ModalScreen[bool]):
                 classes="dialog-hint",
                 markup=False,
             )
-            yield Static("Enter applies · Esc: back to the amount", classes="dialog-keys")
+            yield keys_row("Enter applies · Esc: back to the amount")
 
     def on_mount(self) -> None:
         self._list.focus()
@@ -106,7 +104,7 @@ class SavesScreen(TakesTyping, QuietWhenQuitting, ModalScreen[bool]):
             return
         error = self._submit(dict(self.saves))
         if error:
-            settle(self, error, "#saves-message")  # type: ignore[arg-type]
+            self.settle(error, "#saves-message")
         else:
             self.dismiss(True)
 
@@ -134,11 +132,10 @@ def targets_title(title: str, names: Sequence[str]) -> str:
 
 
 class DamagePromptScreen(PromptScreen):
-    """The damage prompt: Enter applies the damage to every target as
-    before; ``ctrl+s`` takes the amount typed (refused first if it is not
-    one) to the saves form, and closes once the form applied it.  A title naming more targets
-    than fit on its line says how many (a title over six lines was laid out
-    and repainted, under the saves form too, on every key)."""
+    """The damage prompt: Enter applies the damage to every target; ``ctrl+s``
+    takes the amount (refused first if it is not one) to the saves form, and
+    closes once the form applied it.  Its title stays on one line (a long one
+    was laid out and repainted on every key)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [_OPEN.binding()]
 
@@ -153,8 +150,7 @@ class DamagePromptScreen(PromptScreen):
         history: Kept | None = None,
         check: Callable[[str], str | None] | None = None,
     ) -> None:
-        """*saves*: applies the amount with each target's save (an error or
-        None); *check*: why an amount would be refused (None: it would not)."""
+        """*saves*: applies the amount with each target's save; *check*: why it would fail."""
         super().__init__(targets_title(title, names), usage, submit, history=history)
         self._names = list(names)
         self._saves = saves
@@ -168,11 +164,11 @@ class DamagePromptScreen(PromptScreen):
     def action_saves(self) -> None:
         text = self.query_one("#prompt-input", PlainInput).value.strip()
         if not text:
-            settle(self, "type the damage first (e.g. 8d6 fire), then ctrl+s", "#prompt-message")
+            self.settle("type the damage first (e.g. 8d6 fire), then ctrl+s", "#prompt-message")
             return
         error = self._check(text) if self._check is not None else None
         if error:  # said here, before a form of saves for an amount that fails
-            settle(self, error, "#prompt-message")
+            self.settle(error, "#prompt-message")
             return
 
         def applied(done: bool | None) -> None:

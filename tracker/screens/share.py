@@ -1,8 +1,7 @@
 """The players' view dialog (``P``): the link, its QR code when phones can
-open it, how many pages watch, and what the players are shown.  Its keys
-stop sharing, let the local network in or out, replace the link and change
-what the players see (``1``-``6``: each a ``view`` action, logged and
-undoable).  Title and keys sit on the border: a 17-line code fits 60x20."""
+open it, how many pages watch, and what the players are shown (each
+setting a ``view`` action, logged and undoable).  Title and keys sit on
+the border: a 17-line code fits 60x20."""
 
 from __future__ import annotations
 
@@ -12,11 +11,11 @@ from typing import TYPE_CHECKING
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from tracker.bindings import SHARE_KEYS, bindings
-from tracker.screens.quitting import QuietWhenQuitting, quitting
+from tracker.screens.dialog import Dialog
+from tracker.screens.quitting import quitting
 from tracker.widgets.plain import plain
 
 if TYPE_CHECKING:
@@ -69,13 +68,13 @@ def viewers_line(count: int) -> str:
     return f"Watching now: {count} page{'s' if count != 1 else ''}."
 
 
-class ShareScreen(QuietWhenQuitting, ModalScreen[None]):
+class ShareScreen(Dialog[None]):
     """The link, the code, the viewers; stop, LAN, new link."""
 
     BINDINGS = bindings(SHARE_KEYS)
 
     def __init__(self, sharing: Sharing, apply: Apply) -> None:
-        super().__init__(classes="dialog-screen")
+        super().__init__()
         self.sharing = sharing
         self._apply = apply
         self._drawn_url: str | None = None
@@ -153,13 +152,9 @@ class ShareScreen(QuietWhenQuitting, ModalScreen[None]):
             answered,
         )
 
-    def action_close(self) -> None:
-        self.dismiss(None)
-
 
 def share(screen: EncounterView, sharing: Callable[[], Sharing]) -> None:
-    """``P``: start sharing (if off) and show the dialog, else one notice why
-    not; the settings' actions go through *screen* (its panes show them)."""
+    """``P``: start sharing (if off) and show the dialog, else one notice why not."""
     current = sharing()
     problem = current.start()
     if problem is not None:

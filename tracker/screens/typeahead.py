@@ -1,9 +1,8 @@
 """Keys typed faster than a dialog opens go to that dialog: ``d`` ``5``
 Enter in one burst must not lose the digits nor take a letter of the line
-as an encounter key.  The terminal delivers the burst before the first
-key's action runs, so the keys after one that acts are held until its
-action is done and any dialog it opened is shown, then delivered in order.
-A hold nobody releases ends by itself soon."""
+as an encounter key.  The keys after one that acts are held until its
+action is done and any dialog it opened is shown, then delivered in order;
+a hold nobody releases ends by itself soon."""
 
 from __future__ import annotations
 
@@ -14,6 +13,8 @@ from textual import events
 if TYPE_CHECKING:  # what the mixin is mixed into, for super()'s type
     from textual.dom import DOMNode as _Mixed
     from textual.screen import Screen
+
+    from tracker.app import CombatTrackerApp
 else:
     _Mixed = object
 
@@ -30,10 +31,6 @@ class KeyHold:
         self.trigger: events.Key | None = None
         #: counts the holds, so a late timer ends only its own
         self.generation = 0
-
-    @property
-    def holding(self) -> bool:
-        return self.keys is not None
 
     def take(self, event: events.Event) -> bool:
         """Keep *event* while holding (True: kept, deliver nothing now)."""
@@ -54,23 +51,23 @@ class KeyHold:
         return keys
 
 
-def hold_keys(node: _Mixed, trigger: events.Key | None = None) -> None:
-    """*trigger* (or what runs now) on *node* may open a place to type:
-    hold the keys that follow."""
+def _tracker(node: _Mixed) -> CombatTrackerApp | None:
+    """*node*'s app, when it holds keys (not a test's bare app)."""
     from tracker.app import CombatTrackerApp
 
-    app = node.app
-    if isinstance(app, CombatTrackerApp):
+    return node.app if isinstance(node.app, CombatTrackerApp) else None
+
+
+def hold_keys(node: _Mixed, trigger: events.Key | None = None) -> None:
+    """*trigger* (or what runs now) on *node* may open a place to type: hold the next keys."""
+    if (app := _tracker(node)) is not None:
         app.hold_keys(trigger)
 
 
 def held(screen: Screen[Any], event: events.Key) -> bool:
-    """Keep *event*, on its way up *screen*, while keys are held, or send
-    it on to the dialog now over *screen* (True: taken from *screen*)."""
-    from tracker.app import CombatTrackerApp
-
-    app = screen.app
-    if not isinstance(app, CombatTrackerApp):
+    """Hold *event*, or send it to the dialog over *screen* (True: taken from *screen*)."""
+    app = _tracker(screen)
+    if app is None:
         return False
     if app.take_key(event):
         return True
@@ -83,18 +80,13 @@ def held(screen: Screen[Any], event: events.Key) -> bool:
 
 
 def release_keys(node: _Mixed) -> None:
-    """The place to type has the focus: deliver the held keys after what
-    is already queued for it (its focus first)."""
-    from tracker.app import CombatTrackerApp
-
-    app = node.app
-    if isinstance(app, CombatTrackerApp):
+    """The place to type has the focus: deliver the held keys after what is queued."""
+    if (app := _tracker(node)) is not None:
         app.call_later(app.release_keys)
 
 
 class TakesTyping(_Mixed):
-    """A dialog screen mixin: keys typed from the moment it is pushed until
-    it is shown are held, then delivered to it."""
+    """A dialog mixin: keys typed from its push until it is shown are held for it."""
 
     #: shown, its input focused: keys go to it as they come
     typing_ready = False

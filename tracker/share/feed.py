@@ -1,9 +1,8 @@
 """The players' view as the server sends it: the whole redacted view as
 JSON, re-sent to every viewer when the fight changes, at most once per
-``min_interval`` (a burst of keys is one update).  It lives on the server's
-loop, the app's thread only pokes it; the view is built once per update,
-not per viewer, and not at all with nobody watching.  A viewer keeps only
-the newest view not yet sent: a slow phone skips views, never queues them."""
+``min_interval`` and built once per update, not per viewer.  It lives on the
+server's loop; the app's thread only pokes it.  A slow phone skips views,
+never queues them."""
 
 from __future__ import annotations
 
@@ -20,8 +19,7 @@ View = Callable[[], Mapping[str, Any]]
 
 
 def plain(value: Any) -> Any:
-    """*value* with every string made visible: a control character in a
-    name never reaches a browser, whatever built the view."""
+    """*value* with every string made visible: no control character reaches a browser."""
     if isinstance(value, str):
         return visible(value)
     if isinstance(value, Mapping):
@@ -32,8 +30,7 @@ def plain(value: Any) -> Any:
 
 
 def render(view: View) -> str:
-    """The view as one line of ASCII JSON: no line break of any kind can
-    split a server-sent event."""
+    """The view as one line of ASCII JSON: nothing can split a server-sent event."""
     return json.dumps(plain(view()), ensure_ascii=True, separators=(",", ":"))
 
 
@@ -47,8 +44,7 @@ class Viewer:
         self.closed = False
 
     def offer(self, text: str) -> None:
-        """*text* replaces what was waiting; not sent if the page shows it
-        already (an undo back to it)."""
+        """*text* replaces what was waiting (not sent if the page shows it already)."""
         if text == self.sent:
             self._text = None
         else:
@@ -110,8 +106,7 @@ class Feed:
         self._viewers.discard(viewer)
 
     def poke(self) -> None:
-        """The fight changed: an update now, or once ``min_interval`` has
-        passed since the last (one for all the pokes meanwhile)."""
+        """The fight changed: an update now, or once ``min_interval`` has passed."""
         if self._pending is not None:
             return
         loop = asyncio.get_running_loop()

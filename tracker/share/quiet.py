@@ -17,16 +17,14 @@ OWN_LOGGERS = ("aiohttp", "tracker.share")
 
 
 class _QuietFile(logging.handlers.RotatingFileHandler):
-    """A small rotating file whose own failures (disk full) are dropped,
-    not printed on stderr."""
+    """A small rotating file whose own failures (disk full) are dropped, not printed."""
 
     def handleError(self, record: logging.LogRecord) -> None:  # noqa: N802 (logging's name)
         pass
 
 
 class _FromServerThread(logging.Filter):
-    """On a logger the app shares (asyncio): the server thread's records
-    go to the server's file only."""
+    """On a logger the app shares (asyncio): the server thread's records go to its file."""
 
     def __init__(self, handler: logging.Handler) -> None:
         super().__init__()

@@ -37,8 +37,7 @@ class ShareError(Exception):
 
 
 def lan_address() -> str | None:
-    """This computer's address on the local network (its default route's:
-    connecting a UDP socket sends no packet), or None."""
+    """This computer's LAN address: its default route's (a UDP connect sends nothing), or None."""
     try:
         with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
             probe.connect(("192.0.2.1", 9))  # TEST-NET-1: never routed anywhere real
@@ -91,10 +90,6 @@ class ShareServer:
         return 0 if feed is None or not self.running else feed.viewers
 
     @property
-    def token(self) -> str:
-        return self._token
-
-    @property
     def host(self) -> str:
         """What a page opens: this computer's LAN address (or its name), or the loopback."""
         if not self.lan:
@@ -121,8 +116,7 @@ class ShareServer:
             raise ShareError(error)
 
     def stop(self, timeout: float = 5.0) -> None:
-        """Close every stream and the port; wait a little for the thread
-        (a daemon: it never holds the app's exit)."""
+        """Close every stream and the port; wait a little for the (daemon) thread."""
         thread, loop, stopping = self._thread, self._loop, self._stopping
         if thread is None:
             return

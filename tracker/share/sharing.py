@@ -1,9 +1,8 @@
 """Sharing the fight with the players, as the app sees it: on or off, this
-computer only or the local network, and the link's token.  All four are
-kept in the encounter's UI state, so a bookmarked page or a printed QR code
-works after a restart and sharing resumes if it was on; a new token or port
-is written at once (a link just handed out must survive a crash).  aiohttp
-is imported only when sharing starts."""
+computer only or the local network, and the link's token and port, kept in
+the encounter's UI state so a bookmarked page or a printed QR code works
+after a restart; a new token or port is written at once (a link just handed
+out must survive a crash).  aiohttp is imported only when sharing starts."""
 
 from __future__ import annotations
 
@@ -115,7 +114,6 @@ class Sharing:
         return self.state.on
 
     def take_note(self) -> str | None:
-        """:attr:`note`, once."""
         note, self.note = self.note, None
         return note
 
@@ -165,8 +163,7 @@ class Sharing:
         self._halt()
 
     def set_lan(self, on: bool) -> str | None:
-        """Listen on the local network or this computer only; a server that
-        is on (or whose last restart failed) restarts, same port and token."""
+        """Listen on the local network or not; a server that is on restarts, same link."""
         problem = self._keep(replace(self.state, lan=on))
         if self.running or self.state.on:
             self._halt()
@@ -188,8 +185,7 @@ class Sharing:
             server.stop()
 
     def _keep(self, state: ShareState) -> str | None:
-        """Keep *state* with the encounter: a new token or port is written
-        now, the rest rides with the next step."""
+        """Keep *state* with the encounter: a new token or port is written now."""
         from saves.store import SaveError
 
         durable = (state.token, state.port) != (self.state.token, self.state.port)

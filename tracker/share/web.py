@@ -1,9 +1,8 @@
-"""The players' view over HTTP (aiohttp), under the token: the page
-(``/<token>/``), the view as JSON (``view.json``) and server-sent
-``events`` carrying the whole view after every change.  Anything else is an
-empty 404 (nothing says whether a token exists); GET and HEAD only.  Every
-response carries a strict Content-Security-Policy (the page's script and
-style by hash) and is never cached, sniffed or referred."""
+"""The players' view over HTTP (aiohttp), under the token: the page, the
+view as JSON and server-sent ``events``.  Anything else is an empty 404
+(nothing says whether a token exists); GET and HEAD only.  Every response
+carries a strict Content-Security-Policy and is never cached, sniffed or
+referred."""
 
 from __future__ import annotations
 
@@ -44,8 +43,7 @@ def _hash(source: str) -> str:
 
 
 def load_page(html: bytes | None = None) -> Page:
-    """The page (``page.html`` unless *html*), with a policy naming the
-    hash of each inline script and style."""
+    """The page (``page.html`` unless *html*) and a policy naming its inline hashes."""
     if html is None:
         html = files("tracker.share").joinpath("page.html").read_bytes()
     text = html.decode("utf-8")
@@ -69,8 +67,7 @@ def load_page(html: bytes | None = None) -> Page:
 def players_app(
     feed: Feed, token: Callable[[], str], page: Page | None = None, heartbeat: float = HEARTBEAT
 ) -> web.Application:
-    """The web application; *token* is read on every request (a new one
-    takes effect at once)."""
+    """The web application; *token* is read on every request: a new one applies at once."""
     page = page or load_page()
     app = web.Application()
     app[FEED_KEY] = feed
@@ -120,8 +117,7 @@ async def _json(_request: web.Request, feed: Feed) -> web.StreamResponse:
 
 
 async def _events(request: web.Request, feed: Feed, heartbeat: float) -> web.StreamResponse:
-    """The current view at once, then each new one; a comment line after
-    *heartbeat* quiet seconds."""
+    """The current view at once, then each new one; a comment line after *heartbeat* s."""
     response = web.StreamResponse(
         headers={"Content-Type": "text/event-stream; charset=utf-8", "X-Accel-Buffering": "no"}
     )

@@ -5,7 +5,8 @@ number comes from the rules core) and redraws only for a different object."""
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Sequence
+from functools import partial
 
 from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
 from rich.measure import Measurement
@@ -22,10 +23,9 @@ from rules.durations import Duration
 from rules.rulesets import Ruleset
 from rules.text import visible
 from tracker.defenses import defense_parts
+from tracker.lines import ABILITY_FIELDS
 from tracker.widgets.plain import plain
 from tracker.widgets.steady import SteadyScrollView, safe_strip, text_segments
-
-ABILITY_ORDER = ("dex", "per", "str", "con", "int", "wis", "cha", "luck")
 
 
 def _duration(d: Duration | None, owner: str) -> str:
@@ -49,9 +49,8 @@ def _modifier(score: int) -> str:
 
 
 class _Rows:
-    """Label / value rows (a Rich renderable): bold labels in a column, each
-    value wrapped to the room left.  What a two-column ``Table.grid`` draws,
-    cheaper, since it is drawn on the first frame."""
+    """Label / value rows (a Rich renderable), each value wrapped to the room
+    left: a two-column ``Table.grid``, cheaper, since it is on the first frame."""
 
     def __init__(self) -> None:
         self.rows: list[tuple[str, Text]] = []
@@ -77,8 +76,7 @@ class _Rows:
 
 
 def pack(items: list[str], width: int | None, gap: str = "  ") -> list[str]:
-    """*items* on lines at most *width* cells wide, breaking only between
-    items; two per line when the width is not known."""
+    """*items* on lines of at most *width* cells (two per line when it is not known)."""
     lines: list[str] = []
     for n, item in enumerate(items):
         if lines and (
@@ -93,8 +91,7 @@ def pack(items: list[str], width: int | None, gap: str = "  ") -> list[str]:
 def describe(
     c: Combatant, ruleset: Ruleset, delayed: bool = False, width: int | None = None
 ) -> RenderableType:
-    """A Rich renderable with every detail of *c* (*width*: the pane's, so
-    lists wrap between items)."""
+    """Every detail of *c* (*width*: the pane's, so lists wrap between items)."""
     head = Text(visible(c.name), "bold")
     if c.player:
         head.append("  player", "italic")
@@ -119,7 +116,7 @@ def describe(
     if c.abilities:
         scores = [
             f"{name.upper()} {c.abilities[name]} ({_modifier(c.abilities[name])})"
-            for name in ABILITY_ORDER
+            for name in ABILITY_FIELDS
             if name in c.abilities
         ]
         grid.add_row("Abil", Text("\n".join(pack(scores, room))))
@@ -164,17 +161,16 @@ def describe(
     return Group(head, grid)
 
 
-class Details:
-    """*c* described at whatever width it is rendered (a Rich renderable),
-    so lists wrap at the pane's real width."""
+class AtWidth:
+    """What *describe* draws at the width it is rendered at, so lists wrap at the pane's."""
 
-    def __init__(self, c: Combatant, ruleset: Ruleset, delayed: bool) -> None:
-        self.c, self.ruleset, self.delayed = c, ruleset, delayed
+    def __init__(self, describe: Callable[[int], RenderableType]) -> None:
+        self._describe = describe
         self._cache: tuple[int, RenderableType] | None = None
 
     def at(self, width: int) -> RenderableType:
         if self._cache is None or self._cache[0] != width:
-            self._cache = (width, describe(self.c, self.ruleset, self.delayed, width))
+            self._cache = (width, self._describe(width))
         return self._cache[1]
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
@@ -185,8 +181,7 @@ class Details:
 
 
 class CombatantPane(SteadyScrollView):
-    """Shows one combatant, or a hint for ``show(None)``; a line-API view
-    rendered at the pane's width, scrolled with ``[`` / ``]``."""
+    """One combatant (or a hint), rendered at the pane's width, scrolled with ``[`` / ``]``."""
 
     DEFAULT_CSS = """
     CombatantPane {
@@ -213,22 +208,21 @@ class CombatantPane(SteadyScrollView):
             title = "Combatant"
             self._body = Text.styled("No combatant selected.\nPress a to add one.", "italic")
         else:
-            title, self._body = c.name, Details(c, ruleset, delayed)
+            title, self._body = c.name, AtWidth(partial(describe, c, ruleset, delayed))
         return self._show_body(title)
 
     def show_group(
         self, members: Sequence[Combatant], active: str | None, marked: Collection[str]
     ) -> bool:
-        """Show a collapsed group's members (``tracker.widgets.group_details``);
-        False when that was already shown."""
+        """Show a collapsed group's members; False when already shown."""
         marks = frozenset(c.name for c in members if c.name in marked)
         key = (tuple(members), active if any(c.name == active for c in members) else None, marks)
         if self._shown == key:
             return False
         self._shown = key
-        from tracker.widgets.group_details import GroupDetails
+        from tracker.widgets.group_details import describe_group
 
-        self._body = GroupDetails(members, key[1], marks)
+        self._body = AtWidth(partial(describe_group, members, key[1], marks))
         return self._show_body(f"{members[0].group} ×{len(members)}")
 
     def _show_body(self, title: str) -> bool:
@@ -245,8 +239,7 @@ class CombatantPane(SteadyScrollView):
         return "\n".join(line.text.rstrip() for line in self._lines)
 
     def render_lines(self, crop: Region) -> list[Strip]:
-        """Render the description once the pane knows its width, and again
-        when it changes."""
+        """Render the description once the pane knows its width, and on a new one."""
         width = self.scrollable_content_region.width
         if width > 0 and width != self._width:
             self._width = width

@@ -1,9 +1,8 @@
 """The command line (``:``): one action line, completed as the engine
-completes it (:mod:`rules.engine.complete`: verbs, names, conditions, tags,
-keywords; Tab or → accepts, Tab again cycles), Up/Down through the lines
-typed before (:mod:`tracker.history`), with the verb's usage or the last
-error below.  It only posts :class:`CommandLine.Submitted` /
-:class:`CommandLine.Cancelled`; the screen keeps what it applied."""
+completes it (:mod:`rules.engine.complete`; Tab or → accepts, Tab again
+cycles), Up/Down through the lines typed before, with the verb's usage or
+the last error below.  It only posts :class:`CommandLine.Submitted` /
+:class:`CommandLine.Cancelled`."""
 
 from __future__ import annotations
 
@@ -37,8 +36,7 @@ class _ActionSuggester(Suggester):
 
 
 class CommandInput(PlainInput):
-    """The input line; Tab completes instead of moving focus, and pressed
-    again cycles through the other completions; Up/Down walk :attr:`recall`."""
+    """Tab completes (again: the next completion) instead of moving focus; Up/Down recall."""
 
     BINDINGS = [
         Binding("tab", "accept_suggestion", "Complete", show=False, priority=True),
@@ -116,8 +114,7 @@ class CommandLine(Vertical):
         history: Kept | None = None,
         id: str | None = None,
     ) -> None:
-        """*known*: what the fight offers completion (default: *names* only);
-        *history*: the lines Up/Down recall."""
+        """*known*: what completion offers (default: *names*); *history*: what Up/Down recall."""
         super().__init__(id=id)
         self._usage = usage
         self.history = history

@@ -1,7 +1,6 @@
 """The key footer, one widget drawing one line (Textual's ``Footer`` mounts
-one widget per key, most of the screen's start-up): the shown bindings,
-greyed when ``check_action`` says they do not apply, plus the ``wide`` keys
-of :mod:`tracker.bindings` when there is room.  Clicking a key presses it."""
+one widget per key): the shown bindings, greyed when ``check_action`` says
+they do not apply, plus the ``wide`` keys when there is room."""
 
 from __future__ import annotations
 
@@ -48,13 +47,11 @@ class KeyFooter(Widget, can_focus=False):
 
     @property
     def items(self) -> list[tuple[str, str, str, bool]]:
-        """``(key to press, key as shown, label, enabled)`` per shown action."""
         if self._items is None:
             self._items, self._extra = self._read(self.screen)
         return self._items
 
     def _bindings_changed(self, screen: Screen[object]) -> None:
-        """Redraw when the keys or whether they apply changed."""
         if screen is not self.screen or self._items is None:
             return
         items, extra = self._read(screen)
@@ -131,7 +128,7 @@ class KeyFooter(Widget, can_focus=False):
         return text
 
     def on_click(self, event: events.Click) -> None:
-        """A click on a key presses it (a greyed one rings the bell)."""
+        """A click on a key presses it; a greyed one rings the bell."""
         x = event.x
         for start, end, key, enabled in self._spans:
             if start <= x < end:

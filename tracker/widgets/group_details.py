@@ -1,7 +1,6 @@
 """The combatant pane for a collapsed group (issue 11): one line per member
-— whose turn it is (``▶``) and the marks (``●``), the name, HP (``½`` when
-bloodied, ``down``) and conditions — so the GM sees the horde without
-expanding it.  Names and conditions are the GM's text, shown plain."""
+(the turn, the mark, the name, HP and conditions), so the GM sees the horde
+without expanding it."""
 
 from __future__ import annotations
 
@@ -9,12 +8,11 @@ from collections.abc import Collection, Sequence
 from typing import TYPE_CHECKING
 
 from rich.cells import cell_len
-from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
-from rich.measure import Measurement
+from rich.console import Group, RenderableType
 from rich.text import Text
 
 from rules.text import visible
-from tracker.widgets.initiative_rows import ACTIVE_MARKER, BLOODIED_MARKER, bloodied, fit_name
+from tracker.widgets.initiative_rows import ACTIVE_MARKER, fit_name, hp_text
 
 if TYPE_CHECKING:
     from rules.combatant import Combatant
@@ -24,10 +22,8 @@ NAME_MAX = 16
 
 
 def hp_words(c: Combatant) -> str:
-    """``8/14``, ``3/9 ½`` or ``down``, with ``+N`` temp HP."""
-    marker = BLOODIED_MARKER if bloodied(c) else ""
-    text = "down" if c.down else f"{c.hp}/{c.max_hp}{marker}"
-    return text + (f" +{c.temp_hp}" if c.temp_hp else "")
+    """``8/14``, ``3/9 ½`` or ``down``, with ``+N`` temp HP (the pane's text)."""
+    return "".join(hp_text(c)).lstrip()
 
 
 def conditions_words(c: Combatant) -> str:
@@ -48,8 +44,7 @@ def describe_group(
     marked: Collection[str],
     width: int | None = None,
 ) -> RenderableType:
-    """A Rich renderable listing *members* in *width* cells (names cut in
-    the middle, so ``Zombie 11`` keeps its number)."""
+    """*members* in *width* cells (names cut in the middle: ``Zombie 11`` keeps its number)."""
     first = members[0]
     up = sum(1 for c in members if not c.down)
     head = Text(visible(first.group or ""), "bold")
@@ -79,22 +74,3 @@ def describe_group(
         lines.append(line)
     lines.append(Text("o expands the group; keys act on its standing members", "dim italic"))
     return Group(*lines)
-
-
-class GroupDetails:
-    """:func:`describe_group` at whatever width it is rendered."""
-
-    def __init__(self, members: Sequence[Combatant], active: str | None, marked: Collection[str]):
-        self.members, self.active, self.marked = members, active, marked
-        self._cache: tuple[int, RenderableType] | None = None
-
-    def at(self, width: int) -> RenderableType:
-        if self._cache is None or self._cache[0] != width:
-            self._cache = (width, describe_group(self.members, self.active, self.marked, width))
-        return self._cache[1]
-
-    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
-        yield self.at(options.max_width)
-
-    def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
-        return Measurement.get(console, options, self.at(options.max_width))

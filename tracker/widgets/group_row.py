@@ -1,9 +1,7 @@
 """A collapsed group's row in the initiative pane, without Textual (issue
 11): ``▶  19 Zombies ×12 · 4 bloodied · 2 down`` — the gutter and the
 shared initiative in their columns, then one text over the name, HP, AL and
-badge columns.  A narrow pane shortens the counts (``4 ½ · 2 down``), then
-cuts the group's name in the middle; the ``×12`` is never cut.  The group's
-name is the GM's text, shown plain (``rules.text.visible``)."""
+badge columns, fitted by :func:`summary`."""
 
 from __future__ import annotations
 
@@ -61,11 +59,9 @@ def counts(row: RowState) -> list[int]:
 def summary(
     name: str, size: int, numbers: Sequence[int], width: int | None = None
 ) -> list[tuple[str, str]]:
-    """The row's text as ``(piece, component style)`` pairs: the group's
-    *name* (made visible) ``×size``, then each nonzero count of
-    :data:`COUNTS`.  In *width* cells: the counts' short words first, then
-    the name cut in the middle (``Zomb… ×12``), then the counts dropped
-    from the last; the ``×size`` always stays."""
+    """``(piece, component style)`` pairs: *name* (made visible) ``×size``, then
+    each nonzero count.  In *width* cells: the counts' short words first, then
+    the name cut in the middle, then the last counts dropped; ``×size`` stays."""
     shown = visible(name)
     tail = f" ×{size}"
     present = [(n, spec) for n, spec in zip(numbers, COUNTS, strict=True) if n]
@@ -118,10 +114,9 @@ def group_state(
     active: int | None,
     deck: int | None,
 ) -> RowState:
-    """The :class:`RowState` of a collapsed group's row: active while any
-    member's turn is on (its combatant is then the one acting, else the
-    first member), on deck when the next turn is a member's, ``marked``
-    when every standing member is marked."""
+    """A collapsed group's :class:`RowState`: active (for the acting member)
+    while a member's turn is on, on deck when the next turn is a member's,
+    ``marked`` when every standing member is."""
     from tracker.collapse import standing
 
     members = tuple(combatants[span.start : span.start + span.size])
@@ -149,8 +144,7 @@ def row_states(
     active: int | None,
     deck: int | None,
 ) -> list[RowState]:
-    """One :class:`RowState` per row: a combatant's as the pane has always
-    drawn it, a collapsed group's from :func:`group_state`."""
+    """One :class:`RowState` per row, a collapsed group's from :func:`group_state`."""
     rows = []
     for span in spans:
         if span.collapsed:

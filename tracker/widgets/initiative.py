@@ -1,12 +1,12 @@
 """The initiative pane, a line-API widget: :meth:`InitiativePane.show`
 repaints only the rows whose combatant or flags changed, each row rendered
 once into a cached strip (a ``DataTable`` invalidates every row on each
-``update_cell``).  What a row shows is :mod:`tracker.widgets.initiative_rows`;
-this module gives it the pane's styles and draws it."""
+``update_cell``); what a row shows is :mod:`tracker.widgets.initiative_rows`."""
 
 from __future__ import annotations
 
 from collections.abc import Collection
+from dataclasses import dataclass
 
 from rich.segment import Segment
 from rich.style import Style
@@ -65,12 +65,11 @@ class InitiativePane(SteadyScrollView, can_focus=True):
         "initiative--hint",
     }
 
+    @dataclass
     class Selected(Message):
-        """The selection cursor moved to the combatant at *index* (or None)."""
+        """The selection cursor moved to the row at *index* (or None)."""
 
-        def __init__(self, index: int | None) -> None:
-            super().__init__()
-            self.index = index
+        index: int | None
 
     def __init__(self, *, id: str | None = None, compact: bool = True, hint: str = "") -> None:
         super().__init__(id=id)
@@ -111,7 +110,7 @@ class InitiativePane(SteadyScrollView, can_focus=True):
         return None if index is None else self._rows[index].combatant.name
 
     def get_row_at(self, index: int) -> list[Text]:
-        """The cells of the row at *index*, as if the pane were wide enough."""
+        """The cells of the row at *index*, whole."""
         return self._cells(self._rows[index])
 
     def move_cursor(self, *, row: int, animate: bool = False) -> None:
@@ -123,7 +122,7 @@ class InitiativePane(SteadyScrollView, can_focus=True):
         self.cursor_row = row
         if old != row:
             self._refresh_rows((old, row))
-        self._scroll_to_row(row)
+        self.scroll_into_view(row, self._body_height)
         self.post_message(self.Selected(row))
 
     def action_cursor_down(self) -> None:
@@ -166,19 +165,10 @@ class InitiativePane(SteadyScrollView, can_focus=True):
     def _body_height(self) -> int:
         return max(1, self.scrollable_content_region.height - 1)
 
-    def _scroll_to_row(self, row: int) -> None:
-        top = int(self.scroll_offset.y)
-        height = self._body_height
-        if row < top:
-            self.scroll_to(y=row, animate=False, immediate=True)
-        elif row >= top + height:
-            self.scroll_to(y=row - height + 1, animate=False, immediate=True)
-
     def reveal_turn(self, active: int) -> None:
-        """Bring the active row into view with the row after it (who acts
-        next, in order); when they are out of view the active row goes to
-        the top, under the one before it, so turn after turn the pane
-        scrolls once a page, not once a row."""
+        """Bring the active row into view with the row after it: when out of
+        view, the active row goes to the top under the one before it, so the
+        pane scrolls once a page, not once a turn."""
         if not 0 <= active < len(self._rows):
             return
         top = int(self.scroll_offset.y)
@@ -196,8 +186,7 @@ class InitiativePane(SteadyScrollView, can_focus=True):
             self.refresh(*lines)
 
     def _set_virtual_size(self) -> None:
-        """One line per row plus the header, and no width: the pane never
-        scrolls sideways, so a resize does not change it."""
+        """One line per row plus the header; no width (it never scrolls sideways)."""
         count = len(self._rows) + 1
         self._set_line_count(count)
         if not self.size and count > self.app.size.height:
@@ -213,8 +202,7 @@ class InitiativePane(SteadyScrollView, can_focus=True):
     MUTED = frozenset({"initiative--down"})
 
     def _style(self, name: str, partial: bool | None = None) -> Style:
-        """A component style from app.tcss, cached per focus state until
-        ``redraw``."""
+        """A component style from app.tcss, cached per focus state until ``redraw``."""
         partial = name not in self.BANDS if partial is None else partial
         key = (name, self.has_focus, partial)
         style = self._styles.get(key)
@@ -228,20 +216,22 @@ class InitiativePane(SteadyScrollView, can_focus=True):
         return style
 
     def _current_layout(self, width: int) -> Layout:
-        if self._layout is None or width != self._strip_width:
+        """The columns at *width*; a new width renders every row again."""
+        if width != self._strip_width:
+            self._strips = [None] * len(self._rows)
+            self._layout = None
+            self._strip_width = width
+        if self._layout is None:
             self._layout = layout(width, self._content, self._compact)
         return self._layout
 
     def _cells(self, row: RowState, lay: Layout | None = None) -> list[Text]:
-        """The row's cells in this pane's styles (:func:`row_cells`; a
-        collapsed group's, ``tracker.widgets.group_row``)."""
         if row.members:
             return group_cells(row, self._style, None if lay is None else sum(lay.widths[2:]))
         return row_cells(row, self._compact, self._style, lay)
 
     def _line(self, cells: list[Text], width: int, lay: Layout) -> Strip:
-        """Lay *cells* out in the columns (fitted in place), cropped or
-        padded to *width*, in the cells' own styles only."""
+        """*cells* fitted to the columns, exactly *width* cells."""
         console = self.app.console
         segments: list[Segment] = []
         for cell in fit_cells(cells, lay):
@@ -249,11 +239,7 @@ class InitiativePane(SteadyScrollView, can_focus=True):
         return safe_strip(Strip(segments), width)
 
     def _row_strip(self, index: int, width: int) -> Strip:
-        if width != self._strip_width:
-            self._strips = [None] * len(self._rows)
-            self._layout = None
         lay = self._current_layout(width)
-        self._strip_width = width
         strip = self._strips[index]
         if strip is None:
             row = self._rows[index]
@@ -267,23 +253,18 @@ class InitiativePane(SteadyScrollView, can_focus=True):
         return strip
 
     def set_marks_note(self, count: int) -> None:
-        """Say in the header how many combatants are marked."""
+        """How many combatants are marked, for the header."""
         if count != self._marks:
             self._marks = count
             self.refresh(Region(0, 0, self.size.width, 1))
 
     def header_labels(self, lay: Layout) -> list[Text]:
-        """The column headers, with how many are marked while some are."""
         return header_labels(lay, self._marks, self._style("initiative--mark"))
 
     def render_line(self, y: int) -> Strip:
         width = self.size.width
         if y == 0:
-            if width != self._strip_width:
-                self._strips = [None] * len(self._rows)
-                self._layout = None
             lay = self._current_layout(width)
-            self._strip_width = width
             style = self._style("initiative--header", partial=False)
             return self._line(self.header_labels(lay), width, lay).apply_style(style)
         index = int(self.scroll_offset.y) + y - 1
@@ -302,20 +283,16 @@ class InitiativePane(SteadyScrollView, can_focus=True):
         return strip.apply_style(self.pane_style)
 
     def _hint_line(self, y: int, width: int) -> Strip:
-        """Line *y* under the header of the empty order: a blank, then the
-        wrapped hint."""
+        """Line *y* under the header of the empty order: a blank, then the hint."""
         if self._hint_lines[0] != width:
             hint = self._style("initiative--hint", partial=False)  # muted: blended
             text = Text.styled(self.hint, hint)  # a span: kept when wrapped
             console = self.app.console
             room = max(1, width - 2)
-            self._hint_lines = (
-                width,
-                [
-                    safe_strip(Strip(line.render(console)), room)
-                    for line in text.wrap(console, room)
-                ],
-            )
+            wrapped = [
+                safe_strip(Strip(line.render(console)), room) for line in text.wrap(console, room)
+            ]
+            self._hint_lines = (width, wrapped)
         strips = self._hint_lines[1]
         if not 1 <= y <= len(strips):
             return Strip.blank(width, self.pane_style)
@@ -329,8 +306,7 @@ class InitiativePane(SteadyScrollView, can_focus=True):
         marked: Collection[str] = (),
         rows: tuple[Span, ...] | None = None,
     ) -> int:
-        """Bring the rows in line with *encounter* (*rows*: which are
-        collapsed groups, ``tracker.collapse``); return how many changed."""
+        """Bring the rows in line with *encounter* and *rows*; return how many changed."""
         active = encounter.turn if encounter.started else None
         deck = on_deck(encounter)
         delayed = set(encounter.delayed)
@@ -386,13 +362,12 @@ class InitiativePane(SteadyScrollView, can_focus=True):
         return len(changed)
 
     def set_compact(self, compact: bool) -> None:
-        """Short badges on narrow screens, full ones on wide."""
         if compact != self._compact:
             self._compact = compact
             self.redraw()
 
     def redraw(self) -> None:
-        """Redraw every row (after a theme or width change)."""
+        """Redraw every row (after a theme or compactness change)."""
         self._styles.clear()
         self._hint_lines = (0, [])
         self._layout = None

@@ -1,9 +1,8 @@
 """The initiative rows without Textual, so they are unit-tested without an
-app: column widths by pane width (:func:`layout` decides what a narrow pane
-gives up; a number is never cut), names cut in the middle, by screen cells,
-so a group's rows stay distinct, HP and badge text (bloodied and down in
-words as well as colour), what the players' view hides (``(hidden)``,
-``(masked)`` after the name), and each row's cells as Rich ``Text``."""
+app: column widths by pane width (a narrow pane gives things up, never a
+number), names cut in the middle by screen cells (a group's rows stay
+distinct), HP and badges (bloodied and down in words as well as colour),
+and each row's cells as Rich ``Text``."""
 
 from __future__ import annotations
 
@@ -68,8 +67,7 @@ class RowState(NamedTuple):
 
 
 def bloodied(c: Combatant) -> bool:
-    """At half its maximum HP or below, and not down (the HP bar turns from
-    its high colour at the same point; ``Combatant.bloodied``)."""
+    """``Combatant.bloodied``: the HP bar turns from its high colour at the same point."""
     return c.bloodied
 
 
@@ -92,8 +90,7 @@ class Layout(NamedTuple):
 
 
 def hp_text(c: Combatant) -> tuple[str, str]:
-    """``(" 7/7", " +5")``: the numbers after the bar (``" 3/7 ½"`` when
-    bloodied, ``" down"`` at 0 HP), and the temp HP part."""
+    """``(" 7/7", " +5")``: the numbers (``" 3/7 ½"``, ``" down"``) and the temp HP."""
     if c.down:
         numbers = " down"
     else:
@@ -131,8 +128,7 @@ STEPS = (
 
 def layout(width: int, content: Content, compact: bool) -> Layout:
     """Column widths for a pane *width* cells wide: names and HP fit their
-    content within bounds, the badges get the rest, and a narrow pane gives
-    things up in the order of :data:`STEPS`."""
+    content within bounds, the badges get the rest (else :data:`STEPS`)."""
     full_bar = HP_BAR if width < 60 else max(HP_BAR, min(HP_BAR_MAX, width // 8))
     name_max = NAME_MAX_NARROW if compact else NAME_MAX_WIDE
     want = 1 + max(NAME_MIN - 1, min(name_max - 1, content.name))
@@ -153,8 +149,7 @@ def layout(width: int, content: Content, compact: bool) -> Layout:
 
 
 def fit_name(name: str, width: int) -> str:
-    """*name* in at most *width* cells, cut in the middle with ``…`` so a
-    trailing number or short last word stays (``Gobl… 12``)."""
+    """*name* in *width* cells, cut in the middle so a trailing number stays: ``Gobl… 12``."""
     if cell_len(name) <= width:
         return name
     if width <= 1:
@@ -167,8 +162,7 @@ def fit_name(name: str, width: int) -> str:
 
 
 def head_cells(text: str, width: int) -> str:
-    """The longest start of *text* that fits in *width* screen cells (a
-    wide character that would straddle the edge is left out whole)."""
+    """The longest start of *text* in *width* cells (a wide character is left out whole)."""
     used = 0
     for i, ch in enumerate(text):
         used += get_character_cell_size(ch)
@@ -178,8 +172,7 @@ def head_cells(text: str, width: int) -> str:
 
 
 def badge_items(c: Combatant, compact: bool = False) -> list[Text]:
-    """One Text per condition badge then per persistent-damage badge;
-    *compact* shortens names to four letters (``pois2·3``)."""
+    """A Text per condition, then per persistent damage; *compact*: ``pois2·3``."""
     items = []
     for cond in c.conditions:
         name = visible(cond.name)
@@ -198,8 +191,7 @@ def badge_items(c: Combatant, compact: bool = False) -> list[Text]:
 
 
 def badges(c: Combatant, compact: bool = False, width: int | None = None) -> Text:
-    """The badges as one Text; with *width*, the whole badges that fit then
-    ``+N`` for the rest."""
+    """The badges as one Text; with *width*, those that fit then ``+N``."""
     items = badge_items(c, compact)
     full = Text()
     for item in items:
@@ -225,9 +217,8 @@ SHOWN_NOTES = {"hidden": "hidden", "masked": "masked"}
 
 
 def name_notes(delayed: bool, visibility: str = "visible") -> tuple[str, str]:
-    """The notes after a name, in full and short: ``(delayed)`` / ``(d)``,
-    ``(hidden)`` / ``(h)``, ``(masked)`` / ``(m)``, or both
-    (``(delayed, hidden)`` / ``(d,h)``); empty when there are none."""
+    """The notes after a name, in full and short: ``(delayed, hidden)`` /
+    ``(d,h)``, either alone, or empty."""
     words = [w for w in ("delayed" if delayed else "", SHOWN_NOTES.get(visibility, "")) if w]
     if not words:
         return "", ""
@@ -235,9 +226,8 @@ def name_notes(delayed: bool, visibility: str = "visible") -> tuple[str, str]:
 
 
 def name_cell(name: str, delayed: bool, width: int, visibility: str = "visible") -> str:
-    """The name column's text for a column *width* cells wide: the name then
-    its notes (:func:`name_notes`), which shorten to their letters or go
-    before the name is cut below its first letters."""
+    """The name and its notes in *width* cells: the notes shorten to their
+    letters, or go, before the name is cut below its first letters."""
     room = width - 1
     note, short = name_notes(delayed, visibility)
     if note and cell_len(name) + len(note) > room:
@@ -276,8 +266,7 @@ def gutter_cell(row: RowState, style: StyleOf, base: Style) -> Text:
 def row_cells(
     row: RowState, compact: bool, style: StyleOf = no_style, lay: Layout | None = None
 ) -> list[Text]:
-    """The row's cells (gutter ``▶``/``▷`` then ``●``, init, name, HP, AL, badges)
-    fitted to *lay*'s columns, or whole without *lay*."""
+    """The row's cells fitted to *lay*'s columns, or whole without *lay*."""
     c = row.combatant
     base = row_base(row, style, c.down or row.delayed)
     gutter = gutter_cell(row, style, base)
@@ -317,8 +306,7 @@ def hp_cell(c: Combatant, base: Style, bar: int, style: StyleOf = no_style) -> T
 
 
 def fit_cells(cells: list[Text], lay: Layout) -> list[Text]:
-    """*cells* fitted to *lay*'s columns, in place; fewer cells than
-    columns: the last one spans the rest (a collapsed group's text)."""
+    """*cells* fitted to *lay*'s columns, in place; the last spans any columns left."""
     widths = list(lay.widths[: len(cells)])
     widths[-1] = sum(lay.widths[len(cells) - 1 :])
     for size, cell in zip(widths, cells, strict=True):

@@ -1,13 +1,9 @@
-"""An initiative row drawn straight to segments, the way the pane paints
-it: the cells of :func:`tracker.widgets.initiative_rows.row_cells` fitted
-to the columns, without a Rich ``Text`` per cell.  A turn passing over a
-page of marked rows repaints every row in view, and building, fitting and
-rendering six ``Text`` objects per row was most of that key's cost.
-
-``row_cells`` stays the reference (``InitiativePane.get_row_at``, the
-tests): a property test holds the two alike cell by cell, style by style.
-A row drawn here has no badges and every cell fits its column; for any
-other row :func:`row_segments` returns None and the pane draws the cells."""
+"""An initiative row drawn straight to segments, without a Rich ``Text`` per
+cell: a turn passing over a page of marked rows repaints every row in view,
+and six ``Text`` objects per row were most of that key's cost.
+``tracker.widgets.initiative_rows.row_cells`` stays the reference (a
+property test holds the two alike, style by style) and draws any row with
+badges or a cell that does not fit (:func:`row_segments` returns None)."""
 
 from __future__ import annotations
 

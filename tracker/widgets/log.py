@@ -1,10 +1,9 @@
 """The log pane, a line-API widget showing the newest entries at the bottom,
 followed.  It keeps a window of the last entries wrapped to its width: at
 first the tail that fills the pane, widened to ``WINDOW`` entries when the
-GM scrolls to the top (older ones are in ``export``).  The window is first
-wrapped to the size the screen's arrangement plans for the pane, before it
-is laid out (else as it is first drawn), not on a Resize event (as
-``RichLog`` waits for), which arrives only after the first frame."""
+GM scrolls to the top (older ones are in ``export``).  It is first wrapped
+before the first frame (:meth:`LogPane._planned_size`), not on a Resize
+event as ``RichLog`` is, which arrives only after it."""
 
 from __future__ import annotations
 
@@ -26,8 +25,7 @@ WINDOW_MAX = WINDOW * 2
 
 
 def entry_text(entry: LogEntry) -> Text:
-    """``R3 Goblin 2 takes 7 fire…``: the round, then the text with the actor
-    in bold and kept dice (``**16**``) in bold without the asterisks."""
+    """``R3 Goblin 2 takes 7 fire…``: the actor and kept dice (``**16**``) in bold."""
     text = Text()
     text.append(f"R{entry.round} " if entry.round else "–  ", "dim")
     # names in the log are data: shown made visible
@@ -83,7 +81,6 @@ class LogPane(SteadyScrollView, can_focus=True):
 
     @property
     def lines(self) -> list[Strip]:
-        """Every wrapped line of the window, top to bottom (the note first)."""
         return self._note + self._body
 
     @property
@@ -91,14 +88,12 @@ class LogPane(SteadyScrollView, can_focus=True):
         return len(self._note) + len(self._body)
 
     def render_lines(self, crop: Region) -> list[Strip]:
-        """Wrap the window once the pane knows its size, as the first frame
-        is drawn, and when the width changes."""
+        """Wrap the window once the pane knows its size, and on a new width."""
         self._fit()
         return super().render_lines(crop)
 
     def _fit(self, size: Size | None = None) -> None:
-        """Rewrap the window when the width changed (first sizing included);
-        *size*: the lines' size the coming layout gives (else as laid out)."""
+        """Rewrap on a new width; *size*: the coming layout's (else as laid out)."""
         if size is None:
             size = self.scrollable_content_region.size
         width, height = size
@@ -113,12 +108,10 @@ class LogPane(SteadyScrollView, can_focus=True):
             self._rebuild(height)  # taller: the tail no longer fills the pane
 
     def _planned_size(self) -> Size | None:
-        """The size of the lines in the screen's coming layout, before the
-        pane has been laid out: the screen's arrangement (which that layout
-        reuses) gives its region.  Wrapped to it, the first frame draws the
-        scrollbar at the bottom already: the scrollbar is painted before the
-        lines, so a window wrapped while they are drawn moves it one frame
-        later.  None: not in the arrangement (the first paint wraps)."""
+        """The lines' size in the screen's coming layout (its arrangement, which
+        that layout reuses), before the pane is laid out: wrapped to it, the
+        first frame draws the scrollbar at the bottom already (it is painted
+        before the lines).  None: not in the arrangement (the first paint wraps)."""
         screen = self.screen
         if not screen.size:
             return None
@@ -131,8 +124,8 @@ class LogPane(SteadyScrollView, can_focus=True):
         return None
 
     def _sync(self) -> None:
-        """Set the virtual height, follow the bottom, repaint the lines (not
-        the border)."""
+        """Write the note, set the height, follow the bottom, repaint the lines (not the border)."""
+        self._make_note()
         self._set_line_count(self._line_count)
         if self._follow:
             self.scroll_to(y=self.max_scroll_y, animate=False, immediate=True)
@@ -146,8 +139,9 @@ class LogPane(SteadyScrollView, can_focus=True):
             return [Strip(text_segments(text, console))]
         return [Strip(text_segments(line, console)) for line in text.wrap(console, self._width)]
 
-    def _make_note(self, start: int, count: int) -> None:
-        start += self._earlier
+    def _make_note(self) -> None:
+        count = self._count
+        start = count - len(self._entries) + self._earlier
         if start:
             more = "scroll up for more, " if self._limit < WINDOW else ""
             text = Text.styled(
@@ -160,8 +154,7 @@ class LogPane(SteadyScrollView, can_focus=True):
         self._note = self._wrap(text) if text else []
 
     def _rebuild(self, height: int | None = None) -> None:
-        """Wrap the last ``_limit`` entries afresh (for a tail, more until
-        they fill the pane, *height* lines: else as laid out)."""
+        """Wrap the last ``_limit`` entries afresh (a tail: enough for *height* lines)."""
         log = self._log
         count = len(log)
         self._entries.clear()
@@ -186,7 +179,6 @@ class LogPane(SteadyScrollView, can_focus=True):
         self._count = count
         self._last = log[-1] if count else None
         self._limit = max(self._limit, count - start)
-        self._make_note(start, count)
         self._sync()
 
     def watch_scroll_y(self, old_value: float, new_value: float) -> None:
@@ -218,10 +210,9 @@ class LogPane(SteadyScrollView, can_focus=True):
         return Strip.blank(width, self.pane_style)
 
     def show(self, log: Sequence[LogEntry], earlier: int = 0) -> int:
-        """Bring the pane in line with *log* (*earlier*: how many older
-        entries are only in the saved steps); return how many entries were
-        wrapped.  Only appended entries are wrapped, entries an undo removed
-        are cut off the bottom, and any other change rewraps the window."""
+        """Bring the pane in line with *log* (*earlier*: older entries only in the
+        saved steps); return how many entries were wrapped: only appended ones
+        (an undo's are cut off the bottom; any other change rewraps)."""
         self._log = log
         self._earlier = earlier  # entries older than *log*, only in the saved steps
         if not self._width and not self.size:  # not laid out yet
@@ -258,12 +249,10 @@ class LogPane(SteadyScrollView, can_focus=True):
         self._last = log[-1]
         if len(self._entries) > WINDOW_MAX:
             self._trim()
-        self._make_note(count - len(self._entries), count)
         self._sync()
         return added
 
     def _trim(self) -> None:
-        """Keep the last WINDOW entries (the view stays on what it showed)."""
         drop = len(self._entries) - WINDOW
         lines = sum(self._heights[:drop])
         del self._entries[:drop]
@@ -272,8 +261,7 @@ class LogPane(SteadyScrollView, can_focus=True):
         self._limit = len(self._entries)
 
     def _cut(self, count: int, log: Sequence[LogEntry]) -> bool:
-        """Remove the last ``self._count - count`` entries' lines when the
-        entries before them are unchanged (an undo); False: rewrap."""
+        """Cut the lines of entries an undo removed (False: something else changed)."""
         removed = self._count - count
         if removed >= len(self._entries) or log[count - 1] != self._entries[-removed - 1]:
             return False
@@ -283,11 +271,10 @@ class LogPane(SteadyScrollView, can_focus=True):
         self._limit = max(1, self._limit - removed)
         self._count = count
         self._last = log[-1]
-        self._make_note(count - len(self._entries), count)
         self._sync()
         return True
 
     def redraw(self) -> None:
-        """Rewrap everything (after a theme change: styles are in the strips)."""
+        """After a theme change: the styles are in the strips."""
         if self._width:
             self._rebuild()

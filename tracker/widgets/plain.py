@@ -2,8 +2,7 @@
 ``Imp [/b]`` must not crash Textual's markup parser, ``[@click=app.quit]x``
 must not become a link, and an ``ESC ] 52`` in a hand-edited file must not
 write the GM's clipboard.  Everything user-supplied the app shows goes
-through :func:`plain` (Textual content), :func:`shown` (Rich text) or
-``tracker.widgets.plain_input.PlainInput`` (input lines, whose pastes arrive whole, on one line)."""
+through :func:`plain`, :func:`shown` or ``PlainInput``."""
 
 from __future__ import annotations
 
@@ -16,8 +15,7 @@ __all__ = ["clean_paste", "plain", "shown", "visible"]
 
 
 def plain(text: object) -> Content:
-    """*text* as Textual content: its characters exactly, made visible,
-    never read as markup (a title, a label)."""
+    """*text* as Textual content: made visible, never read as markup."""
     return Content(visible(str(text)))
 
 
@@ -31,8 +29,7 @@ _BREAKS = frozenset("\r\n\t\v\f\x85\u2028\u2029")
 
 
 def clean_paste(text: str) -> str:
-    """A paste as one line of text: runs of line breaks and tabs become one
-    space, every other unsafe character is dropped, nothing is run as a key."""
+    """A paste as one line: breaks and tabs become a space, other unsafe characters go."""
     out: list[str] = []
     for ch in text:
         if ch in _BREAKS:

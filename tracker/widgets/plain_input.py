@@ -13,8 +13,7 @@ from tracker.widgets.plain import clean_paste
 
 
 class PlainInput(Input):
-    """An input line that never holds a control character: typed and pasted
-    text is cleaned (:func:`clean_paste`), a value set whole made visible."""
+    """Typed and pasted text is cleaned (:func:`clean_paste`), a value set whole made visible."""
 
     def validate_value(self, value: str) -> str:
         return visible(value)

@@ -1,8 +1,6 @@
-"""The saves form's list (``tracker.screens.saves_form``): one line per
-target, ``◧ half    Zombie 2``, drawn with the line API.  Textual's
-``OptionList`` measures and wraps every option on each layout, so thirty
-targets made opening the form and each choice cost as much again; here a
-choice repaints its own line and the cursor the two it moves between."""
+"""The saves form's list: one line per target, ``◧ half    Zombie 2``, drawn
+with the line API (``OptionList`` measures and wraps every option on each
+layout); a choice repaints its own line, the cursor the two it moves between."""
 
 from __future__ import annotations
 
@@ -14,11 +12,10 @@ from rich.style import Style
 from textual import events
 from textual.binding import Binding, BindingType
 from textual.geometry import Region, Size
-from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from rules.text import visible
-from tracker.widgets.steady import safe_segments
+from tracker.widgets.steady import SteadyScrollView, safe_segments
 
 #: How each choice is shown before the name.
 SHOWN = {"full": "■ full", "half": "◧ half", "none": "□ none"}
@@ -26,7 +23,7 @@ SHOWN = {"full": "■ full", "half": "◧ half", "none": "□ none"}
 BOLD = Style(bold=True)
 
 
-class SavesList(ScrollView, can_focus=True):
+class SavesList(SteadyScrollView, can_focus=True):
     """Each target's save, one line each, a cursor on one of them."""
 
     DEFAULT_CSS = """
@@ -67,8 +64,7 @@ class SavesList(ScrollView, can_focus=True):
     ]
 
     def __init__(self, names: Sequence[str], saves: dict[str, str], *, id: str | None = None):
-        """*saves*: each name's choice, read when a line is drawn (the
-        caller changes it, then :meth:`redraw_row`)."""
+        """*saves*: each name's choice, read when a line is drawn."""
         super().__init__(id=id)
         self.names = list(names)
         self.saves = saves
@@ -91,11 +87,7 @@ class SavesList(ScrollView, can_focus=True):
             return
         index = max(0, min(index, len(self.names) - 1))
         old, self.cursor = self.cursor, index
-        top, height = int(self.scroll_offset.y), max(1, self.size.height)
-        if index < top:
-            self.scroll_to(y=index, animate=False, immediate=True)
-        elif index >= top + height:
-            self.scroll_to(y=index - height + 1, animate=False, immediate=True)
+        self.scroll_into_view(index, max(1, self.size.height))
         if old != index:
             self.redraw_row(old)
             self.redraw_row(index)

@@ -1,11 +1,8 @@
 """Line-API scroll views whose line count and titles change without a
-layout pass or a whole-pane repaint.  Setting ``virtual_size`` lays the
-whole screen out again, yet no size on screen depends on a pane's line count
-unless its scrollbar comes or goes, so :meth:`SteadyScrollView._set_line_count`
-lays out only then and otherwise moves the scrollbar's window itself (public
-Textual API only; tests/tracker/test_big_fight.py checks a later layout pass
-agrees).  Also the panes' line helpers, the last safety net that spells out
-any unsafe character reaching the terminal (``rules.text.visible``)."""
+layout pass or a whole-pane repaint (:meth:`SteadyScrollView._set_line_count`:
+a layout only when the scrollbar comes or goes), and the panes' line
+helpers, the last safety net that spells out any unsafe character reaching
+the terminal (``rules.text.visible``)."""
 
 from __future__ import annotations
 
@@ -25,7 +22,6 @@ from rules.text import first_unsafe, visible
 
 
 def safe_segments(segments: Iterable[Segment]) -> list[Segment]:
-    """*segments* with every unsafe character made visible."""
     out = []
     for segment in segments:
         text = segment.text
@@ -53,15 +49,13 @@ def text_segments(text: Text, console: Console) -> Iterable[Segment]:
 
 
 class SteadyScrollView(ScrollView):
-    """A line-API scroll view whose layout passes change nothing unless its
-    size did."""
+    """A line-API scroll view laid out again only when its size changes."""
 
     _pane_style: Style | None = None
 
     @property
     def pane_style(self) -> Style:
-        """The pane's own colours (``rich_style``), worked out once per
-        restyle rather than for every line drawn."""
+        """The pane's own colours, worked out once per restyle, not per line."""
         style = self._pane_style
         if style is None:
             style = self._pane_style = self.rich_style
@@ -91,9 +85,16 @@ class SteadyScrollView(ScrollView):
             regions = self._narrowed
         return super().refresh(*regions, repaint=repaint, layout=layout, recompose=recompose)
 
+    def scroll_into_view(self, row: int, height: int) -> None:
+        """Scroll the least that shows line *row* among the *height* in view."""
+        top = int(self.scroll_offset.y)
+        if row < top:
+            self.scroll_to(y=row, animate=False, immediate=True)
+        elif row >= top + height:
+            self.scroll_to(y=row - height + 1, animate=False, immediate=True)
+
     def set_titles(self, title: Content, subtitle: Content) -> None:
-        """The border's title and subtitle; a changed one repaints its border
-        row alone (setting ``border_title`` repaints the whole pane)."""
+        """A changed title repaints its border row alone (``border_title`` repaints the pane)."""
         old_title, old_subtitle = self._titles
         self._titles = (title, subtitle)
         if title != old_title:
@@ -116,8 +117,7 @@ class SteadyScrollView(ScrollView):
             self._narrowed = ()
 
     def _set_line_count(self, count: int) -> None:
-        """The virtual height is *count* lines; a layout pass only when the
-        scrollbar comes or goes (or before the first layout)."""
+        """The virtual height is *count* lines; a layout only when the scrollbar comes or goes."""
         size = Size(0, count)
         if size == self.virtual_size:
             return

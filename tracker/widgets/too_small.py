@@ -1,8 +1,7 @@
 """The smallest usable terminal: below :data:`MIN_WIDTH` × :data:`MIN_HEIGHT`
-the encounter screen shows how big to make it instead of the panes, and the
-fight comes back when the terminal grows.  40 × 12 is the least at which the
-stacked layout shows a row whole, two 20-column panes and the footer;
-below it a pane would show a border and a fragment."""
+(the least at which the stacked layout shows a row whole, two 20-column
+panes and the footer) the encounter screen says how big to make it instead
+of the panes."""
 
 from __future__ import annotations
 
@@ -27,7 +26,6 @@ MESSAGE = f"make the terminal at least {MIN_WIDTH}×{MIN_HEIGHT}"
 
 
 def too_small(size: Size) -> bool:
-    """Whether a screen of *size* is below the smallest usable size."""
     return size.width < MIN_WIDTH or size.height < MIN_HEIGHT
 
 
@@ -37,8 +35,7 @@ def size_class(value: int, breakpoints: list[tuple[int, str]]) -> str:
 
 
 class TooSmall(Static):
-    """The message shown instead of the panes (app.tcss shows it only on a
-    ``-tiny`` or ``-short`` encounter screen)."""
+    """Shown instead of the panes on a ``-tiny`` or ``-short`` encounter screen (app.tcss)."""
 
     def __init__(self) -> None:
         super().__init__(MESSAGE, id="too-small", markup=False)
