@@ -129,7 +129,7 @@ class Session:
         if verb == "redo":
             return self.redo()
         if verb == "prev" and self._last_is_next():
-            return self._undo_last("prev")
+            return self._undo_last(self.history.undo_steps[-1], "prev")
         from rules.engine.verbs import run
 
         state = self.rng.getstate()
@@ -164,13 +164,25 @@ class Session:
 
     def undo(self) -> Step:
         """Undo the most recent action still in effect (a Step of kind undo)."""
+        return self._undo_last(self._top("undo"), "undo")
+
+    def redo(self) -> Step:
+        """Redo the most recently undone action (a Step of kind redo)."""
+        target = self._top("redo")
+        record = {"verb": "redo", "redone": target.seq, "line": target.line}
+        step = Step(self.seq + 1, "redo", record, target.before, target.after, target.log)
+        self._apply_back(step, target)
+        return step
+
+    def _top(self, verb: str) -> Step:
+        """The step an ``undo`` or ``redo`` (*verb*) would act on."""
         try:
-            top = self.history.undo_top()
+            top = self.history.undo_top() if verb == "undo" else self.history.redo_top()
         except ActionError as exc:
-            raise ActionError(f"undo: {exc}") from None
+            raise ActionError(f"{verb}: {exc}") from None
         if top is None:
-            raise ActionError("undo: nothing to undo")
-        return self._undo_last("undo")
+            raise ActionError(f"{verb}: nothing to {verb}")
+        return top
 
     def renames(self, step: Step) -> dict[str, str]:
         """The combatants *step*, the last one applied, renamed, old name to
@@ -198,50 +210,18 @@ class Session:
             return False
         return top is not None and top.action.get("verb") == "next"
 
-    def redo(self) -> Step:
-        """Redo the most recently undone action (a Step of kind redo)."""
-        try:
-            target = self.history.redo_top()
-        except ActionError as exc:
-            raise ActionError(f"redo: {exc}") from None
-        if target is None:
-            raise ActionError("redo: nothing to redo")
-        step = Step(
-            self.seq + 1,
-            "redo",
-            {"verb": "redo", "redone": target.seq, "line": target.line},
-            target.before,
-            target.after,
-            target.log,
-        )
-        self._apply_redo(step, target)
+    def _undo_last(self, target: Step, verb: str) -> Step:
+        record = {"verb": verb, "undone": target.seq, "line": target.line}
+        step = Step(self.seq + 1, "undo", record, target.after, target.before, ())
+        self._apply_back(step, target)
         return step
 
-    def _undo_last(self, verb: str) -> Step:
-        target = self.history.undo_steps[-1]
-        step = Step(
-            self.seq + 1,
-            "undo",
-            {"verb": verb, "undone": target.seq, "line": target.line},
-            target.after,
-            target.before,
-            (),
-        )
-        self._apply_undo(step, target)
-        return step
-
-    def _apply_undo(self, step: Step, target: Step) -> None:
+    def _apply_back(self, step: Step, target: Step) -> None:
+        """Apply an undo or redo *step* of *target*, the top of its stack."""
         from rules.engine.patch import apply_patch
 
         self.encounter = apply_patch(self.encounter, step.after)
-        self.history.undid(target)
-        self.seq = step.seq
-
-    def _apply_redo(self, step: Step, target: Step) -> None:
-        from rules.engine.patch import apply_patch
-
-        self.encounter = apply_patch(self.encounter, step.after)
-        self.history.redid(target)
+        (self.history.undid if step.kind == "undo" else self.history.redid)(target)
         self.seq = step.seq
 
     # -- journal -------------------------------------------------------------
@@ -264,20 +244,15 @@ class Session:
             self.encounter = apply_patch(self.encounter, step.after)
             self.history.did(step)
             self.seq = step.seq
-        elif step.kind == "undo":
-            top = self.history.undo_top()
-            if top is None or top.seq != step.action.get("undone"):
-                raise ActionError(
-                    f"cannot replay step {step.seq}: it undoes a step not on top of the undo stack"
-                )
-            self._apply_undo(step, top)
         else:
-            top = self.history.redo_top()
-            if top is None or top.seq != step.action.get("redone"):
+            undo = step.kind == "undo"
+            top = self.history.undo_top() if undo else self.history.redo_top()
+            if top is None or top.seq != step.action.get("undone" if undo else "redone"):
                 raise ActionError(
-                    f"cannot replay step {step.seq}: it redoes a step not on top of the redo stack"
+                    f"cannot replay step {step.seq}: it {step.kind}es a step not on top of "
+                    f"the {step.kind} stack"
                 )
-            self._apply_redo(step, top)
+            self._apply_back(step, top)
         return step
 
     def to_dict(self, bounded: bool = False) -> dict[str, Any]:
