@@ -4,18 +4,14 @@ property-tested)."""
 
 from __future__ import annotations
 
-import shlex
 from collections.abc import Mapping
+from shlex import quote as _quote
 from typing import Any
 
 from rules.abilities import ABILITIES
 from rules.engine.damage_parts import format_free
 from rules.engine.grammar import BATCH, SPECS, VERBS, _Kind, batch_parts, fail
 from rules.errors import ActionError
-
-
-def _quote(text: str) -> str:
-    return shlex.quote(text)
 
 
 def _fmt_value(kind: _Kind, value: Any, key: str) -> str:

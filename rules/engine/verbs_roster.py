@@ -111,19 +111,12 @@ def new_names(existing: Sequence[str], base: str, count: int | None) -> list[str
     return names
 
 
-def _place(work: Work, c: Combatant) -> None:
-    """Insert *c* (not in the tuple) just before the first combatant it
-    sorts ahead of, or, a group's member, right after its group's last
-    member (the group's slot); the active combatant stays active."""
-    place_block(work, [c])
-
-
 def _reposition(work: Work, c: Combatant) -> None:
     """Move the combatant now called ``c.name`` to its initiative place."""
     active = work.active_name or None
     cs = [x for x in work.enc.combatants if x.name != c.name]
     work.set_combatants(cs, active if active != c.name else None)
-    _place(work, c)
+    place_block(work, [c])
     if active == c.name:
         work.set_combatants(work.enc.combatants, active)
 
@@ -203,7 +196,7 @@ def add(work: Work, a: Mapping[str, Any]) -> None:
                 work.log(name, r.text)
                 c = replace(c, initiative=r.total)
             c = dash_check(work, c, "entering-combat") or c
-        _place(work, c)
+        place_block(work, [c])
     work.resolved["name"] = base
 
 
