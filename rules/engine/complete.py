@@ -16,19 +16,18 @@ from __future__ import annotations
 
 import re
 import shlex
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from rules.bonuses import STACKING
 from rules.checks import DIFFICULTY_LEVELS
 from rules.conditions import KNOWN_CONDITIONS
-from rules.damage import COMMON_TAGS
+from rules.damage import COMMON_TAGS, defense_tags
 from rules.engine.damage_parts import PART_VERBS
 from rules.engine.grammar import SET_ALIASES, SET_FIELDS, SPECS, VERBS
-from rules.engine.targets import SIDES
+from rules.engine.targets import SIDES, group_names
 from rules.engine.words import split_batch, take_dice
-from rules.text import name_key
 from rules.view_settings import SETTINGS as VIEW_SETTINGS
 from rules.view_settings import choices_of
 
@@ -79,20 +78,11 @@ def known_in(enc: Encounter) -> Known:
     """What *enc* offers completion: its names in the order of play, every
     tag its defenses and persistent damage name, every condition present,
     its groups' names (as their first member spells them)."""
-    tags: dict[str, None] = {}
-    conditions: dict[str, None] = {}
-    for c in enc.combatants:
-        d = c.defenses
-        for tag in [*d.immunities, *d.resistances, *d.weaknesses, *d.susceptibilities]:
-            tags.setdefault(tag, None)
-        for p in c.persistent:
-            for tag in p.tags:
-                tags.setdefault(tag, None)
-        for cond in c.conditions:
-            conditions.setdefault(cond.name, None)
-    names = [c.name for c in enc.combatants]
-    groups = {name_key(c.group): c.group for c in enc.combatants if c.group is not None}
-    return Known(names, sorted(tags), sorted(conditions), list(groups.values()))
+    cs = enc.combatants
+    tags = defense_tags(cs) | {tag for c in cs for p in c.persistent for tag in p.tags}
+    conditions = {cond.name for c in cs for cond in c.conditions}
+    names = [c.name for c in cs]
+    return Known(names, sorted(tags), sorted(conditions), group_names(enc.combatants))
 
 
 #: words a ``word`` or ``text`` slot takes, by (verb, record key), beyond names
@@ -116,25 +106,17 @@ _WORD_SLOTS = {
 _TARGET_OPTIONS = frozenset({("damage", "half"), ("damage", "none")})
 
 
-def _words(slot: str, known: Known) -> list[str]:
-    """The candidates of a slot named by :data:`_WORD_SLOTS` (or ``names``)."""
-    if slot == "names":
-        return list(known.names)
-    if slot == "groups":
-        return list(known.groups)
-    if slot == "tags":
-        return list(dict.fromkeys([*known.tags, *COMMON_TAGS]))
-    if slot == "conditions":
-        return list(dict.fromkeys([*known.conditions, *KNOWN_CONDITIONS]))
-    if slot == "fields":
-        return [*SET_FIELDS, *SET_ALIASES]
-    if slot == "bonus types":
-        return list(STACKING)
-    if slot == "difficulty levels":
-        return [n.lower() for n in DIFFICULTY_LEVELS]
-    if slot == "view settings":
-        return list(VIEW_SETTINGS)
-    return []
+#: the candidates of each slot :data:`_WORD_SLOTS` names (or ``names``)
+_SLOT_WORDS: dict[str, Callable[[Known], list[str]]] = {
+    "names": lambda known: list(known.names),
+    "groups": lambda known: list(known.groups),
+    "tags": lambda known: list(dict.fromkeys([*known.tags, *COMMON_TAGS])),
+    "conditions": lambda known: list(dict.fromkeys([*known.conditions, *KNOWN_CONDITIONS])),
+    "fields": lambda _: [*SET_FIELDS, *SET_ALIASES],
+    "bonus types": lambda _: list(STACKING),
+    "difficulty levels": lambda _: [n.lower() for n in DIFFICULTY_LEVELS],
+    "view settings": lambda _: list(VIEW_SETTINGS),
+}
 
 
 def _dice_end(rest: Sequence[str], i: int, plus: bool = False) -> int:
@@ -264,7 +246,7 @@ def completions(
     if kind == "choice":
         candidates = keywords
     elif kind:
-        candidates += _words(kind, known)
+        candidates += _SLOT_WORDS.get(kind, lambda _: [])(known)
     return [head + quoted(w) for w in _matching(typed, candidates)]
 
 
