@@ -34,6 +34,7 @@ from saves.storage import SealedStorage, parse_tables
 STATE_FILE = "state.json"
 SNAPSHOT = "snapshot"
 SAVE_POINTS = "save_points"
+Doc = dict[str, Any]
 
 
 def check_snapshot(doc: Any, kind: str = "snapshot") -> dict[str, Any]:
@@ -56,32 +57,31 @@ def check_snapshot(doc: Any, kind: str = "snapshot") -> dict[str, Any]:
     return doc
 
 
-def snapshot_doc(
-    doc: dict[str, Any],
-    steps: StepsFile,
-    seq: int,
-    snapshot: dict[str, Any],
-    summary: dict[str, Any],
-    t: str,
-) -> dict[str, Any]:
+def snapshot_doc(doc: Doc, steps: StepsFile, seq: int, snap: Doc, summary: Doc, t: str) -> Doc:
     if not 0 <= seq <= steps.last_seq:
         raise SaveError(f"Step {seq} of {doc['name']!r} is not saved yet.")
+    return new_snapshot(doc["id"], doc["name"], seq, steps.end_of(seq), snap, summary, t)
+
+
+def new_snapshot(
+    enc_id: str, name: str, seq: int, end: int, snap: Doc, summary: Doc, t: str
+) -> Doc:
+    """The snapshot document of the fight as of step *seq*, whose line in
+    the steps file ends at offset *end*."""
     return {
         "schema": SCHEMA_VERSION,
-        "id": doc["id"],
-        "name": doc["name"],
+        "id": enc_id,
+        "name": name,
         "seq": seq,
-        "end": steps.end_of(seq),
+        "end": end,
         "t": t,
         "summary": summary,
-        "session": snapshot["session"],
-        "ui": snapshot.get("ui", {}),
+        "session": snap["session"],
+        "ui": snap.get("ui", {}),
     }
 
 
-def own_points(
-    doc: dict[str, Any], points: list[dict[str, Any]]
-) -> tuple[list[dict[str, Any]], list[str]]:
+def own_points(doc: Doc, points: list[Doc]) -> tuple[list[Doc], list[str]]:
     """The save points that really are *doc*'s, one per label (the newest),
     and a notice for each that names another encounter."""
     kept: dict[str, dict[str, Any]] = {}
