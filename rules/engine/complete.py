@@ -1,16 +1,11 @@
 """Completing a line of the action language as it is typed: the first word
-of each action to a verb, a target (also after a comma, for several; also
-after ``half`` and ``none``) to a combatant's name or a group's (or, where
-several are taken, ``all``, ``monsters``, ``players``), and every
-later word to what the verb accepts there
-(:data:`rules.engine.grammar.SPECS`): its keywords (``crit``, ``rounds``,
-``cover``…), the choices of a keyword (``dash|run|sprint``, ``half``…),
-condition names after ``cond``/``uncond T``, damage tags after an amount,
-a group's name after ``group`` (a new one is typed in full), the players'
-view settings and their values after ``view``.
-Case-insensitive; a completion is quoted as a name is, so it is always one
-word (``Imp;next`` is a name, never a second action).  The command line
-(``tracker.widgets.command_line``) shows these."""
+of each action to a verb, a target (also after a comma, ``half`` or
+``none``) to a combatant's or a group's name (or, where several are taken,
+a side such as ``monsters``), and every later word to what the verb takes
+there (:data:`rules.engine.grammar.SPECS`): its keywords, a keyword's
+choices, conditions, damage tags, groups, view settings.  Case-insensitive;
+a completion is quoted as a name is, so it is always one word (``Imp;next``
+is a name, never a second action)."""
 
 from __future__ import annotations
 
@@ -52,10 +47,9 @@ _NEEDS_QUOTES = re.compile(r"[\s'\"\\;,]")
 
 
 def quoted(name: str) -> str:
-    """*name* as one word of the action language, quoted when it must be, so
-    a completed ``Imp;next`` is a name, not a second action: in double
-    quotes as a GM types them, unless the name holds a double quote or a
-    backslash (then shlex's single quotes)."""
+    """*name* as one word of the action language: in double quotes as a GM
+    types them when it must be, or shlex's single quotes when it holds a
+    double quote or a backslash."""
     if not _NEEDS_QUOTES.search(name):
         return name
     return shlex.quote(name) if ('"' in name or "\\" in name) else f'"{name}"'
@@ -63,10 +57,8 @@ def quoted(name: str) -> str:
 
 @dataclass(frozen=True)
 class Known:
-    """What the fight offers completion besides the verbs and keywords: its
-    combatants' names, the damage tags it already uses, the conditions its
-    combatants have (the common ones of each are always offered too) and
-    its groups' names."""
+    """What the fight offers completion besides the verbs and keywords (the
+    common tags and conditions are always offered too)."""
 
     names: Sequence[str] = ()
     tags: Sequence[str] = ()
@@ -75,9 +67,8 @@ class Known:
 
 
 def known_in(enc: Encounter) -> Known:
-    """What *enc* offers completion: its names in the order of play, every
-    tag its defenses and persistent damage name, every condition present,
-    its groups' names (as their first member spells them)."""
+    """What *enc* offers completion: names in the order of play, the tags
+    of defenses and persistent damage, conditions, groups."""
     cs = enc.combatants
     tags = defense_tags(cs) | {tag for c in cs for p in c.persistent for tag in p.tags}
     conditions = {cond.name for c in cs for cond in c.conditions}
@@ -193,15 +184,9 @@ def completions(
     verbs: Sequence[str] = VERBS,
     known: Known | None = None,
 ) -> list[str]:
-    """Every completed line for *value*, in order (empty when nothing fits).
-
-    The first word of each action (after ``;`` too) completes to a verb; a
-    target (also after a comma, inside quotes or not) to a combatant name;
-    a later word to what the verb takes there: its keywords, a keyword's
-    choices, conditions, damage tags (*known* adds the fight's own; *names*
-    are used when *known* has none).  Everything before the word being
-    typed is kept as it is, and the completed word is one word.
-    """
+    """Every completed line for *value*, in order (empty when nothing
+    fits); *known* adds the fight's own words (*names* serve when it has
+    none).  Everything before the word being typed is kept as it is."""
     known = known or Known(names)
     if not known.names:
         known = Known(names, known.tags, known.conditions, known.groups)

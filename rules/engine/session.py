@@ -1,14 +1,8 @@
-"""The live encounter: a :class:`Session` applies actions (one line of
-the action language, or a batch committed as one step), undoes and redoes
-them, replays saved steps and snapshots itself.  It is the one mutable
-holder of a live encounter: ``.encounter`` (a frozen
-:class:`~rules.encounter.Encounter`), ``.seq`` (the last sequence number
-handed out), ``.rng`` (the injected random source) and its
-:class:`~rules.engine.history.History` (the undo and redo stacks, and
-``.log``, the newest log entries).  What only resumes and shows a fight
-never imports the action language, the verbs, the patches or the working
-copy.
-"""
+"""The live encounter: a :class:`Session` is the one mutable holder of a
+fight (``.encounter``, frozen; ``.seq``, the last sequence number handed
+out; ``.rng``, injected; its :class:`~rules.engine.history.History`).
+What only resumes and shows a fight never imports the action language,
+the verbs, the patches or the working copy."""
 
 from __future__ import annotations
 
@@ -31,13 +25,8 @@ SNAPSHOT_VERSION = 1
 class Session:
     """The live encounter and its history.
 
-    :meth:`apply` validates and applies one action (or a batch ``a; b; c``,
-    committed as ONE step: one undo, one redo; if any part fails nothing
-    changes and the message names the part) and returns its
-    :class:`~rules.engine.step.Step`.  :meth:`replay` re-applies a saved
-    step by its patches (no dice, no rules: exact) after checking that the
-    session is in the step's *before* state.
-
+    - A batch ``a; b; c`` is ONE step: one undo, one redo; if any part
+      fails nothing changes and the message names the part.
     - ``undo`` reverts the most recent action still in effect, at any
       depth; a new action clears the redo stack; ``redo`` re-applies the
       most recently undone one with its original rolls and log entries.
@@ -63,7 +52,6 @@ class Session:
         self.encounter: Encounter = (
             encounter if encounter is not None else Encounter(name="Encounter")
         )
-        #: the random source; default seeded from os.urandom
         self.rng: random.Random = rng if rng is not None else random.Random()
         self.seq: int = seq
         self.history = History(log, undo, redo)
@@ -113,13 +101,9 @@ class Session:
     # -- applying actions ----------------------------------------------------
 
     def apply(self, line_or_action: str | Mapping[str, Any]) -> Step:
-        """Validate and apply one action (or a batch, ``a; b; c``); return
-        its Step.
-
-        Raises :class:`ActionError` (one message naming the problem) and
-        leaves everything unchanged — encounter, log, history and the random
-        source's state — when the action cannot be applied.
-        """
+        """Validate and apply one action (or a batch); return its Step.  An
+        :class:`ActionError` leaves everything unchanged, the random
+        source's state too."""
         from rules.engine.parse import normalize_action
 
         action = normalize_action(line_or_action, self._names(), self._groups())
@@ -141,11 +125,9 @@ class Session:
         return self._commit(resolved, work)
 
     def _names(self) -> list[str]:
-        """The combatants' names, for reading an unquoted full name."""
         return [c.name for c in self.encounter.combatants]
 
     def _groups(self) -> list[str]:
-        """The groups' names, for reading an unquoted group name with spaces."""
         from rules.engine.targets import group_names
 
         return group_names(self.encounter.combatants)
@@ -227,11 +209,9 @@ class Session:
     # -- journal -------------------------------------------------------------
 
     def replay(self, step_dict: Mapping[str, Any] | Step) -> Step:
-        """Re-apply a journaled step exactly, by its patches (no dice).
-
-        Raises :class:`ActionError` if the step does not fit this session
-        (already applied, or the state is not the step's *before* state).
-        """
+        """Re-apply a journaled step exactly, by its patches (no dice, no
+        rules); :class:`ActionError` if it is applied already or the session
+        is not in its *before* state."""
         step = step_dict if isinstance(step_dict, Step) else Step.from_dict(step_dict)
         if step.seq <= self.seq:
             raise ActionError(f"step {step.seq} is already in this session (it is at {self.seq})")
@@ -308,8 +288,7 @@ class Session:
 
     def dice_needed(self, action: str | Mapping[str, Any]) -> list[tuple[str, int]]:
         """``(label, sides)`` of each die the program would roll for *action*
-        beyond the faces it carries, by a dry run (nothing changes).  The
-        first entry is exact; later ones follow the dry run's outcome."""
+        beyond the faces it carries, by a dry run (nothing changes)."""
         from rules.engine.parse import normalize_action
         from rules.engine.verbs import run
 
