@@ -1,19 +1,10 @@
-"""One encounter's state file, ``state.json``: a TinyDB database (through
-``saves.storage.SealedStorage``) with two tables.
-
-- ``snapshot``: one document, the fight as of step ``seq`` — the session
-  (encounter, the top of the undo and redo stacks, the numbers of the steps
-  below them), the UI state (selection, marks), the summary, and ``end``,
-  the offset just past line ``seq`` in the steps file, where replaying
-  starts.  Its size depends on the number of combatants, not on the length
-  of the fight, so replacing it (compaction) costs the same at step 100
-  and at step 100,000.
-- ``save_points``: one document per label, of the same shape plus
-  ``label``, ``key`` (the label case-folded) and ``created``.
-
-The file is replaced atomically as a whole, so a reader sees the old or
-the new one; plain ``tinydb.TinyDB(path)`` can read it.
-"""
+"""One encounter's ``state.json``, a sealed TinyDB file (replaced whole, so
+a reader sees the old or the new one) with two tables: ``snapshot``, one
+document, the fight as of step ``seq`` (session, UI state, summary, and
+``end``, the offset past line ``seq`` in the steps file, where replaying
+starts), whose size depends on the combatants, not on the fight's length;
+and ``save_points``, one such document per label, plus ``label``, ``key``
+(the label case-folded) and ``created``."""
 
 from __future__ import annotations
 
