@@ -71,16 +71,13 @@ def _edit(c: Combatant, field: str, value: str, batch: bool = False) -> tuple[Co
     if field == "max_hp":
         n = _int_value(field, value)
         return replace(c, max_hp=n, hp=min(c.hp, n)), str(n)
-    if field == "al":
-        n = _int_value(field, value)
-        return replace(c, al=n), str(n)
+    if field in ("al", "init_bonus"):
+        changes: dict[str, Any] = {field: _int_value(field, value)}
+        return replace(c, **changes), str(changes[field])
     if field == "temp":
         n = _int_value(field, value)
         new, _ = call(set_temp_hp, c, n, c.temp_hp_duration)
         return new, str(n)
-    if field == "init_bonus":
-        n = _int_value(field, value)
-        return replace(c, init_bonus=n), str(n)
     if field == "notes":
         return replace(c, notes=value), repr(value)
     if field == "player":
