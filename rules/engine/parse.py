@@ -1,10 +1,8 @@
 """Reading the action language (README, "The action language"; Avrae's
 ``!init`` vocabulary is the model): :func:`parse_action` turns a typed line
 into its canonical record, holding only what was given, and
-:func:`normalize_action` checks a record built by code the same way.  Words
-split like a shell's and are read by their kind (``rules.engine.words``);
-``;`` outside quotes makes a batch; any line may end with ``faces N,N,…``.
-Every problem is one :class:`ActionError`."""
+:func:`normalize_action` checks a record built by code the same way.  Any
+line may end with ``faces N,N,…``; every problem is one :class:`ActionError`."""
 
 from __future__ import annotations
 

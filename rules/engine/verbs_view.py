@@ -2,9 +2,7 @@
 view"): ``hide T``, ``mask T`` and ``reveal T`` set how the view shows
 combatants (absent, "Unknown creature", in full), ``view SETTING VALUE``
 changes what it shows.  All are ordinary actions: logged, saved, undoable,
-replayable.  ``add … visible|masked|hidden`` and ``reveal_on_turn`` are in
-``verbs_roster`` and ``turns`` (:func:`visibility_for_new`,
-:func:`reveal_on_turn`)."""
+replayable."""
 
 from __future__ import annotations
 
