@@ -1,5 +1,5 @@
 """d20 rolls with advantage (RULES.md §2), checks, degrees of success, flat
-checks, Difficulty Levels and opposed rolls (§3)."""
+checks and Difficulty Levels (§3)."""
 
 from __future__ import annotations
 
@@ -269,9 +269,3 @@ def difficulty_level(name: str) -> int:
         return _DL_LOWER[key]
     names = ", ".join(f"{n} {v}" for n, v in DIFFICULTY_LEVELS.items())
     raise CheckError(f"unknown difficulty level {name!r} (choose {names})")
-
-
-def opposed(attacker_total: int, defender_total: int) -> Literal["attacker", "defender"]:
-    """Who wins an opposed roll: the higher total; a tie goes to the
-    defender (RULES.md §3, from 002)."""
-    return "attacker" if attacker_total > defender_total else "defender"

@@ -1,8 +1,6 @@
-"""The one error hierarchy of the saves package (issue 3, Saves).
-
-Every problem the store reports to its caller is a :class:`SaveError` whose
-``str()`` is one sentence a GM can act on; the CLI and the UI print it as is.
-"""
+"""The saves package's one error hierarchy (issue 3): every problem the
+store reports is a :class:`SaveError` whose ``str()`` is one sentence a GM
+can act on; the CLI and the UI print it as is."""
 
 from __future__ import annotations
 

@@ -1,8 +1,6 @@
-"""Durable file-system primitives used by the store (issue 3, Saves).
-
-Everything here either completes and is on disk when it returns, or raises;
-nothing here leaves a half-written file under a real name.
-"""
+"""Durable file-system primitives (issue 3): each completes and is on disk
+when it returns, or raises; none leaves a half-written file under a real
+name."""
 
 from __future__ import annotations
 

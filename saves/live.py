@@ -1,19 +1,10 @@
-"""A live encounter: the engine's ``Session`` glued to the ``Store``.
-
-Every action goes through :meth:`LiveEncounter.do` (or ``undo`` / ``redo``):
-the engine applies it, then its ``Step`` is appended to the encounter's
-steps file and fsynced before the call returns.  If saving fails, the
-change is rolled back, so what the GM sees is always what is on disk.
-
-Opening loads the snapshot and replays the steps after it (a ``Step``
-carries its results: no dice are rolled again).  The snapshot holds only
-the top of the undo and redo stacks; older steps are read from the steps
-file when an undo reaches them (:class:`SavedSteps`).  Compaction writes a
-fresh snapshot of bounded size: the app calls :meth:`compact_if_due` when
-idle and :meth:`close` on the way out, ``do`` every ``COMPACT_AFTER``
-steps.  UI state (the selection, the marks) rides along with the next
-step and is in every snapshot; it is not fsynced on every cursor move.
-"""
+"""A live encounter: the engine's ``Session`` glued to the ``Store``.  Each
+step is appended and fsynced before :meth:`LiveEncounter.do` returns, and
+rolled back if saving fails, so what the GM sees is what is on disk.  Older
+steps are read back when an undo reaches them (:class:`SavedSteps`); the
+app compacts when idle (:meth:`compact_if_due`) and on :meth:`close`.  UI
+state rides along with the next step and every snapshot, so a cursor move
+is never fsynced."""
 
 from __future__ import annotations
 

@@ -1,14 +1,7 @@
-"""One process per database (issue 3, Saves).
-
-The lock is ``fcntl.flock`` on ``<db>.lock``; the file holds the owner's PID
-so the second process can say who has it.  The kernel drops a flock when its
-holder dies, so a crashed or killed tracker never leaves a stale lock (the
-PID left in the file is just overwritten by the next owner).
-
-Only writers lock.  A read-only store (``Store(path, read_only=True)``)
-neither takes nor creates the lock: see "Read-only access" in
-``saves.store`` for why it needs none.
-"""
+"""One writer per database (issue 3): ``fcntl.flock`` on ``<db>.lock``,
+which holds the owner's PID so a second process can say who has it.  The
+kernel drops a flock when its holder dies, so a killed tracker never leaves
+a stale lock.  A read-only store takes none (``saves.store`` says why)."""
 
 from __future__ import annotations
 
@@ -18,6 +11,7 @@ import os
 from pathlib import Path
 
 from saves.errors import DatabaseLocked, SaveError
+from saves.fsutil import NOFOLLOW
 
 try:
     import fcntl
@@ -32,7 +26,7 @@ class FileLock:
         self.path = path
         self.fd: int | None = None
         try:
-            fd = os.open(path, os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o644)
+            fd = os.open(path, os.O_RDWR | os.O_CREAT | NOFOLLOW, 0o644)
         except OSError as exc:
             raise SaveError(f"Cannot open the lock file {path}: {exc.strerror or exc}.") from None
         if fcntl is not None:

@@ -1,18 +1,9 @@
-"""Schema versions of stored documents and the migrations between them.
-
-Every document the store writes carries ``"schema": SCHEMA_VERSION``: the
-catalogue's encounter documents, each encounter's snapshot and save-point
-documents, and the first line of each steps file (which covers the file).
-A document is migrated on load by applying the registered functions
-``from N -> N+1`` in turn.  A document newer than this code raises
-:class:`~saves.errors.NewerSchema` and is never rewritten or moved.
-
-Nothing has been released with another layout, so there is one version and
-no migration yet.  To change a layout: bump ``SCHEMA_VERSION`` and register
-one function per kind with ``@migration(kind, from_version=…)``.
-Migrations are pure: they get a copy of the document and return the new
-one.
-"""
+"""Schema versions of stored documents (catalogue entries, snapshots, save
+points, a steps file's first line) and the pure migrations ``N -> N+1``
+applied on load; a document newer than this code raises
+:class:`~saves.errors.NewerSchema` and is never rewritten.  There is one
+version yet: to change a layout, bump ``SCHEMA_VERSION`` and register one
+function per kind with ``@migration(kind, from_version=…)``."""
 
 from __future__ import annotations
 

@@ -21,8 +21,7 @@ from saves.fsutil import (
     read_regular,
     remove_temp_files,
 )
-from saves.migrations import SCHEMA_VERSION
-from saves.state import STATE_FILE, StateFile
+from saves.state import STATE_FILE, StateFile, new_snapshot
 from saves.step_lines import Line, decode, read_head, read_tail
 from saves.steps import STEPS_FILE, StepsFile
 from saves.storage import Tables, parse_tables
@@ -107,12 +106,10 @@ def _load(store: Store, doc: dict[str, Any], distrust: str | None) -> tuple[Load
     notices += steps.notices
     if state is None:
         keep = kept if kept is not None else StateFile(folder / STATE_FILE, store.read_only)
-        return Loaded(None, [ln.record for ln in lines[1:]], lines[0].record, tuple(notices)), Open(
-            steps, keep
-        )
-    return Loaded(state.snapshot, [ln.record for ln in lines], None, tuple(notices)), Open(
-        steps, state
-    )
+        records = [ln.record for ln in lines[1:]]
+        return Loaded(None, records, lines[0].record, tuple(notices)), Open(steps, keep)
+    records = [ln.record for ln in lines]
+    return Loaded(state.snapshot, records, None, tuple(notices)), Open(steps, state)
 
 
 def _rebuilt(
@@ -148,17 +145,8 @@ def build(
     staging.mkdir()
     StepsFile.create(staging / STEPS_FILE, origin, lines)
     end = len(origin) + sum(map(len, lines))
-    doc = {
-        "schema": SCHEMA_VERSION,
-        "id": enc_id,
-        "name": decode(origin.rstrip(b"\n")).record["name"],
-        "seq": seq,
-        "end": end,
-        "t": now(),
-        "summary": summary,
-        "session": snapshot["session"],
-        "ui": snapshot.get("ui", {}),
-    }
+    name = decode(origin.rstrip(b"\n")).record["name"]
+    doc = new_snapshot(enc_id, name, seq, end, snapshot, summary, now())
     StateFile(staging / STATE_FILE).write_snapshot(doc)
     os.rename(staging, store.folder(enc_id))
     fsync_dir(store.dir)

@@ -1,12 +1,8 @@
 """Checksummed JSON: every file the store writes is one JSON object whose
-first member is a CRC-32 of the rest, ``{"crc":"1a2b3c4d",...}``.
-
-The checksum covers the exact bytes ``{...}`` after the header, so a torn
-write, a zero-filled block after a power cut or a flipped bit is found
-without trusting the JSON parser to notice.  A sealed file is still plain
-JSON: ``tinydb.TinyDB(path)`` reads a sealed catalogue or state file (it
-sees one extra member, ``crc``).
-"""
+first member is a CRC-32 of the exact bytes after it, ``{"crc":"1a2b3c4d",
+...}``, so a torn write, a zeroed block or a flipped bit is found without
+trusting the JSON parser to notice; stock ``tinydb.TinyDB(path)`` still
+reads it (one extra member, ``crc``)."""
 
 from __future__ import annotations
 

@@ -1,19 +1,10 @@
-"""One encounter's state file, ``state.json``: a TinyDB database (through
-``saves.storage.SealedStorage``) with two tables.
-
-- ``snapshot``: one document, the fight as of step ``seq`` — the session
-  (encounter, the top of the undo and redo stacks, the numbers of the steps
-  below them), the UI state (selection, marks), the summary, and ``end``,
-  the offset just past line ``seq`` in the steps file, where replaying
-  starts.  Its size depends on the number of combatants, not on the length
-  of the fight, so replacing it (compaction) costs the same at step 100
-  and at step 100,000.
-- ``save_points``: one document per label, of the same shape plus
-  ``label``, ``key`` (the label case-folded) and ``created``.
-
-The file is replaced atomically as a whole, so a reader sees the old or
-the new one; plain ``tinydb.TinyDB(path)`` can read it.
-"""
+"""One encounter's ``state.json``, a sealed TinyDB file (replaced whole, so
+a reader sees the old or the new one) with two tables: ``snapshot``, one
+document, the fight as of step ``seq`` (session, UI state, summary, and
+``end``, the offset past line ``seq`` in the steps file, where replaying
+starts), whose size depends on the combatants, not on the fight's length;
+and ``save_points``, one such document per label, plus ``label``, ``key``
+(the label case-folded) and ``created``."""
 
 from __future__ import annotations
 
@@ -34,6 +25,7 @@ from saves.storage import SealedStorage, parse_tables
 STATE_FILE = "state.json"
 SNAPSHOT = "snapshot"
 SAVE_POINTS = "save_points"
+Doc = dict[str, Any]
 
 
 def check_snapshot(doc: Any, kind: str = "snapshot") -> dict[str, Any]:
@@ -56,32 +48,31 @@ def check_snapshot(doc: Any, kind: str = "snapshot") -> dict[str, Any]:
     return doc
 
 
-def snapshot_doc(
-    doc: dict[str, Any],
-    steps: StepsFile,
-    seq: int,
-    snapshot: dict[str, Any],
-    summary: dict[str, Any],
-    t: str,
-) -> dict[str, Any]:
+def snapshot_doc(doc: Doc, steps: StepsFile, seq: int, snap: Doc, summary: Doc, t: str) -> Doc:
     if not 0 <= seq <= steps.last_seq:
         raise SaveError(f"Step {seq} of {doc['name']!r} is not saved yet.")
+    return new_snapshot(doc["id"], doc["name"], seq, steps.end_of(seq), snap, summary, t)
+
+
+def new_snapshot(
+    enc_id: str, name: str, seq: int, end: int, snap: Doc, summary: Doc, t: str
+) -> Doc:
+    """The snapshot document of the fight as of step *seq*, whose line in
+    the steps file ends at offset *end*."""
     return {
         "schema": SCHEMA_VERSION,
-        "id": doc["id"],
-        "name": doc["name"],
+        "id": enc_id,
+        "name": name,
         "seq": seq,
-        "end": steps.end_of(seq),
+        "end": end,
         "t": t,
         "summary": summary,
-        "session": snapshot["session"],
-        "ui": snapshot.get("ui", {}),
+        "session": snap["session"],
+        "ui": snap.get("ui", {}),
     }
 
 
-def own_points(
-    doc: dict[str, Any], points: list[dict[str, Any]]
-) -> tuple[list[dict[str, Any]], list[str]]:
+def own_points(doc: Doc, points: list[Doc]) -> tuple[list[Doc], list[str]]:
     """The save points that really are *doc*'s, one per label (the newest),
     and a notice for each that names another encounter."""
     kept: dict[str, dict[str, Any]] = {}

@@ -1,16 +1,9 @@
-"""The one TinyDB ``Storage`` the store uses, for the catalogue and for
-each encounter's state file.
-
-TinyDB's stock ``JSONStorage`` re-reads and re-parses the file on every
-query and rewrites it in place, so a kill mid-write leaves half a file.
-:class:`SealedStorage` parses the file once and serves TinyDB from memory
-(only the process holding the database's lock writes, so nothing else
-changes it behind our back), and writes by atomic replacement: a sealed
-copy (``saves.seal``) to a temp file, fsync, rename over the file, fsync
-of the folder.  A write that fails leaves the file as it was and reads it
-back, so memory matches the disk.  A read-only storage never writes: what it is told to write stays
-in memory.
-"""
+"""The one TinyDB ``Storage`` of the catalogue and the state files.  The
+stock ``JSONStorage`` re-parses the file on every query and rewrites it in
+place (a kill mid-write leaves half a file); :class:`SealedStorage` parses
+once and serves from memory (only the lock holder writes) and writes a
+sealed copy by atomic replacement.  A failed write reads the file back, so
+memory matches the disk; a read-only storage keeps writes in memory."""
 
 from __future__ import annotations
 

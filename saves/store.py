@@ -171,9 +171,7 @@ class Store:
             from saves.recovery import load
 
             doc = self._get(name)
-            old = self._open.pop(doc["id"], None)
-            if old is not None:
-                old.steps.close()
+            self._close(doc["id"])
             loaded, opened = load(self, doc, distrust)
             self._open[doc["id"]] = opened
             self.notices += loaded.notices
@@ -317,9 +315,7 @@ class Store:
             from saves.recovery import delete
 
             doc = self._get(name)
-            opened = self._open.pop(doc["id"], None)
-            if opened is not None:
-                opened.steps.close()
+            self._close(doc["id"])
             try:
                 delete(self, doc)
             except OSError as exc:
@@ -340,6 +336,11 @@ class Store:
                 fresh = reread(self.path, self.recovering is not None)
                 self.catalogue = fresh if fresh is not None else self.catalogue
             yield
+
+    def _close(self, enc_id: str) -> None:
+        opened = self._open.pop(enc_id, None)
+        if opened is not None:
+            opened.steps.close()
 
     def _note(self, notices: Iterable[str]) -> None:
         for notice in notices:

@@ -1,34 +1,28 @@
 """Completing a line of the action language as it is typed: the first word
-of each action to a verb, a target (also after a comma, for several; also
-after ``half`` and ``none``) to a combatant's name or a group's (or, where
-several are taken, ``all``, ``monsters``, ``players``), and every
-later word to what the verb accepts there
-(:data:`rules.engine.grammar.SPECS`): its keywords (``crit``, ``rounds``,
-``cover``…), the choices of a keyword (``dash|run|sprint``, ``half``…),
-condition names after ``cond``/``uncond T``, damage tags after an amount,
-a group's name after ``group`` (a new one is typed in full), the players'
-view settings and their values after ``view``.
-Case-insensitive; a completion is quoted as a name is, so it is always one
-word (``Imp;next`` is a name, never a second action).  The command line
-(``tracker.widgets.command_line``) shows these."""
+of each action to a verb, a target (also after a comma, ``half`` or
+``none``) to a combatant's or a group's name (or, where several are taken,
+a side such as ``monsters``), and every later word to what the verb takes
+there (:data:`rules.engine.grammar.SPECS`): its keywords, a keyword's
+choices, conditions, damage tags, groups, view settings.  Case-insensitive;
+a completion is quoted as a name is, so it is always one word (``Imp;next``
+is a name, never a second action)."""
 
 from __future__ import annotations
 
 import re
 import shlex
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from rules.bonuses import STACKING
 from rules.checks import DIFFICULTY_LEVELS
 from rules.conditions import KNOWN_CONDITIONS
-from rules.damage import COMMON_TAGS
+from rules.damage import COMMON_TAGS, defense_tags
 from rules.engine.damage_parts import PART_VERBS
 from rules.engine.grammar import SET_ALIASES, SET_FIELDS, SPECS, VERBS
-from rules.engine.targets import SIDES
+from rules.engine.targets import SIDES, group_names
 from rules.engine.words import split_batch, take_dice
-from rules.text import name_key
 from rules.view_settings import SETTINGS as VIEW_SETTINGS
 from rules.view_settings import choices_of
 
@@ -53,10 +47,9 @@ _NEEDS_QUOTES = re.compile(r"[\s'\"\\;,]")
 
 
 def quoted(name: str) -> str:
-    """*name* as one word of the action language, quoted when it must be, so
-    a completed ``Imp;next`` is a name, not a second action: in double
-    quotes as a GM types them, unless the name holds a double quote or a
-    backslash (then shlex's single quotes)."""
+    """*name* as one word of the action language: in double quotes as a GM
+    types them when it must be, or shlex's single quotes when it holds a
+    double quote or a backslash."""
     if not _NEEDS_QUOTES.search(name):
         return name
     return shlex.quote(name) if ('"' in name or "\\" in name) else f'"{name}"'
@@ -64,10 +57,8 @@ def quoted(name: str) -> str:
 
 @dataclass(frozen=True)
 class Known:
-    """What the fight offers completion besides the verbs and keywords: its
-    combatants' names, the damage tags it already uses, the conditions its
-    combatants have (the common ones of each are always offered too) and
-    its groups' names."""
+    """What the fight offers completion besides the verbs and keywords (the
+    common tags and conditions are always offered too)."""
 
     names: Sequence[str] = ()
     tags: Sequence[str] = ()
@@ -76,23 +67,13 @@ class Known:
 
 
 def known_in(enc: Encounter) -> Known:
-    """What *enc* offers completion: its names in the order of play, every
-    tag its defenses and persistent damage name, every condition present,
-    its groups' names (as their first member spells them)."""
-    tags: dict[str, None] = {}
-    conditions: dict[str, None] = {}
-    for c in enc.combatants:
-        d = c.defenses
-        for tag in [*d.immunities, *d.resistances, *d.weaknesses, *d.susceptibilities]:
-            tags.setdefault(tag, None)
-        for p in c.persistent:
-            for tag in p.tags:
-                tags.setdefault(tag, None)
-        for cond in c.conditions:
-            conditions.setdefault(cond.name, None)
-    names = [c.name for c in enc.combatants]
-    groups = {name_key(c.group): c.group for c in enc.combatants if c.group is not None}
-    return Known(names, sorted(tags), sorted(conditions), list(groups.values()))
+    """What *enc* offers completion: names in the order of play, the tags
+    of defenses and persistent damage, conditions, groups."""
+    cs = enc.combatants
+    tags = defense_tags(cs) | {tag for c in cs for p in c.persistent for tag in p.tags}
+    conditions = {cond.name for c in cs for cond in c.conditions}
+    names = [c.name for c in cs]
+    return Known(names, sorted(tags), sorted(conditions), group_names(enc.combatants))
 
 
 #: words a ``word`` or ``text`` slot takes, by (verb, record key), beyond names
@@ -116,25 +97,17 @@ _WORD_SLOTS = {
 _TARGET_OPTIONS = frozenset({("damage", "half"), ("damage", "none")})
 
 
-def _words(slot: str, known: Known) -> list[str]:
-    """The candidates of a slot named by :data:`_WORD_SLOTS` (or ``names``)."""
-    if slot == "names":
-        return list(known.names)
-    if slot == "groups":
-        return list(known.groups)
-    if slot == "tags":
-        return list(dict.fromkeys([*known.tags, *COMMON_TAGS]))
-    if slot == "conditions":
-        return list(dict.fromkeys([*known.conditions, *KNOWN_CONDITIONS]))
-    if slot == "fields":
-        return [*SET_FIELDS, *SET_ALIASES]
-    if slot == "bonus types":
-        return list(STACKING)
-    if slot == "difficulty levels":
-        return [n.lower() for n in DIFFICULTY_LEVELS]
-    if slot == "view settings":
-        return list(VIEW_SETTINGS)
-    return []
+#: the candidates of each slot :data:`_WORD_SLOTS` names (or ``names``)
+_SLOT_WORDS: dict[str, Callable[[Known], list[str]]] = {
+    "names": lambda known: list(known.names),
+    "groups": lambda known: list(known.groups),
+    "tags": lambda known: list(dict.fromkeys([*known.tags, *COMMON_TAGS])),
+    "conditions": lambda known: list(dict.fromkeys([*known.conditions, *KNOWN_CONDITIONS])),
+    "fields": lambda _: [*SET_FIELDS, *SET_ALIASES],
+    "bonus types": lambda _: list(STACKING),
+    "difficulty levels": lambda _: [n.lower() for n in DIFFICULTY_LEVELS],
+    "view settings": lambda _: list(VIEW_SETTINGS),
+}
 
 
 def _dice_end(rest: Sequence[str], i: int, plus: bool = False) -> int:
@@ -211,15 +184,9 @@ def completions(
     verbs: Sequence[str] = VERBS,
     known: Known | None = None,
 ) -> list[str]:
-    """Every completed line for *value*, in order (empty when nothing fits).
-
-    The first word of each action (after ``;`` too) completes to a verb; a
-    target (also after a comma, inside quotes or not) to a combatant name;
-    a later word to what the verb takes there: its keywords, a keyword's
-    choices, conditions, damage tags (*known* adds the fight's own; *names*
-    are used when *known* has none).  Everything before the word being
-    typed is kept as it is, and the completed word is one word.
-    """
+    """Every completed line for *value*, in order (empty when nothing
+    fits); *known* adds the fight's own words (*names* serve when it has
+    none).  Everything before the word being typed is kept as it is."""
     known = known or Known(names)
     if not known.names:
         known = Known(names, known.tags, known.conditions, known.groups)
@@ -264,7 +231,7 @@ def completions(
     if kind == "choice":
         candidates = keywords
     elif kind:
-        candidates += _words(kind, known)
+        candidates += _SLOT_WORDS.get(kind, lambda _: [])(known)
     return [head + quoted(w) for w in _matching(typed, candidates)]
 
 

@@ -4,18 +4,14 @@ property-tested)."""
 
 from __future__ import annotations
 
-import shlex
 from collections.abc import Mapping
+from shlex import quote as _quote
 from typing import Any
 
 from rules.abilities import ABILITIES
 from rules.engine.damage_parts import format_free
 from rules.engine.grammar import BATCH, SPECS, VERBS, _Kind, batch_parts, fail
 from rules.errors import ActionError
-
-
-def _quote(text: str) -> str:
-    return shlex.quote(text)
 
 
 def _fmt_value(kind: _Kind, value: Any, key: str) -> str:
@@ -31,13 +27,10 @@ def _fmt_value(kind: _Kind, value: Any, key: str) -> str:
         if not isinstance(value, str):
             raise ActionError(f"hp must be a number or dice, not {value!r}")
         return _quote(value)
-    if kind == "tags":
+    if kind in ("tags", "targets"):
         if not isinstance(value, list | tuple) or not all(isinstance(t, str) for t in value):
-            raise ActionError(f"{key} must be a list of tags, not {value!r}")
-        return _quote(",".join(value))
-    if kind == "targets":
-        if not isinstance(value, list | tuple) or not all(isinstance(n, str) for n in value):
-            raise ActionError(f"{key} must be a list of names, not {value!r}")
+            what = "tags" if kind == "tags" else "names"
+            raise ActionError(f"{key} must be a list of {what}, not {value!r}")
         return _quote(",".join(value))
     if kind == "resist":
         if not isinstance(value, Mapping):
@@ -71,12 +64,10 @@ def format_action(action: Mapping[str, Any]) -> str:
             if not isinstance(value, list | tuple) or not all(isinstance(n, str) for n in value):
                 raise fail(verb, f"targets must be a list of names, not {value!r}")
             parts.append(_quote(",".join(value)))
-        elif kind == "int":
-            parts.append(_fmt_value("int", value, key))
         elif kind == "dice":
             parts.append(_quote(_fmt_dice(value, key)))
         else:
-            parts.append(_fmt_value("text", value, key))
+            parts.append(_fmt_value("int" if kind == "int" else "text", value, key))
     free = format_free(verb, action, spec.free, _quote) if spec.free else []
     if verb == "damage":  # the parts right after the amount: damage T 1d8 cold + 2d6 fire
         parts += free

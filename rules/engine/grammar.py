@@ -1,9 +1,7 @@
 """The action language's grammar as data: each verb's usage (:data:`HELP`)
-and word shapes (:data:`SPECS`), the ``set`` fields and what each takes,
-and how a batch record is shaped; the values themselves (numbers and their
-bounds, dice, resistance tables) are ``rules.engine.values``.  An action
-is a JSON-able dict such as ``{"verb": "damage", "targets":
-["Goblin 2"], "amount": "2d6+3", "tags": ["fire"]}``."""
+and word shapes (:data:`SPECS`), the ``set`` fields, and a batch record's
+shape.  An action is a JSON-able dict such as ``{"verb": "damage",
+"targets": ["Goblin 2"], "amount": "2d6+3", "tags": ["fire"]}``."""
 
 from __future__ import annotations
 
@@ -82,14 +80,7 @@ SET_FIELDS: tuple[str, ...] = (
     "player",
     "luck_points",
     "endurance",
-    "dex",
-    "per",
-    "str",
-    "con",
-    "int",
-    "wis",
-    "cha",
-    "luck",
+    *ABILITIES,
     "immunities",
     "resistances",
     "weaknesses",

@@ -1,13 +1,9 @@
 """A live encounter's history: its undo and redo stacks and the log they
-hold (the undo steps' entries, kept once).  Each stack is two plain lists:
-the Steps held in memory (its top) and, below them, the sequence numbers
-of steps that are only in the fight's saved history (``rules.engine.runs``),
-read through a :class:`StepSource` the first time an undo or redo reaches
-them.  A bounded snapshot keeps the tops in full and the rest as numbers,
-so its size does not grow with the fight.  No I/O here: the source is
-whoever saved the steps (``saves``); applying actions is
-``rules.engine.session``.
-"""
+hold (the undo steps' entries, kept once).  Each stack is the Steps held
+in memory (its top) over the sequence numbers of steps only in the saved
+history (``rules.engine.runs``), read through a :class:`StepSource`
+(``saves``; no I/O here) the first time an undo or redo reaches them, so
+a bounded snapshot's size does not grow with the fight."""
 
 from __future__ import annotations
 
@@ -39,20 +35,15 @@ class StepSource(Protocol):
 
 
 class History:
-    """The undo and redo stacks of one session, and its log.
-
-    ``undo_steps`` / ``redo_steps`` are the tops in memory (bottom first),
-    ``undo_older`` / ``redo_older`` the numbers of the steps below them;
-    ``log_earlier`` counts the log entries the older undo steps hold.
-    """
+    """The undo and redo stacks of one session, and its log."""
 
     def __init__(
         self, log: list[LogEntry] | None, undo: list[Step] | None, redo: list[Step] | None
     ) -> None:
-        #: the log entries of the undo steps in memory, oldest first
         self.log: list[LogEntry] = list(log or [])
         #: how many log entries the older undo steps (``undo_older``) hold
         self.log_earlier = 0
+        #: the tops in memory, bottom first
         self.undo_steps: list[Step] = list(undo or [])
         self.redo_steps: list[Step] = list(redo or [])
         #: below the in-memory stacks: sequence numbers of saved steps, bottom first
@@ -77,8 +68,7 @@ class History:
         return tuple(self.undo_steps)
 
     def full_log(self) -> list[LogEntry]:
-        """Every log entry, oldest first, the older ones read from the saved
-        steps without keeping them in memory (for an export)."""
+        """Every log entry, the older ones read without keeping them (an export)."""
         if not self.undo_older:
             return list(self.log)
         older = self._source().read_steps(expand(self.undo_older))
@@ -98,9 +88,8 @@ class History:
         return self.source
 
     def _read_older(self, stack: list[Step], older: Runs, count: int) -> None:
-        """Bring the top *count* older steps of *stack* into memory (an
-        undo or redo reached them); the undo stack's bring their log
-        entries with them."""
+        """Bring the top *count* older steps of *stack* into memory, the
+        undo stack's with their log entries."""
         if not older:
             return
         seqs = pop_top(older, count)
@@ -126,15 +115,13 @@ class History:
     # -- changes -------------------------------------------------------------
 
     def did(self, step: Step) -> None:
-        """A new action, *step*, took effect: it tops the undo stack and the
-        redo stack is gone."""
+        """A new action took effect: the redo stack is gone."""
         self.log.extend(step.log)
         self.undo_steps.append(step)
         self.redo_steps.clear()
         self.redo_older.clear()
 
     def undid(self, target: Step) -> None:
-        """The top of the undo stack, *target*, was undone."""
         n = len(target.log)
         if n:
             del self.log[-n:]
@@ -142,7 +129,6 @@ class History:
         self.redo_steps.append(target)
 
     def redid(self, target: Step) -> None:
-        """The top of the redo stack, *target*, was redone."""
         self.log.extend(target.log)
         self.redo_steps.pop()
         self.undo_steps.append(target)

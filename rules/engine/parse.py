@@ -1,10 +1,8 @@
 """Reading the action language (README, "The action language"; Avrae's
 ``!init`` vocabulary is the model): :func:`parse_action` turns a typed line
 into its canonical record, holding only what was given, and
-:func:`normalize_action` checks a record built by code the same way.  Words
-split like a shell's and are read by their kind (``rules.engine.words``);
-``;`` outside quotes makes a batch; any line may end with ``faces N,N,…``.
-Every problem is one :class:`ActionError`."""
+:func:`normalize_action` checks a record built by code the same way.  Any
+line may end with ``faces N,N,…``; every problem is one :class:`ActionError`."""
 
 from __future__ import annotations
 
@@ -22,6 +20,7 @@ from rules.engine.grammar import (
     RESOLVED_KEYS,
     SPECS,
     VERBS,
+    _Kind,
     _Spec,
     batch_parts,
     check_set_value,
@@ -182,33 +181,45 @@ def _parse_words(verb: str, spec: _Spec, rest: list[str]) -> dict[str, Any]:
     return action
 
 
+def _read(verb: str, label: str, kind: _Kind, rest: list[str], i: int) -> tuple[Any, int]:
+    """The value of *kind* at ``rest[i]`` (a positional or an option's),
+    named *label* in messages, and the index after it."""
+    token = rest[i]
+    if kind == "dice" or (kind == "hp" and not is_number(token)):
+        expr, end = take_dice(rest, i, plus=kind == "dice" and verb in PART_VERBS)
+        if kind == "hp":
+            return check_dice(expr, f"{verb} hp"), end
+        return check_dice(expr, f"{verb} {label}", amount=verb != "roll"), end
+    if kind in ("int", "hp", "ability"):
+        n = read_int(verb, label, token)
+        if kind == "ability" and not 1 <= n <= 30:
+            raise fail(verb, f"{label} is an ability score from 1 to 30, not {n}")
+        return n, i + 1
+    if kind in ("text", "flag-or-text", "word"):
+        if not token.strip():
+            raise fail(verb, f"{label} cannot be empty")
+        if kind == "word":
+            return token.strip().lower(), i + 1
+        return (token if label == "notes" else token.strip()), i + 1
+    if kind in ("targets", "target"):
+        return read_targets(verb, token, kind == "target"), i + 1
+    if kind == "tags":
+        return read_tags(verb, label, token), i + 1
+    if kind == "resist":
+        return read_resistances(verb, token), i + 1
+    assert isinstance(kind, tuple)
+    return read_choice(verb, label, token, kind), i + 1
+
+
 def _parse_positional(verb: str, spec: _Spec, rest: list[str], action: dict[str, Any]) -> int:
     i = 0
     for key, kind in spec.positional:
         if i >= len(rest):
             raise fail(verb, f"missing {key}")
-        token = rest[i]
         if kind == "rest":
             action[key] = " ".join(rest[i:])
             return len(rest)
-        i += 1
-        if kind in ("targets", "target"):
-            action[key] = read_targets(verb, token, kind == "target")
-        elif kind == "text":
-            if not token.strip():
-                raise fail(verb, f"{key} cannot be empty")
-            action[key] = token.strip()
-        elif kind == "word":
-            if not token.strip():
-                raise fail(verb, f"{key} cannot be empty")
-            action[key] = token.strip().lower()
-        elif kind == "int":
-            action[key] = read_int(verb, key, token)
-        elif kind == "dice":
-            expr, i = take_dice(rest, i - 1, plus=verb in PART_VERBS)
-            action[key] = check_dice(expr, f"{verb} {key}", amount=verb != "roll")
-        elif isinstance(kind, tuple):
-            action[key] = read_choice(verb, key, token, kind)
+        action[key], i = _read(verb, key, kind, rest, i)
     return i
 
 
@@ -244,40 +255,11 @@ def _parse_options(verb: str, spec: _Spec, rest: list[str], i: int, action: dict
             continue
         if i >= len(rest):
             raise fail(verb, f"{word} needs a value")
-        token = rest[i]
-        i += 1
-        if kind == "int":
-            action[key] = read_int(verb, word, token)
-        elif kind == "ability":
-            score = read_int(verb, word, token)
-            if not 1 <= score <= 30:
-                raise fail(verb, f"{word} is an ability score from 1 to 30, not {score}")
-            action.setdefault("abilities", {})[key] = score
-        elif kind == "hp":
-            if is_number(token):
-                action[key] = read_int(verb, "hp", token)
-            else:
-                expr, i = take_dice(rest, i - 1)
-                action[key] = check_dice(expr, f"{verb} hp")
-        elif kind == "dice":
-            expr, i = take_dice(rest, i - 1, plus=verb in PART_VERBS)
-            action[key] = check_dice(expr, f"{verb} {word}", amount=True)
-        elif kind in ("text", "flag-or-text"):
-            if not token.strip():
-                raise fail(verb, f"{word} cannot be empty")
-            action[key] = token.strip() if key != "notes" else token
-        elif kind == "word":
-            if not token.strip():
-                raise fail(verb, f"{word} cannot be empty")
-            action[key] = token.strip().lower()
-        elif kind == "tags":
-            action[key] = read_tags(verb, word, token)
-        elif kind == "resist":
-            action[key] = read_resistances(verb, token)
-        elif kind == "targets":
-            action[key] = read_targets(verb, token, False)
-        elif isinstance(kind, tuple):
-            action[key] = read_choice(verb, word, token, kind)
+        value, i = _read(verb, word, kind, rest, i)
+        if kind == "ability":
+            action.setdefault("abilities", {})[key] = value
+        else:
+            action[key] = value
     free.store(action, spec.free or "tags")
     if verb == "roll" and "dc" in action and "dl" in action:
         raise fail(verb, "give dc N or dl NAME, not both")

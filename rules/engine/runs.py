@@ -1,7 +1,5 @@
 """The older part of an undo or redo stack: the sequence numbers of steps
-that are only in the saved history, bottom first, as ``[first, last]``
-runs, so their size does not grow with a run of actions, in memory or in
-a snapshot.  Plain lists, changed by these functions."""
+only in the saved history, as plain lists changed by these functions."""
 
 from __future__ import annotations
 

@@ -1,14 +1,8 @@
-"""The live encounter: a :class:`Session` applies actions (one line of
-the action language, or a batch committed as one step), undoes and redoes
-them, replays saved steps and snapshots itself.  It is the one mutable
-holder of a live encounter: ``.encounter`` (a frozen
-:class:`~rules.encounter.Encounter`), ``.seq`` (the last sequence number
-handed out), ``.rng`` (the injected random source) and its
-:class:`~rules.engine.history.History` (the undo and redo stacks, and
-``.log``, the newest log entries).  What only resumes and shows a fight
-never imports the action language, the verbs, the patches or the working
-copy.
-"""
+"""The live encounter: a :class:`Session` is the one mutable holder of a
+fight (``.encounter``, frozen; ``.seq``, the last sequence number handed
+out; ``.rng``, injected; its :class:`~rules.engine.history.History`).
+What only resumes and shows a fight never imports the action language,
+the verbs, the patches or the working copy."""
 
 from __future__ import annotations
 
@@ -31,13 +25,8 @@ SNAPSHOT_VERSION = 1
 class Session:
     """The live encounter and its history.
 
-    :meth:`apply` validates and applies one action (or a batch ``a; b; c``,
-    committed as ONE step: one undo, one redo; if any part fails nothing
-    changes and the message names the part) and returns its
-    :class:`~rules.engine.step.Step`.  :meth:`replay` re-applies a saved
-    step by its patches (no dice, no rules: exact) after checking that the
-    session is in the step's *before* state.
-
+    - A batch ``a; b; c`` is ONE step: one undo, one redo; if any part
+      fails nothing changes and the message names the part.
     - ``undo`` reverts the most recent action still in effect, at any
       depth; a new action clears the redo stack; ``redo`` re-applies the
       most recently undone one with its original rolls and log entries.
@@ -63,7 +52,6 @@ class Session:
         self.encounter: Encounter = (
             encounter if encounter is not None else Encounter(name="Encounter")
         )
-        #: the random source; default seeded from os.urandom
         self.rng: random.Random = rng if rng is not None else random.Random()
         self.seq: int = seq
         self.history = History(log, undo, redo)
@@ -113,13 +101,9 @@ class Session:
     # -- applying actions ----------------------------------------------------
 
     def apply(self, line_or_action: str | Mapping[str, Any]) -> Step:
-        """Validate and apply one action (or a batch, ``a; b; c``); return
-        its Step.
-
-        Raises :class:`ActionError` (one message naming the problem) and
-        leaves everything unchanged — encounter, log, history and the random
-        source's state — when the action cannot be applied.
-        """
+        """Validate and apply one action (or a batch); return its Step.  An
+        :class:`ActionError` leaves everything unchanged, the random
+        source's state too."""
         from rules.engine.parse import normalize_action
 
         action = normalize_action(line_or_action, self._names(), self._groups())
@@ -129,7 +113,7 @@ class Session:
         if verb == "redo":
             return self.redo()
         if verb == "prev" and self._last_is_next():
-            return self._undo_last("prev")
+            return self._undo_last(self.history.undo_steps[-1], "prev")
         from rules.engine.verbs import run
 
         state = self.rng.getstate()
@@ -141,11 +125,9 @@ class Session:
         return self._commit(resolved, work)
 
     def _names(self) -> list[str]:
-        """The combatants' names, for reading an unquoted full name."""
         return [c.name for c in self.encounter.combatants]
 
     def _groups(self) -> list[str]:
-        """The groups' names, for reading an unquoted group name with spaces."""
         from rules.engine.targets import group_names
 
         return group_names(self.encounter.combatants)
@@ -164,13 +146,25 @@ class Session:
 
     def undo(self) -> Step:
         """Undo the most recent action still in effect (a Step of kind undo)."""
+        return self._undo_last(self._top("undo"), "undo")
+
+    def redo(self) -> Step:
+        """Redo the most recently undone action (a Step of kind redo)."""
+        target = self._top("redo")
+        record = {"verb": "redo", "redone": target.seq, "line": target.line}
+        step = Step(self.seq + 1, "redo", record, target.before, target.after, target.log)
+        self._apply_back(step, target)
+        return step
+
+    def _top(self, verb: str) -> Step:
+        """The step an ``undo`` or ``redo`` (*verb*) would act on."""
         try:
-            top = self.history.undo_top()
+            top = self.history.undo_top() if verb == "undo" else self.history.redo_top()
         except ActionError as exc:
-            raise ActionError(f"undo: {exc}") from None
+            raise ActionError(f"{verb}: {exc}") from None
         if top is None:
-            raise ActionError("undo: nothing to undo")
-        return self._undo_last("undo")
+            raise ActionError(f"{verb}: nothing to {verb}")
+        return top
 
     def renames(self, step: Step) -> dict[str, str]:
         """The combatants *step*, the last one applied, renamed, old name to
@@ -198,60 +192,26 @@ class Session:
             return False
         return top is not None and top.action.get("verb") == "next"
 
-    def redo(self) -> Step:
-        """Redo the most recently undone action (a Step of kind redo)."""
-        try:
-            target = self.history.redo_top()
-        except ActionError as exc:
-            raise ActionError(f"redo: {exc}") from None
-        if target is None:
-            raise ActionError("redo: nothing to redo")
-        step = Step(
-            self.seq + 1,
-            "redo",
-            {"verb": "redo", "redone": target.seq, "line": target.line},
-            target.before,
-            target.after,
-            target.log,
-        )
-        self._apply_redo(step, target)
+    def _undo_last(self, target: Step, verb: str) -> Step:
+        record = {"verb": verb, "undone": target.seq, "line": target.line}
+        step = Step(self.seq + 1, "undo", record, target.after, target.before, ())
+        self._apply_back(step, target)
         return step
 
-    def _undo_last(self, verb: str) -> Step:
-        target = self.history.undo_steps[-1]
-        step = Step(
-            self.seq + 1,
-            "undo",
-            {"verb": verb, "undone": target.seq, "line": target.line},
-            target.after,
-            target.before,
-            (),
-        )
-        self._apply_undo(step, target)
-        return step
-
-    def _apply_undo(self, step: Step, target: Step) -> None:
+    def _apply_back(self, step: Step, target: Step) -> None:
+        """Apply an undo or redo *step* of *target*, the top of its stack."""
         from rules.engine.patch import apply_patch
 
         self.encounter = apply_patch(self.encounter, step.after)
-        self.history.undid(target)
-        self.seq = step.seq
-
-    def _apply_redo(self, step: Step, target: Step) -> None:
-        from rules.engine.patch import apply_patch
-
-        self.encounter = apply_patch(self.encounter, step.after)
-        self.history.redid(target)
+        (self.history.undid if step.kind == "undo" else self.history.redid)(target)
         self.seq = step.seq
 
     # -- journal -------------------------------------------------------------
 
     def replay(self, step_dict: Mapping[str, Any] | Step) -> Step:
-        """Re-apply a journaled step exactly, by its patches (no dice).
-
-        Raises :class:`ActionError` if the step does not fit this session
-        (already applied, or the state is not the step's *before* state).
-        """
+        """Re-apply a journaled step exactly, by its patches (no dice, no
+        rules); :class:`ActionError` if it is applied already or the session
+        is not in its *before* state."""
         step = step_dict if isinstance(step_dict, Step) else Step.from_dict(step_dict)
         if step.seq <= self.seq:
             raise ActionError(f"step {step.seq} is already in this session (it is at {self.seq})")
@@ -264,20 +224,15 @@ class Session:
             self.encounter = apply_patch(self.encounter, step.after)
             self.history.did(step)
             self.seq = step.seq
-        elif step.kind == "undo":
-            top = self.history.undo_top()
-            if top is None or top.seq != step.action.get("undone"):
-                raise ActionError(
-                    f"cannot replay step {step.seq}: it undoes a step not on top of the undo stack"
-                )
-            self._apply_undo(step, top)
         else:
-            top = self.history.redo_top()
-            if top is None or top.seq != step.action.get("redone"):
+            undo = step.kind == "undo"
+            top = self.history.undo_top() if undo else self.history.redo_top()
+            if top is None or top.seq != step.action.get("undone" if undo else "redone"):
                 raise ActionError(
-                    f"cannot replay step {step.seq}: it redoes a step not on top of the redo stack"
+                    f"cannot replay step {step.seq}: it {step.kind}es a step not on top of "
+                    f"the {step.kind} stack"
                 )
-            self._apply_redo(step, top)
+            self._apply_back(step, top)
         return step
 
     def to_dict(self, bounded: bool = False) -> dict[str, Any]:
@@ -333,8 +288,7 @@ class Session:
 
     def dice_needed(self, action: str | Mapping[str, Any]) -> list[tuple[str, int]]:
         """``(label, sides)`` of each die the program would roll for *action*
-        beyond the faces it carries, by a dry run (nothing changes).  The
-        first entry is exact; later ones follow the dry run's outcome."""
+        beyond the faces it carries, by a dry run (nothing changes)."""
         from rules.engine.parse import normalize_action
         from rules.engine.verbs import run
 

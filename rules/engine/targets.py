@@ -69,11 +69,9 @@ def group_members(combatants: Sequence[Combatant], word: str) -> list[str]:
 
 
 def resolve_targets(combatants: Sequence[Combatant], words: Sequence[str]) -> list[str]:
-    """The full names *words* mean, in the order given, each once: an exact
-    name (any case) first, then a group's name (all its members, down ones
-    too), then a selector, then the one name a word prefixes
-    (``rules.engine.work.resolve_name``).  A selector matching nobody, or an
-    unknown or ambiguous word, raises one ActionError."""
+    """The full names *words* mean, in the order given, each once (a
+    group's down members too); a selector matching nobody, or an unknown or
+    ambiguous word, raises one ActionError."""
     from rules.engine.work import resolve_name
 
     names = [c.name for c in combatants]

@@ -40,31 +40,23 @@ def following(
     """The next combatant after *index* that takes its turn (not passed
     over, nor in *exclude*), and whether the search wrapped to the top (a
     new round)."""
-    cs = work.enc.combatants
-    skip = passed_over(work.enc) | exclude
-    n = len(cs)
-    start = -1 if index is None else index
-    for step in range(1, n + 1):
-        i = start + step
-        if i >= n:
-            i -= n
-        if cs[i].name not in skip:
-            return i, start + step >= n
-    return None, False
+    return _turn_from(work.enc, -1 if index is None else index, 1, exclude)
 
 
 def preceding(work: Work, index: int) -> tuple[int | None, bool]:
     """The previous combatant that takes its turn, and whether it wrapped."""
-    cs = work.enc.combatants
-    skip = passed_over(work.enc)
-    n = len(cs)
-    for step in range(1, n + 1):
-        i = index - step
-        wrapped = i < 0
-        if wrapped:
-            i += n
-        if cs[i].name not in skip:
-            return i, wrapped
+    return _turn_from(work.enc, index, -1)
+
+
+def _turn_from(
+    enc: Encounter, start: int, direction: int, exclude: frozenset[str] = frozenset()
+) -> tuple[int | None, bool]:
+    cs = enc.combatants
+    skip = passed_over(enc) | exclude
+    for step in range(1, len(cs) + 1):
+        i = start + direction * step
+        if cs[i % len(cs)].name not in skip:
+            return i % len(cs), not 0 <= i < len(cs)
     return None, False
 
 
@@ -100,16 +92,17 @@ def ending_round(enc: Encounter, duration: Duration | None) -> int | None:
     return None  # pragma: no cover - the loop always reaches the combatant
 
 
-def turn_shift_notes(before: Encounter, after: Encounter) -> list[str]:
-    """Warnings for a change of order mid-round (``init``, ``order``,
-    ``group``), worded by position since the engine does not know who has
+def warn_shift(work: Work, before: Encounter) -> None:
+    """Warn the GM in the log of a change of order mid-round (``init``,
+    ``order``, ``group``), worded by position since the engine does not know who has
     acted: who now sits before the active combatant although it sat after
     it (it gets no turn in the rest of this round), or after it although it
     sat before (it takes a turn later this round).  Allowed — the GM may
     mean it — but never silent (§4).  A group whose every member gets the
     same note is named once."""
+    after = work.enc
     if not before.started or before.active is None or after.active is None:
-        return []
+        return
     active = before.active.name
 
     def pending(enc: Encounter) -> set[str]:
@@ -123,7 +116,6 @@ def turn_shift_notes(before: Encounter, after: Encounter) -> list[str]:
     for c in after.combatants:
         if c.name in acting and (c.name in was) != (c.name in now):
             shifted[c.name] = "after" if c.name in now else "before"
-    notes: list[str] = []
     named: set[str] = set()
     for c in after.combatants:
         if c.name not in shifted or c.name in named:
@@ -140,8 +132,7 @@ def turn_shift_notes(before: Encounter, after: Encounter) -> list[str]:
             rest = f"{them} {'get' if who != them else 'gets'} no turn in the rest of this round"
         else:
             rest = f"{them} {'take a turn' if who != them else 'takes a turn'} later this round"
-        notes.append(f"{who} now acts {side} {active}, whose turn it is: {rest}")
-    return notes
+        work.log("GM", f"{who} now acts {side} {active}, whose turn it is: {rest}")
 
 
 def dash_check(work: Work, c: Combatant, when: str) -> Combatant | None:
@@ -240,12 +231,14 @@ def begin_turn(work: Work) -> None:
             work.log(name, f"{name}: {line}")
 
 
-def end_turn(work: Work) -> None:
+def end_turn(work: Work, leaving: frozenset[str] | None = None) -> None:
     """End-of-turn processing for the active combatant: persistent damage
     and its flat checks (§7) — not while it is down unless the ruleset's
     ``down_persistent`` is ``tick`` (the entries stay) — then end-of-turn
     durations (§6/§9/§10).  Nothing while catching up after ``prev``
-    (:func:`step_back`)."""
+    (:func:`step_back`).  When it is among those *leaving* (``remove``),
+    durations tick on everyone staying and its persistent damage is not
+    rolled."""
     active = work.enc.active
     if active is None:
         return
@@ -253,14 +246,15 @@ def end_turn(work: Work) -> None:
     if work.enc.rewound > 0:
         work.log(name, f"End of {name}'s turn (already processed)")
         return
-    if active.persistent and active.down and work.ruleset["down_persistent"] == "stop":
-        tags = ", ".join(" ".join(e.tags) for e in active.persistent)
+    entries = active.persistent if leaving is None else ()
+    if entries and active.down and work.ruleset["down_persistent"] == "stop":
+        tags = ", ".join(" ".join(e.tags) for e in entries)
         work.log(name, f"{name} is down: persistent {tags} does not tick (it stays)")
-    elif active.persistent:
+    elif entries:
         # the dice parser only once something rolls, not when a fight resumes
         from rules.dice import roll
 
-        for entry in active.persistent:
+        for entry in entries:
             c = work.get(name)
             tags = " ".join(entry.tags)
             dmg = work.roll(f"{name} persistent {tags} {entry.dice}", roll, entry.dice, work.roller)
@@ -273,7 +267,7 @@ def end_turn(work: Work) -> None:
                 f"{name} persistent {tags} {dmg.render()}: {tick.damage.text}; "
                 f"flat check {tick.face} vs DC {tick.dc}: {verdict}",
             )
-    end_durations(work, name)
+    end_durations(work, name, leaving or frozenset())
 
 
 def end_durations(work: Work, name: str, exclude: frozenset[str] = frozenset()) -> None:
@@ -286,15 +280,6 @@ def end_durations(work: Work, name: str, exclude: frozenset[str] = frozenset()) 
     work.enc = replace(work.enc, combatants=tuple(by_name.get(c.name, c) for c in cs))
     for line in lines:
         work.log(name, line)
-
-
-def end_turn_leaving(work: Work, name: str, leaving: frozenset[str]) -> None:
-    """The active combatant *name* leaves (``remove``): end-of-turn
-    durations tick on everyone staying; its persistent damage is not rolled."""
-    if work.enc.rewound > 0:
-        work.log(name, f"End of {name}'s turn (already processed)")
-        return
-    end_durations(work, name, leaving)
 
 
 def advance(work: Work, exclude: frozenset[str] = frozenset()) -> None:

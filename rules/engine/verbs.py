@@ -10,6 +10,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from rules.encounter import Encounter
+from rules.engine import turns
 from rules.engine import verbs_combat as combat
 from rules.engine import verbs_delay as delaying
 from rules.engine import verbs_edits as edits
@@ -32,10 +33,10 @@ HANDLERS: dict[str, Handler] = {
     "init": roster.init,
     "order": roster.order,
     "set": edits.set_field,
-    "start": combat.start,
-    "next": combat.next_,
-    "prev": combat.prev,
-    "end": combat.end,
+    "start": lambda work, _: turns.start_combat(work),
+    "next": lambda work, _: turns.next_turn(work),
+    "prev": lambda work, _: turns.step_back(work),
+    "end": lambda work, _: turns.end_combat(work),
     "damage": effects.damage,
     "heal": effects.heal,
     "temp": effects.temp,

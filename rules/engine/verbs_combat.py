@@ -1,6 +1,6 @@
-"""The verbs of the fight itself: ``start``, ``next``, ``prev``, ``end``
-(the work is ``rules.engine.turns``), ``attack``, ``move``, ``luck``,
-``roll``, ``cinematic``."""
+"""The verbs of the fight itself: ``attack``, ``move``, ``luck``, ``roll``,
+``cinematic`` (``start``, ``next``, ``prev`` and ``end`` are
+``rules.engine.turns``)."""
 
 from __future__ import annotations
 
@@ -14,29 +14,12 @@ from rules.checks import check as roll_check
 from rules.checks import difficulty_level, judge, roll_expression_with_advantage
 from rules.combatant import Combatant
 from rules.encounter import Encounter
-from rules.endurance import endurance_check, endurance_of
+from rules.endurance import Endurance, endurance_check, endurance_of
 from rules.engine.grammar import MOVEMENTS
-from rules.engine.turns import end_combat, next_turn, start_combat, step_back
 from rules.engine.verbs_effects import hurt_parts, roll_parts
 from rules.engine.work import Roller, Work, call
 from rules.errors import ActionError
 from rules.luck import spend_luck
-
-
-def start(work: Work, a: Mapping[str, Any]) -> None:
-    start_combat(work)
-
-
-def next_(work: Work, a: Mapping[str, Any]) -> None:
-    next_turn(work)
-
-
-def prev(work: Work, a: Mapping[str, Any]) -> None:
-    step_back(work)
-
-
-def end(work: Work, a: Mapping[str, Any]) -> None:
-    end_combat(work)
 
 
 def cinematic(work: Work, a: Mapping[str, Any]) -> None:
@@ -58,15 +41,21 @@ def move(work: Work, a: Mapping[str, Any]) -> None:
     movement = a["movement"]
     for name in names:
         c = work.get(name)
-        state = c.endurance if c.endurance is not None else call(endurance_of, c)
-        if state is None:
-            raise ActionError(f"move: {name} has no endurance (needs CON and athletics)")
+        state = _endurance(c)
         face = None
         if state.active.get(movement, 0) <= 0:
             face = work.d20(f"{name} {movement} endurance check (d20)")
         state, check = work.roll("", endurance_check, state, movement, face, not a.get("nospend"))
         work.put(replace(c, endurance=state))
         work.log(name, f"{name} {check.text}")
+
+
+def _endurance(c: Combatant) -> Endurance:
+    """*c*'s endurance pool (§8), or the ActionError of ``move``."""
+    state = c.endurance if c.endurance is not None else call(endurance_of, c)
+    if state is None:
+        raise ActionError(f"move: {c.name} has no endurance (needs CON and athletics)")
+    return state
 
 
 def preview_move(
@@ -82,10 +71,7 @@ def preview_move(
     work = Work(encounter, Roller(rng))
     movement = key
     name = work.resolve(target)
-    c = work.get(name)
-    state = c.endurance if c.endurance is not None else call(endurance_of, c)
-    if state is None:
-        raise ActionError(f"move: {name} has no endurance (needs CON and athletics)")
+    state = _endurance(work.get(name))
     if face is None and state.active.get(movement, 0) <= 0:
         face = work.d20(f"{name} {movement} endurance check (d20)")
     _, check = work.roll("", endurance_check, state, movement, face, False, preview=True)
@@ -100,11 +86,9 @@ def _attack_dice(
     if attacker is None:
         return 0, 0, 0, [], None
     result = call(stack, attacker.bonuses, "attacks")
-    adv = sum(
-        b.value for b in attacker.bonuses if b.type == "advantage" and b.applies_to == "attacks"
-    )
-    dis = sum(
-        b.value for b in attacker.bonuses if b.type == "disadvantage" and b.applies_to == "attacks"
+    adv, dis = (
+        sum(b.value for b in attacker.bonuses if b.type == kind and b.applies_to == "attacks")
+        for kind in ("advantage", "disadvantage")
     )
     notes = []
     if result.counted or result.ignored:

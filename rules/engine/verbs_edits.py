@@ -65,22 +65,19 @@ def _edit(c: Combatant, field: str, value: str, batch: bool = False) -> tuple[Co
         if n > c.max_hp and not batch:  # in a batch: checked at its end
             raise ActionError(
                 f"set hp: {n} is above max_hp {c.max_hp} (set max_hp first, or both "
-                f"on one line: set {_quoted(c.name)} max_hp {n}; set {_quoted(c.name)} hp {n})"
+                f"on one line: set {shlex.quote(c.name)} max_hp {n}; set {shlex.quote(c.name)} hp {n})"
             )
         return replace(c, hp=n), str(n)
     if field == "max_hp":
         n = _int_value(field, value)
         return replace(c, max_hp=n, hp=min(c.hp, n)), str(n)
-    if field == "al":
-        n = _int_value(field, value)
-        return replace(c, al=n), str(n)
+    if field in ("al", "init_bonus"):
+        changes: dict[str, Any] = {field: _int_value(field, value)}
+        return replace(c, **changes), str(changes[field])
     if field == "temp":
         n = _int_value(field, value)
         new, _ = call(set_temp_hp, c, n, c.temp_hp_duration)
         return new, str(n)
-    if field == "init_bonus":
-        n = _int_value(field, value)
-        return replace(c, init_bonus=n), str(n)
     if field == "notes":
         return replace(c, notes=value), repr(value)
     if field == "player":
@@ -117,10 +114,6 @@ def _edit(c: Combatant, field: str, value: str, batch: bool = False) -> tuple[Co
             new = replace(new, luck_points=call(luck_points, scores.get("luck")))
         return new, shown
     return _edit_defenses(c, field, value)
-
-
-def _quoted(name: str) -> str:
-    return shlex.quote(name)
 
 
 def check_batch_end(work: Work) -> None:

@@ -37,14 +37,6 @@ def _duration(
     return Duration(int(rounds or 1), "start" if tick == "start" else "end", of_name)
 
 
-def _source(work: Work) -> str:
-    return work.active_name
-
-
-def _roll(work: Work, label: str, expr: str) -> Any:
-    return work.roll(label, roll, expr, work.roller)
-
-
 def damage(work: Work, a: Mapping[str, Any]) -> None:
     """``damage``: roll each typed part once for all targets (§5 step 1,
     crit per the ruleset), then for each target the full result, half of
@@ -120,7 +112,7 @@ def hurt_parts(work: Work, name: str, parts: list[tuple[int, list[str]]], note: 
 def _amount(work: Work, a: Mapping[str, Any], what: str, label: str) -> int:
     """Roll *a*'s amount once for every target, logged when dice were
     rolled; never below 0."""
-    result = _roll(work, f"{label} {a['amount']}", a["amount"])
+    result = work.roll(f"{label} {a['amount']}", roll, a["amount"], work.roller)
     if result.dice:
         work.log("GM", f"{what}: {result.render()}")
     return max(0, result.total)
@@ -170,7 +162,7 @@ def persist(work: Work, a: Mapping[str, Any]) -> None:
         list(a.get("tags", ())),
         work.ruleset,
         a.get("dc"),
-        _source(work),
+        work.active_name,
     )
     for name in names:
         c, text = call(add_persistent, work.get(name), entry)
@@ -213,14 +205,10 @@ def uncond(work: Work, a: Mapping[str, Any]) -> None:
     _each_target(work, a, remove_condition, a["name"])
 
 
-def _bonus_types() -> tuple[str, ...]:
-    return (*STACKING, *DICE_TYPES)
-
-
 def bonus(work: Work, a: Mapping[str, Any]) -> None:
     """``bonus``: a typed bonus (§9), stacked by type when it is used."""
     names = work.resolve_all(a["targets"])
-    types = _bonus_types()
+    types = (*STACKING, *DICE_TYPES)
     kind = a["type"]
     if kind not in types:
         raise ActionError(f"bonus: unknown type {kind!r} (types: {', '.join(types)})")
@@ -228,7 +216,7 @@ def bonus(work: Work, a: Mapping[str, Any]) -> None:
     if kind in STACKING and STACKING[kind].al_only and applies != "al":
         raise ActionError(f"bonus: {kind} applies to AL only")
     for name in names:
-        b = Bonus(kind, int(a["value"]), applies, _duration(work, a, name, "end"), _source(work))
+        b = Bonus(kind, int(a["value"]), applies, _duration(work, a, name, "end"), work.active_name)
         c = work.get(name)
         work.put(replace(c, bonuses=(*c.bonuses, b)))
         source = f" from {b.source}" if b.source else ""

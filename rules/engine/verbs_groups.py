@@ -19,7 +19,8 @@ from rules.engine.groups import (
     members,
     spelled,
 )
-from rules.engine.turns import turn_shift_notes
+from rules.engine.turns import warn_shift
+from rules.engine.verbs_view import who_is
 from rules.engine.work import Work
 from rules.errors import ActionError
 from rules.text import name_key, shorten
@@ -38,7 +39,7 @@ def group(work: Work, a: Mapping[str, Any]) -> None:
     joining = [n for n in work.names if n in targets]  # in the order
     new = [n for n in joining if not _in(work, n, name)]
     if not new:
-        raise ActionError(f"group: {_who(joining)} already in group {shorten(name)}")
+        raise ActionError(f"group: {who_is(joining)} already in group {shorten(name)}")
     old = members(work.enc.combatants, name)
     shared = None
     if work.enc.started:
@@ -53,19 +54,12 @@ def group(work: Work, a: Mapping[str, Any]) -> None:
     if shared is not None:
         work.log(name, f"group {name} shares initiative {shared}")
     work.set_combatants(gather(work.enc.combatants), work.active_name or None)
-    for note in turn_shift_notes(before, work.enc):
-        work.log("GM", note)
+    warn_shift(work, before)
 
 
 def _in(work: Work, n: str, name: str) -> bool:
     g = work.get(n).group
     return g is not None and name_key(g) == name_key(name)
-
-
-def _who(names: list[str]) -> str:
-    if len(names) == 1:
-        return f"{shorten(names[0])} is"
-    return f"all {len(names)} are"
 
 
 def ungroup(work: Work, a: Mapping[str, Any]) -> None:
@@ -83,7 +77,7 @@ def ungroup(work: Work, a: Mapping[str, Any]) -> None:
     work.resolved["targets"] = names
     leaving = [n for n in names if work.get(n).group is not None]
     if not leaving:
-        raise ActionError(f"ungroup: {_who(names)} not in a group")
+        raise ActionError(f"ungroup: {who_is(names)} not in a group")
     leave_slot(work, leaving)
     was = {n: work.get(n).group for n in leaving}
     for n in leaving:

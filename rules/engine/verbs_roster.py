@@ -13,7 +13,6 @@ from rules.abilities import hit_points, roll_initiative
 from rules.combatant import Combatant
 from rules.damage import Defenses
 from rules.durations import Duration
-from rules.encounter import Encounter
 from rules.endurance import endurance_of
 from rules.engine.complete import quoted
 from rules.engine.groups import (
@@ -28,9 +27,9 @@ from rules.engine.groups import (
 from rules.engine.turns import (
     begin_turn,
     dash_check,
-    end_turn_leaving,
+    end_turn,
     following,
-    turn_shift_notes,
+    warn_shift,
 )
 from rules.engine.verbs_view import JOINS_SHOWN, visibility_for_new
 from rules.engine.work import Work, call
@@ -111,19 +110,12 @@ def new_names(existing: Sequence[str], base: str, count: int | None) -> list[str
     return names
 
 
-def _place(work: Work, c: Combatant) -> None:
-    """Insert *c* (not in the tuple) just before the first combatant it
-    sorts ahead of, or, a group's member, right after its group's last
-    member (the group's slot); the active combatant stays active."""
-    place_block(work, [c])
-
-
 def _reposition(work: Work, c: Combatant) -> None:
     """Move the combatant now called ``c.name`` to its initiative place."""
     active = work.active_name or None
     cs = [x for x in work.enc.combatants if x.name != c.name]
     work.set_combatants(cs, active if active != c.name else None)
-    _place(work, c)
+    place_block(work, [c])
     if active == c.name:
         work.set_combatants(work.enc.combatants, active)
 
@@ -203,7 +195,7 @@ def add(work: Work, a: Mapping[str, Any]) -> None:
                 work.log(name, r.text)
                 c = replace(c, initiative=r.total)
             c = dash_check(work, c, "entering-combat") or c
-        _place(work, c)
+        place_block(work, [c])
     work.resolved["name"] = base
 
 
@@ -240,7 +232,7 @@ def remove(work: Work, a: Mapping[str, Any]) -> None:
     for name in names:
         work.log(name, f"{name} is removed")
     if passing:
-        end_turn_leaving(work, active, gone)
+        end_turn(work, gone)
     _orphan_durations(work, gone)
     remaining = [c for c in work.enc.combatants if c.name not in gone]
     if passing and any(c.name not in work.enc.delayed for c in remaining):
@@ -313,13 +305,7 @@ def init(work: Work, a: Mapping[str, Any]) -> None:
         others = ", ".join(shorten(m.name) for m in mates[:6])
         more = f", … ({len(mates)} others)" if len(mates) > 6 else ""
         work.log(name, f"group {c.group} shares it ({others}{more})")
-    _warn_shift(work, before)
-
-
-def _warn_shift(work: Work, before: Encounter) -> None:
-    """Log who an order change mid-round skips or repeats (§4)."""
-    for note in turn_shift_notes(before, work.enc):
-        work.log("GM", note)
+    warn_shift(work, before)
 
 
 def order(work: Work, a: Mapping[str, Any]) -> None:
@@ -354,4 +340,4 @@ def order(work: Work, a: Mapping[str, Any]) -> None:
     slots[low : high + 1] = [[replace(c, order_key=k) for c, k in zip(moved, keys, strict=True)]]
     work.set_combatants([c for slot in slots for c in slot], work.active_name or None)
     work.log(name, text)
-    _warn_shift(work, before)
+    warn_shift(work, before)

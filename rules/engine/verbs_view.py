@@ -2,9 +2,7 @@
 view"): ``hide T``, ``mask T`` and ``reveal T`` set how the view shows
 combatants (absent, "Unknown creature", in full), ``view SETTING VALUE``
 changes what it shows.  All are ordinary actions: logged, saved, undoable,
-replayable.  ``add … visible|masked|hidden`` and ``reveal_on_turn`` are in
-``verbs_roster`` and ``turns`` (:func:`visibility_for_new`,
-:func:`reveal_on_turn`)."""
+replayable."""
 
 from __future__ import annotations
 
@@ -17,7 +15,7 @@ from rules.engine.groups import members
 from rules.engine.work import Work
 from rules.errors import ActionError
 from rules.text import name_key, shorten
-from rules.view_settings import HIDDEN, MASKED, VISIBLE, changed, describe_setting
+from rules.view_settings import HIDDEN, MASKED, VISIBILITIES, VISIBLE, changed, describe_setting
 
 #: what each verb makes of its targets
 TO: dict[str, str] = {"hide": HIDDEN, "mask": MASKED, "reveal": VISIBLE}
@@ -53,6 +51,11 @@ def _targets(work: Work, words: Sequence[str]) -> list[str]:
     return names
 
 
+def who_is(names: Sequence[str]) -> str:
+    """``Goblin is`` or ``all 3 are``, for a refusal."""
+    return f"{shorten(names[0])} is" if len(names) == 1 else f"all {len(names)} are"
+
+
 def _refuse_players(verb: str, players: Sequence[Combatant]) -> None:
     who = ", ".join(shorten(c.name) for c in players[:4])
     more = f" and {len(players) - 4} more" if len(players) > 4 else ""
@@ -78,8 +81,7 @@ def set_visibility(work: Work, a: Mapping[str, Any]) -> None:
         _refuse_players(verb, players)
     changing = [c for c in cs if c.visibility != to]
     if not changing:
-        who = shorten(names[0]) + " is" if len(names) == 1 else f"all {len(names)} are"
-        raise ActionError(f"{verb}: {who} {ALREADY[to]} already")
+        raise ActionError(f"{verb}: {who_is(names)} {ALREADY[to]} already")
     for c in changing:
         work.put(replace(c, visibility=to))
         work.log(c.name, SAID[to].format(c.name))
@@ -104,7 +106,7 @@ def visibility_for_new(work: Work, a: Mapping[str, Any], player: bool) -> str:
     ``hidden`` as the line says, else a player is visible and a non-player
     as the ``new_monsters`` setting says.  A player hidden or masked is
     refused."""
-    given = next((TO_WORD[w] for w in TO_WORD if a.get(w)), None)
+    given = next((w for w in VISIBILITIES if a.get(w)), None)  # add's flags
     if player and given not in (None, VISIBLE):
         raise ActionError(
             f"add: a player character is always visible to the players, never {given}"
@@ -112,10 +114,6 @@ def visibility_for_new(work: Work, a: Mapping[str, Any], player: bool) -> str:
     if given is not None:
         return given
     return VISIBLE if player else work.enc.view.new_monsters
-
-
-#: ``add``'s flag → the visibility it gives
-TO_WORD: dict[str, str] = {"visible": VISIBLE, "masked": MASKED, "hidden": HIDDEN}
 
 
 def reveal_on_turn(work: Work, name: str) -> None:
@@ -128,6 +126,3 @@ def reveal_on_turn(work: Work, name: str) -> None:
     if c.visibility == HIDDEN and not c.player:
         work.put(replace(c, visibility=VISIBLE))
         work.log(name, SAID[VISIBLE].format(name))
-
-
-__all__ = ["JOINS_SHOWN", "reveal_on_turn", "set_visibility", "view", "visibility_for_new"]

@@ -1,9 +1,7 @@
-"""How a typed action splits into words and how each word is read by its
-kind (``rules.engine.grammar``'s kinds): words split like a shell's, ``;``
-outside quotes separates the actions of a batch, and a word is read as
-combatant names, a whole number within its bounds, a dice expression,
-tags, a resistance table, one of a few choices, or die faces.  Each
-problem is an :class:`ActionError` naming the verb, with its usage."""
+"""How a typed action splits into words (like a shell's; ``;`` outside
+quotes between the actions of a batch) and how a word is read by its kind
+(``rules.engine.grammar``); each problem is an :class:`ActionError` naming
+the verb, with its usage."""
 
 from __future__ import annotations
 

@@ -146,11 +146,7 @@ class Work:
             self.roller.label = ""
 
     def d20(self, label: str) -> int:
-        self.roller.label = label
-        try:
-            return self.roller.randint(1, 20)
-        finally:
-            self.roller.label = ""
+        return self.roll(label, self.roller.randint, 1, 20)
 
     def index(self, name: str) -> int:
         for i, c in enumerate(self.enc.combatants):

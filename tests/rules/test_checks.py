@@ -17,7 +17,6 @@ from rules.checks import (
     degree_of,
     difficulty_level,
     flat_check,
-    opposed,
     roll_d20,
     roll_expression_with_advantage,
 )
@@ -276,10 +275,3 @@ def test_unknown_difficulty_level_lists_the_names() -> None:
     message = str(caught.value)
     assert "unknown difficulty level 'hard'" in message
     assert all(name in message for name in DIFFICULTY_LEVELS)
-
-
-def test_opposed_tie_goes_to_the_defender() -> None:
-    # §3 (002): the higher total wins; a tie goes to the defender.
-    assert opposed(15, 12) == "attacker"
-    assert opposed(12, 12) == "defender"
-    assert opposed(3, 12) == "defender"
