@@ -125,14 +125,22 @@ def _used(state: Endurance, move: Movement, points: int) -> Endurance:
 
 
 def endurance_check(
-    state: Endurance, action: str, face: int | None, spend: bool = True, *, preview: bool = False
+    state: Endurance,
+    action: str,
+    face: int | None,
+    spend: bool = True,
+    *,
+    preview: bool = False,
+    use: bool = True,
 ) -> tuple[Endurance, EnduranceCheck]:
     """Check for a movement action (RULES.md §8): ``max(face + check_bonus,
     passive)`` against its DL (*face* None: the passive score alone).  A
     shortfall is paid from the pool when *spend* and enough points are left,
     else the movement fails; ``preview=True`` states the shortfall without a
-    verdict.  Every use, even of a still active action, restarts recovery;
-    a failed check is not a use, and walking needs no check."""
+    verdict.  Every use, even of a still active action, restarts recovery,
+    but only a check opens the active window; ``use=False`` (a new combat's
+    Dash, §8) leaves a still active one and the countdown as they are.  A
+    failed check is not a use, and walking needs no check."""
     key = str(action).strip().lower()
     move = MOVEMENT.get(key)
     if move is None:
@@ -144,7 +152,9 @@ def endurance_check(
             key, face, 0, False, 0, 0, 0, True, True, "walk: no endurance check needed"
         )
     if state.active.get(key, 0) > 0:
-        new = _used(state, move, state.points)
+        # The window runs from the check that opened it (§8: no new roll
+        # while active), so repeating the action must not lengthen it.
+        new = replace(_used(state, move, state.points), active=state.active) if use else state
         left = state.active[key]
         text = f"{key}: still active ({_rounds(left)} left), no check needed"
         return new, EnduranceCheck(key, face, 0, False, move.dl, 0, 0, True, True, text)

@@ -137,14 +137,16 @@ def warn_shift(work: Work, before: Encounter) -> None:
 
 def dash_check(work: Work, c: Combatant, when: str) -> Combatant | None:
     """The Dash check a combatant makes on entering combat (RULES.md §8);
-    None when it has no CON and Athletics (it is skipped)."""
+    None when it has no CON and Athletics (it is skipped).  A Dash still
+    active from an earlier fight carries over unchanged: no check, same
+    rounds left, and the recovery countdown keeps running (not a use)."""
     state = c.endurance if c.endurance is not None else endurance_of(c)
     if state is None:
         return None
     face = None
     if state.active.get("dash", 0) <= 0:
         face = work.d20(f"{c.name} {when} Dash check (d20)")
-    state, check = work.roll("", endurance_check, state, "dash", face)
+    state, check = work.roll("", endurance_check, state, "dash", face, use=False)
     work.log(c.name, f"{c.name} {when} {check.text}")
     return replace(c, endurance=state)
 

@@ -154,7 +154,8 @@ def temp(work: Work, a: Mapping[str, Any]) -> None:
 
 def persist(work: Work, a: Mapping[str, Any]) -> None:
     """``persist``: persistent damage (§7) from the active combatant.  A DC
-    above 20 is accepted (the GM may mean it), with a warning in the log."""
+    above 20 is accepted (the GM may mean it), with a warning in the log;
+    so is an unknown tag, warned as ``damage`` warns it (§5)."""
     names = work.resolve_all(a["targets"])
     entry = call(
         persistent_entry,
@@ -164,6 +165,9 @@ def persist(work: Work, a: Mapping[str, Any]) -> None:
         a.get("dc"),
         work.active_name,
     )
+    # every tick is typed by these tags, so a typo would bypass defenses
+    for warning in unknown_tag_warnings(entry.tags, work.enc.combatants):
+        work.log("GM", warning)
     for name in names:
         c, text = call(add_persistent, work.get(name), entry)
         if entry.dc > 20 and entry in c.persistent:

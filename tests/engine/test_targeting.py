@@ -294,6 +294,18 @@ def test_an_unknown_tag_is_accepted_with_a_did_you_mean() -> None:
     assert hp(s, "Ogre") == 50
 
 
+def test_persistent_damage_warns_of_an_unknown_tag_like_damage() -> None:
+    s = make()
+    step = s.apply("persist Ogre 1d6 fier")
+    warning = "no combatant here resists or is weak to 'fier'; did you mean fire?"
+    assert [e.actor for e in step.log if e.text == warning] == ["GM"]
+    assert [
+        p.tags for p in next(c for c in s.encounter.combatants if c.name == "Ogre").persistent
+    ] == [("fier",)]
+    step = s.apply("persist Ogre 1d4 fire")
+    assert not [t for t in texts(step) if "resists or is weak" in t]
+
+
 def test_a_tag_from_the_fight_or_a_common_one_is_not_warned() -> None:
     s = make()
     step = s.apply("damage Ogre 10 slashing + 2 poison")

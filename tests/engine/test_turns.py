@@ -476,3 +476,27 @@ def test_before_start_and_after_prev_the_end_is_still_foreseen() -> None:
     s.apply("prev")  # back at A; A's end of turn will not be processed again
     step = s.apply("cond A dazed rounds 1")
     assert step.log[0].text.endswith("(until the end of A's turn, round 2)")
+
+
+def test_second_combat_keeps_a_still_active_dash_and_the_recovery_countdown() -> None:
+    """RULES.md §8: a Dash still active when a new combat starts needs no
+    check and carries over as it is; the state matches the log line."""
+    s = fight("add Zalek player hp 30 con 17 athletics 4 init 15", "add Orc hp 15 init 5")
+    s.apply("start faces 10")
+    s.apply("next")
+    s.apply("next")  # Zalek's second turn
+    s.apply("move Zalek run roll 1")  # passive 17 vs DL 18: 1 short, spends 1
+    s.apply("next")
+    s.apply("next")
+    s.apply("end")
+    before = c(s, "Zalek").endurance
+    assert before.points == 20 and before.recovery_rounds_left is not None
+    left = before.active["dash"]
+    step = s.apply("start")
+    after = c(s, "Zalek").endurance
+    texts = [e.text for e in step.log]
+    assert (
+        f"Zalek start-of-combat dash: still active ({left} rounds left), no check needed" in texts
+    )
+    assert s.encounter.active.name == "Orc"  # end cleared initiative; Zalek rolled 8
+    assert after == before  # not 100 rounds, not a restarted countdown

@@ -87,6 +87,18 @@ def test_active_dash_needs_no_check_but_counts_as_use() -> None:
     assert check.already_active and check.success and check.spent == 0
     assert "no check needed" in check.text
     assert state.recovery_rounds_left == 300 and state.points == 6
+    assert state.active["dash"] == 99  # no check, so the window is not renewed
+
+
+def test_carried_over_dash_is_not_a_use() -> None:
+    """A new combat's Dash while one is still active (RULES.md §8)."""
+    state = endurance_for(10, 0)
+    state, _ = endurance_check(state, "dash", 10)  # spends 4
+    for _ in range(30):
+        state, _ = start_of_turn(state)
+    new, check = endurance_check(state, "dash", None, use=False)
+    assert new == state and check.already_active
+    assert check.text == "dash: still active (70 rounds left), no check needed"
 
 
 def test_not_enough_points_fails_and_changes_nothing() -> None:
