@@ -211,3 +211,28 @@ def test_keep_marks_setting_is_read_and_checked(tmp_path: Path) -> None:
     config = load_config(path)
     assert config.keep_marks == "until-next-turn"
     assert "keep_marks must be one of" in config.problems[0]
+
+
+async def test_esc_from_the_saves_form_keeps_the_saves_already_chosen() -> None:
+    """QA: Esc back to the amount and ctrl+s again showed every target at
+    full, so Enter would have hit the ones that saved with all of it."""
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await mark(pilot, app, TARGETS)
+        await pilot.press("d")
+        await type_text(pilot, "6d6 fire")
+        await pilot.press("ctrl+s", "down", "h", "n")  # Zombie 2 half, Zombie 3 none
+        await pilot.press("escape")
+        assert isinstance(app.screen, DamagePromptScreen)
+        await pilot.press("ctrl+s")  # the same amount: the choices are still there
+        assert isinstance(app.screen, SavesScreen)
+        assert [r.split()[1] for r in shown_rows(app)] == ["full", "half", "none", "full"]
+        await pilot.press("escape", "backspace", "backspace", "backspace", "backspace")
+        await type_text(pilot, "cold")
+        await pilot.press("ctrl+s")  # a new damage text: the saves are per target, kept
+        assert [r.split()[1] for r in shown_rows(app)] == ["full", "half", "none", "full"]
+        await pilot.press("enter")
+        await pilot.pause()
+        action = app.live.session.undo_stack[-1].action
+        assert action["half"] == ["Zombie 2"] and action["none"] == ["Zombie 3"]
+        assert "cold" in action["tags"]

@@ -51,13 +51,23 @@ class SavesScreen(TakesTyping, Dialog[bool]):
         *bindings(_FORM_KEYS),
     ]
 
-    def __init__(self, title: str, names: Sequence[str], submit: SubmitSaves) -> None:
+    def __init__(
+        self,
+        title: str,
+        names: Sequence[str],
+        submit: SubmitSaves,
+        saves: dict[str, str] | None = None,
+    ) -> None:
+        """*saves*: the choices to start from, changed in place (the damage
+        prompt keeps them across an Esc back to the amount)."""
         super().__init__()
         self._title = title
         self._names = list(names)
         self._submit = submit
         #: each target's save, in the order of play
-        self.saves: dict[str, str] = dict.fromkeys(self._names, SAVES[0])
+        self.saves: dict[str, str] = (
+            dict.fromkeys(self._names, SAVES[0]) if saves is None else saves
+        )
         self._list = SavesList(self._names, self.saves, id="saves")
 
     def compose(self) -> ComposeResult:
@@ -155,6 +165,10 @@ class DamagePromptScreen(PromptScreen):
         self._names = list(names)
         self._saves = saves
         self._check = check
+        #: the saves chosen so far: Esc from the form and ctrl+s again (a new
+        #: amount too: a save is per target) shows them, not every row at full
+        #: (Enter would have hit the ones that saved with all of it)
+        self._chosen: dict[str, str] = dict.fromkeys(self._names, SAVES[0])
 
     def on_mount(self) -> None:
         self.query_one("#prompt-message", Static).update(
@@ -180,5 +194,6 @@ class DamagePromptScreen(PromptScreen):
         count = len(self._names)
         title = f"Saves against {text} → {count} target{'s' if count != 1 else ''}"
         self.app.push_screen(
-            SavesScreen(title, self._names, lambda chosen: self._saves(text, chosen)), applied
+            SavesScreen(title, self._names, lambda chosen: self._saves(text, chosen), self._chosen),
+            applied,
         )
