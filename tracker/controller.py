@@ -284,6 +284,15 @@ class EncounterController:
         present = self.present_conditions(names) if action == "uncondition" else ()
         return lines.ask_for(action, names, line, self.selected_group(), self.marks_used(), present)
 
+    def prompt_completions(self, ask: Ask, text: str) -> list[str]:
+        """What Tab offers in *ask*'s prompt holding *text*: the engine's
+        completion of the prompt's whole line, its fixed start taken off."""
+        if not ask.head:
+            return []
+        from rules.engine.complete import known_in, tail_completions
+
+        return tail_completions(ask.head, text, known_in(self.encounter))
+
     # the initiative form (tracker.initiative_entry)
     def players_without_initiative(self) -> list[str]:
         return initiative.players_without_initiative(self.encounter)

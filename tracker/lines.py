@@ -140,6 +140,9 @@ class Ask:
     names: tuple[str, ...] = ()
     #: the answer and a save per target (:data:`SAVES`) → the line (damage)
     saves: Callable[[str, Mapping[str, str]], str] | None = None
+    #: the start of the line the answer ends (:func:`line_head`): Tab
+    #: completes the answer as the tail of that line ('': nothing to complete)
+    head: str = ""
 
 
 def _quote(word: str) -> str:
@@ -187,21 +190,32 @@ def uncondition_line(names: Sequence[str], condition: str) -> str:
     return "; ".join(f"uncond {targets([n])} {_quote(condition)}" for n in names)
 
 
+def line_head(action: str, names: Sequence[str]) -> str | None:
+    """The start of prompt key *action*'s line on *names*, which the
+    prompt's text ends: ``damage 'Goblin 2' `` (None: not a prompt's line,
+    or nobody to act on)."""
+    if action == "roll":
+        return "roll "
+    if not names:
+        return None
+    if action in ON_TARGETS:
+        return on_targets(ON_TARGETS[action][0], names, "") + " "
+    if action == "initiative":
+        return f"init {targets(names)} "
+    return None
+
+
 def key_line(action: str, text: str, names: Sequence[str]) -> str | None:
     """Key *action*'s line on *names* with its prompt's *text* (None: nobody, or no key)."""
     if action in FIXED:
         return FIXED[action]
-    if action == "roll":
-        return f"roll {text}"
+    head = line_head(action, names)
+    if head is not None:
+        return (head + (with_value(text) if action == "condition" else text)).rstrip()
     if not names:
         return None
-    if action in ON_TARGETS:
-        rest = with_value(text) if action == "condition" else text
-        return on_targets(ON_TARGETS[action][0], names, rest)
     if action in ("order_down", "order_up"):
         return f"order {targets(names)} {action.removeprefix('order_')}"
-    if action == "initiative":
-        return f"init {targets(names)} {text}"
     if action == "remove":
         return f"remove {targets(names)}"
     if action in ON_NAMES:
@@ -222,6 +236,7 @@ def ask_for(
     its members; *conditions*: the ones ``uncondition`` picks from.  None: not
     a prompt key, or nothing to pick."""
     who = ", ".join(names)
+    head = line_head(action, names) or ""
     if group and not uses_marks and action != "initiative":
         # not thirty names: the group, and whom the key reaches in it
         up = "standing" if any(not c.down for c in group) else "down, every one"
@@ -242,6 +257,7 @@ def ask_for(
             blank=action == "attack",
             names=tuple(names),
             saves=saves,
+            head=head,
         )
     if action == "uncondition":
         if not conditions:
@@ -250,9 +266,9 @@ def ask_for(
     if action == "initiative":
         if group:  # a member's initiative is the whole group's (§4)
             who = f"group {group[0].group} ({len(group)})"
-        return Ask(f"Initiative: {who}", "N (the rolled total)", line)
+        return Ask(f"Initiative: {who}", "N (the rolled total)", line, head=head)
     if action == "roll":
-        return Ask("Roll dice", "EXPR [adv N] [dis N] [dc N]", line)
+        return Ask("Roll dice", "EXPR [adv N] [dis N] [dc N]", line, head=head)
     return None
 
 

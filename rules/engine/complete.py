@@ -5,14 +5,15 @@ a side such as ``monsters``), and every later word to what the verb takes
 there (:data:`rules.engine.grammar.SPECS`): its keywords, a keyword's
 choices, conditions, damage tags, groups, view settings.  Case-insensitive;
 a completion is quoted as a name is, so it is always one word (``Imp;next``
-is a name, never a second action)."""
+is a name, never a second action).  A prompt completes its text as the tail
+of its whole line (:func:`tail_completions`)."""
 
 from __future__ import annotations
 
 import re
 import shlex
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from rules.bonuses import STACKING
@@ -21,8 +22,10 @@ from rules.conditions import KNOWN_CONDITIONS
 from rules.damage import COMMON_TAGS, defense_tags
 from rules.engine.damage_parts import PART_VERBS
 from rules.engine.grammar import SET_ALIASES, SET_FIELDS, SPECS, VERBS
-from rules.engine.targets import SIDES, group_names
+from rules.engine.targets import SIDES, group_names, resolve_targets
 from rules.engine.words import split_batch, take_dice
+from rules.errors import ActionError
+from rules.text import first_unsafe
 from rules.view_settings import SETTINGS as VIEW_SETTINGS
 from rules.view_settings import choices_of
 
@@ -64,16 +67,27 @@ class Known:
     tags: Sequence[str] = ()
     conditions: Sequence[str] = ()
     groups: Sequence[str] = ()
+    #: the full names typed target words mean ([] when they mean nobody);
+    #: None: no fight to ask, so ``half`` / ``none`` offer every name
+    resolve: Callable[[Sequence[str]], list[str]] | None = None
 
 
 def known_in(enc: Encounter) -> Known:
     """What *enc* offers completion: names in the order of play, the tags
-    of defenses and persistent damage, conditions, groups."""
+    of defenses and persistent damage, conditions, groups, and what a
+    target word means in it."""
     cs = enc.combatants
     tags = defense_tags(cs) | {tag for c in cs for p in c.persistent for tag in p.tags}
     conditions = {cond.name for c in cs for cond in c.conditions}
     names = [c.name for c in cs]
-    return Known(names, sorted(tags), sorted(conditions), group_names(enc.combatants))
+
+    def resolve(words: Sequence[str]) -> list[str]:
+        try:
+            return resolve_targets(cs, words)
+        except ActionError:
+            return []
+
+    return Known(names, sorted(tags), sorted(conditions), group_names(cs), resolve)
 
 
 #: words a ``word`` or ``text`` slot takes, by (verb, record key), beyond names
@@ -93,7 +107,7 @@ _WORD_SLOTS = {
     ("view", "setting"): "view settings",
 }
 
-#: option words whose value is a list of targets, completed as the targets are
+#: option words whose value is a list of the line's own targets (who saved)
 _TARGET_OPTIONS = frozenset({("damage", "half"), ("damage", "none")})
 
 
@@ -156,7 +170,7 @@ def _slot(verb: str, spec: _Spec, rest: Sequence[str]) -> tuple[str, list[str]] 
             if isinstance(kind, tuple):
                 return "choice", list(kind)
             if (verb, word) in _TARGET_OPTIONS:
-                return "targets", []
+                return "saving", []
             return _WORD_SLOTS.get((verb, word), ""), []
         i = _dice_end(rest, i + 1, verb in PART_VERBS) if kind in ("dice", "hp") else i + 2
         if i > len(rest):
@@ -168,14 +182,50 @@ def _slot(verb: str, spec: _Spec, rest: Sequence[str]) -> tuple[str, list[str]] 
 
 def _matching(typed: str, candidates: Sequence[str]) -> list[str]:
     """The candidates *typed* begins, case-insensitively, each once; what is
-    typed in full is not a completion."""
+    typed in full is not a completion, nor a word no GM could type (a
+    control character in a hand-edited name: the line holds it spelt out)."""
     typed = typed.lower()
     out: dict[str, None] = {}
     for word in candidates:
         low = word.lower()
-        if low.startswith(typed) and low != typed:
+        if low.startswith(typed) and low != typed and first_unsafe(word) < 0:
             out.setdefault(word, None)
     return list(out)
+
+
+def _pieces(words: str) -> list[str]:
+    """The targets of a comma list, as typed."""
+    return [piece for piece in words.split(",") if piece.strip()]
+
+
+def _saving(words: list[str], rest: Sequence[str], listed: str, known: Known) -> list[str]:
+    """Which of *words* (names, groups, sides) ``half`` or ``none`` may name
+    in the ``damage`` line whose words after the verb are *rest*, with
+    *listed* typed before them in the list being completed: those meaning
+    only targets of the line that no ``half`` or ``none`` names yet (any
+    other is refused: :func:`rules.engine.damage_parts.check_subsets`).
+    Without a fight to ask, or targets meaning nobody, every one of *words*."""
+    resolve = known.resolve
+    struck = set(resolve(_pieces(rest[0]))) if resolve is not None and rest else set()
+    if resolve is None or not struck:
+        return words
+    saved = _pieces(listed) + [
+        piece
+        for i in range(1, len(rest))
+        if rest[i - 1].lower() in ("half", "none")
+        for piece in _pieces(rest[i])
+    ]
+    for piece in saved:
+        struck -= set(resolve([piece]))
+    names = set(known.names)
+
+    def only_struck(word: str) -> bool:
+        if word in names:
+            return word in struck
+        meant = resolve([word])
+        return bool(meant) and struck.issuperset(meant)
+
+    return [word for word in words if only_struck(word)]
 
 
 def completions(
@@ -186,16 +236,18 @@ def completions(
 ) -> list[str]:
     """Every completed line for *value*, in order (empty when nothing
     fits); *known* adds the fight's own words (*names* serve when it has
-    none).  Everything before the word being typed is kept as it is."""
+    none).  Everything before the word being typed is kept as it is.  With
+    nothing typed of the word, only a keyword's choices are offered
+    (``cover`` then a space: ``half``, ``three-quarters``, ``total``)."""
     known = known or Known(names)
     if not known.names:
-        known = Known(names, known.tags, known.conditions, known.groups)
-    head, word = current_word(value)
-    if not word:
+        known = replace(known, names=names)
+    if first_unsafe(value) >= 0:  # not typed: a line never holds one
         return []
+    head, word = current_word(value)
     segment = split_batch(head)[-1]
     if not segment.strip():
-        return [head + verb for verb in _matching(word, verbs)]
+        return [head + verb for verb in _matching(word, verbs)] if word else []
     try:
         tokens = shlex.split(segment)
     except ValueError:  # an open single quote: nothing is sure
@@ -209,19 +261,21 @@ def completions(
     if found is None:
         return []
     kind, keywords = found
+    if not word and kind != "choice":  # a whole list would be a surprise
+        return []
     in_quotes = word.startswith('"')
-    if kind in ("names", "targets"):
+    if kind in ("names", "targets", "saving"):
         verb = tokens[0].lower()
         # a group's name is a target too; ungroup is mostly given one
         targets = (
             [*known.groups, *known.names] if verb == "ungroup" else [*known.names, *known.groups]
         )
-        if kind == "targets":  # where several may be meant: the sides too
+        if kind != "names":  # where several may be meant: the sides too
             taken = {n.lower() for n in targets}
             targets += [s for s in SIDES if s not in taken]
-        if not in_quotes:
-            return [head + quoted(n) for n in _matching(word, targets)]
-        before, _, typed = word[1:].rpartition(",")
+        before, _, typed = word[1:].rpartition(",") if in_quotes else ("", "", word)
+        if kind == "saving":
+            targets = _saving(targets, rest, before, known)
         lead = before + "," if before else ""
         return [head + quoted(lead + n) for n in _matching(typed, targets)]
     if joined:  # only targets are lists
@@ -245,3 +299,16 @@ def complete(
     (see :func:`completions`)."""
     found = completions(value, names, verbs, known)
     return found[0] if found else None
+
+
+def tail_completions(head: str, tail: str, known: Known | None = None) -> list[str]:
+    """Every completed *tail* of an action line that begins *head*: a
+    prompt's own start (``damage 'Goblin 1' ``, the verb and the targets
+    its key fixed), the prompt holding *tail*.  These are
+    :func:`completions` of the whole line with *head* taken off again;
+    none changes *head*, and a *tail* that starts a second action (``;``)
+    completes to nothing: the prompt's line is one action on its targets."""
+    line = head + tail
+    if len(split_batch(line)) != 1:
+        return []
+    return [done[len(head) :] for done in completions(line, known=known) if done.startswith(head)]

@@ -265,8 +265,11 @@ class EncounterView(Screen[None]):
             return self.apply(ask.line(text), then)
 
         history = self.typed.kind(kind) if kind else None
+        complete = partial(self.controller.prompt_completions, ask)
         if ask.saves is None:
-            self.app.push_screen(PromptScreen(ask.title, ask.usage, submit, history=history))
+            self.app.push_screen(
+                PromptScreen(ask.title, ask.usage, submit, complete=complete, history=history)
+            )
             return
         from tracker.screens.saves_form import DamagePromptScreen
 
@@ -281,7 +284,14 @@ class EncounterView(Screen[None]):
 
         self.app.push_screen(
             DamagePromptScreen(
-                ask.title, ask.usage, submit, ask.names, saves, history=history, check=check
+                ask.title,
+                ask.usage,
+                submit,
+                ask.names,
+                saves,
+                complete=complete,
+                history=history,
+                check=check,
             )
         )
 

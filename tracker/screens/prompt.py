@@ -1,6 +1,7 @@
 """Small modal dialogs: a one-line prompt (a bad entry shows what is wrong
-inline, the text kept), a yes/no question, a pick-one list and a notice
-dialog.  The caller's ``submit`` returns an error message or None."""
+inline, the text kept; Tab completes it as the engine completes the line
+it ends), a yes/no question, a pick-one list and a notice dialog.  The
+caller's ``submit`` returns an error message or None."""
 
 from __future__ import annotations
 
@@ -10,15 +11,13 @@ from typing import TYPE_CHECKING, ClassVar
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
-from textual.suggester import SuggestFromList
 from textual.widgets import Input, Label, Static
 
-from tracker.bindings import LINE_KEYS, bindings
-from tracker.screens.dialog import Dialog, keys_row
+from tracker.screens.dialog import Dialog, keys_row, say
 from tracker.screens.quitting import quitting
 from tracker.screens.typeahead import TakesTyping
+from tracker.widgets.completing_input import CompletingInput, Completions, no_completions
 from tracker.widgets.plain import plain
-from tracker.widgets.plain_input import PlainInput
 
 if TYPE_CHECKING:
     from textual.widgets import OptionList
@@ -32,12 +31,11 @@ Submit = Callable[[str], str | None]
 class PromptScreen(TakesTyping, Dialog[None]):
     """Ask for one line; ``submit`` decides whether it was good.  With a
     *history*, Up/Down recall the lines this kind of prompt took before, and
-    a line ``submit`` accepted is kept there."""
+    a line ``submit`` accepted is kept there.  *complete*: what Tab offers
+    for the text typed (the engine's completion of the line the text ends,
+    ``tracker.controller.Controller.prompt_completions``)."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "cancel", "Cancel"),
-        *bindings(LINE_KEYS),
-    ]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
 
     def __init__(
         self,
@@ -46,7 +44,7 @@ class PromptScreen(TakesTyping, Dialog[None]):
         submit: Submit,
         *,
         value: str = "",
-        suggestions: Sequence[str] = (),
+        complete: Completions = no_completions,
         history: Kept | None = None,
     ) -> None:
         super().__init__()
@@ -54,45 +52,42 @@ class PromptScreen(TakesTyping, Dialog[None]):
         self._usage = usage
         self._submit = submit
         self._value = value
-        self._suggestions = list(suggestions)
+        self._complete = complete
         self._history = history
-        self._recall = None if history is None else history.recall()
+        #: the message line shows which completion Tab is on
+        self._cycling = False
 
     def compose(self) -> ComposeResult:
+        field = CompletingInput(
+            self._complete, value=self._value, placeholder=self._usage, id="prompt-input"
+        )
+        if self._history is not None:
+            field.recall = self._history.recall()
         with Vertical(classes="dialog"):
             yield Label(plain(self._title), classes="dialog-title")
-            yield PlainInput(
-                value=self._value,
-                placeholder=self._usage,
-                suggester=SuggestFromList(self._suggestions, case_sensitive=False)
-                if self._suggestions
-                else None,
-                id="prompt-input",
-            )
-            yield Static(plain(self._usage), id="prompt-message", classes="dialog-hint")
-            yield keys_row("Enter applies · Esc cancels")
+            yield field
+            yield Static(plain(self.usage_hint()), id="prompt-message", classes="dialog-hint")
+            completes = self._complete is not no_completions
+            yield keys_row(f"Enter applies{' · Tab completes' if completes else ''} · Esc cancels")
+
+    def usage_hint(self) -> str:
+        """What the message line says while nothing goes wrong."""
+        return self._usage
+
+    def on_input_changed(self, event: Input.Changed) -> None:
+        if not isinstance(event.input, CompletingInput):
+            return
+        cycling = event.input.cycle_hint()
+        if cycling or self._cycling:  # an error shown stays until then
+            self._cycling = bool(cycling)
+            hint = f"{cycling}   {self.usage_hint()}" if cycling else self.usage_hint()
+            say(self.query_one("#prompt-message", Static), hint, error=False)
 
     def entered(self, text: str, field: Input) -> None:
         error = self._submit(text)
         if not error and self._history is not None:
             self._history.add(text)
         self.settle(error, "#prompt-message")
-
-    def action_history_back(self) -> None:
-        if self._recall is not None:
-            field = self.query_one("#prompt-input", PlainInput)
-            recalled(field, self._recall.back(field.value))
-
-    def action_history_forward(self) -> None:
-        if self._recall is not None:
-            recalled(self.query_one("#prompt-input", PlainInput), self._recall.forward())
-
-
-def recalled(field: PlainInput, line: str | None) -> None:
-    """Show a recalled *line* in *field*, the cursor at its end (None: nothing further)."""
-    if line is not None:
-        field.value = line
-        field.cursor_position = len(line)
 
 
 class ConfirmScreen(TakesTyping, Dialog[bool]):

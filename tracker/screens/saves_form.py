@@ -19,6 +19,7 @@ from tracker.screens.dialog import Dialog, keys_row
 from tracker.screens.prompt import PromptScreen, Submit
 from tracker.screens.quitting import quitting
 from tracker.screens.typeahead import TakesTyping
+from tracker.widgets.completing_input import Completions, no_completions
 from tracker.widgets.plain import plain
 from tracker.widgets.plain_input import PlainInput
 from tracker.widgets.saves_list import SavesList
@@ -157,11 +158,14 @@ class DamagePromptScreen(PromptScreen):
         names: Sequence[str],
         saves: Callable[[str, dict[str, str]], str | None],
         *,
+        complete: Completions = no_completions,
         history: Kept | None = None,
         check: Callable[[str], str | None] | None = None,
     ) -> None:
-        """*saves*: applies the amount with each target's save; *check*: why it would fail."""
-        super().__init__(targets_title(title, names), usage, submit, history=history)
+        """*saves*: applies the amount with each target's save; *complete*:
+        what Tab offers; *check*: why it would fail."""
+        title = targets_title(title, names)
+        super().__init__(title, usage, submit, complete=complete, history=history)
         self._names = list(names)
         self._saves = saves
         self._check = check
@@ -170,10 +174,8 @@ class DamagePromptScreen(PromptScreen):
         #: (Enter would have hit the ones that saved with all of it)
         self._chosen: dict[str, str] = dict.fromkeys(self._names, SAVES[0])
 
-    def on_mount(self) -> None:
-        self.query_one("#prompt-message", Static).update(
-            plain(f"{self._usage} · {saves_hint(len(self._names))}")
-        )
+    def usage_hint(self) -> str:
+        return f"{self._usage} · {saves_hint(len(self._names))}"
 
     def action_saves(self) -> None:
         text = self.query_one("#prompt-input", PlainInput).value.strip()
