@@ -80,6 +80,39 @@ PICKER_KEYS: tuple[Key, ...] = (
     Key("picker.quit", "q,escape", "app.quit", "Quit", "app: quit", "quit"),
 )
 
+#: The help screen's keys (``?`` on the encounter screen and the picker):
+#: its list of keys is longer than the screen, so it scrolls as lists do.
+HELP_KEYS: tuple[Key, ...] = (
+    Key(
+        "help.down",
+        "j,down",
+        "scroll_keys(1)",
+        "Down",
+        "help: scroll down",
+        "in the help screen: scroll the list of keys down a line",
+        show=False,
+        priority=True,  # before the scroll's own arrows, which drop keys typed in a burst
+    ),
+    Key(
+        "help.up",
+        "k,up",
+        "scroll_keys(-1)",
+        "Up",
+        "help: scroll up",
+        "in the help screen: scroll the list of keys up a line",
+        show=False,
+        priority=True,  # before the scroll's own arrows, which drop keys typed in a burst
+    ),
+    Key(
+        "help.close",
+        "escape,q,question_mark,f1",
+        "close",
+        "Close",
+        "help: close",
+        "close the help screen",
+    ),
+)
+
 #: The movement dialog's keys (``m``): the check is rolled once and kept
 #: (cancel and reopen shows the same roll) until applied or re-rolled.
 MOVEMENT_KEYS: tuple[Key, ...] = (
