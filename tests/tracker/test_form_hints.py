@@ -5,18 +5,16 @@ field is on one screen; narrower, one a line, and the form scrolls."""
 
 from __future__ import annotations
 
-import random
 from pathlib import Path
 
 import pytest
 from rich.cells import cell_len
 from test_keys import fight, make_app
+from test_picker_keys import picker_app
 from textual.pilot import Pilot
 from textual.widgets import Input
 
-from saves.live import LiveEncounter, open_store
 from tracker.app import CombatTrackerApp
-from tracker.config import Config
 from tracker.screens.form import FormScreen
 from tracker.screens.picker import PickerScreen
 
@@ -66,10 +64,7 @@ async def test_two_fields_a_line_from_80_columns_one_below(size: tuple[int, int]
 
 
 async def test_the_new_encounter_form_shows_the_rulesets_whole_at_60x20(tmp_path: Path) -> None:
-    store = open_store(tmp_path / "e.json")
-    try:
-        LiveEncounter.create(store, "Crypt").close()
-        app = CombatTrackerApp(store, config=Config(), rng=random.Random(1))
+    with picker_app(tmp_path) as app:
         async with app.run_test(size=(60, 20)) as pilot:
             assert isinstance(app.screen, PickerScreen)
             form = await open_form(pilot, app, "n")
@@ -77,5 +72,3 @@ async def test_the_new_encounter_form_shows_the_rulesets_whole_at_60x20(tmp_path
             await pilot.pause()
             assert cut_hints(app) == []
             assert "cinematic" in form.query_one("#field-ruleset", Input).placeholder
-    finally:
-        store.close()

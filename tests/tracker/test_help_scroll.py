@@ -4,18 +4,16 @@ are rebindable by id like the rest."""
 
 from __future__ import annotations
 
-import random
 from pathlib import Path
 
 from test_keys import make_app
+from test_picker_keys import picker_app
 from textual.containers import VerticalScroll
 from textual.pilot import Pilot
 from textual.widgets import Static
 
-from saves.live import LiveEncounter, open_store
 from tracker.app import CombatTrackerApp
 from tracker.bindings import key_ids
-from tracker.config import Config
 from tracker.screens.encounter import EncounterScreen
 from tracker.screens.help import HelpScreen
 from tracker.screens.picker import PickerScreen
@@ -28,23 +26,22 @@ async def open_help(pilot: Pilot, app: CombatTrackerApp) -> VerticalScroll:
     return app.screen.query_one(VerticalScroll)
 
 
+async def scrolled(pilot: Pilot, scroll: VerticalScroll, *keys: str) -> float:
+    """Where the help is scrolled to once *keys* are pressed."""
+    await pilot.press(*keys)
+    await pilot.pause()
+    return scroll.scroll_y
+
+
 async def test_j_and_k_scroll_the_help_screen_at_80x24() -> None:
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
         scroll = await open_help(pilot, app)
         assert scroll.scroll_y == 0 and scroll.max_scroll_y > 3
-        await pilot.press("j", "j", "j")
-        await pilot.pause()
-        assert scroll.scroll_y == 3
-        await pilot.press("k")
-        await pilot.pause()
-        assert scroll.scroll_y == 2
-        await pilot.press("down")
-        await pilot.pause()
-        assert scroll.scroll_y == 3
-        await pilot.press("up", "up", "up", "k")  # past the top: stays at the top
-        await pilot.pause()
-        assert scroll.scroll_y == 0
+        assert await scrolled(pilot, scroll, "j", "j", "j") == 3
+        assert await scrolled(pilot, scroll, "k") == 2
+        assert await scrolled(pilot, scroll, "down") == 3
+        assert await scrolled(pilot, scroll, "up", "up", "up", "k") == 0  # stays at the top
         assert isinstance(app.screen, HelpScreen)  # j / k moved nothing behind it
 
 
@@ -71,12 +68,8 @@ async def test_the_help_keys_row_names_the_scroll_keys_and_they_rebind_by_id() -
         scroll = await open_help(pilot, app)
         row = app.screen.query_one(".dialog-keys", Static)
         assert str(row.render()) == "↑↓ n p: scroll · Esc: close"
-        await pilot.press("n", "n")
-        await pilot.pause()
-        assert scroll.scroll_y == 2
-        await pilot.press("p")
-        await pilot.pause()
-        assert scroll.scroll_y == 1
+        assert await scrolled(pilot, scroll, "n", "n") == 2
+        assert await scrolled(pilot, scroll, "p") == 1
         await pilot.press("escape")
         assert isinstance(app.screen, EncounterScreen)
     app = make_app()
@@ -87,17 +80,10 @@ async def test_the_help_keys_row_names_the_scroll_keys_and_they_rebind_by_id() -
 
 
 async def test_the_pickers_help_scrolls_with_j_too(tmp_path: Path) -> None:
-    store = open_store(tmp_path / "e.json")
-    try:
-        LiveEncounter.create(store, "Crypt").close()
-        app = CombatTrackerApp(store, config=Config(), rng=random.Random(1))
+    with picker_app(tmp_path) as app:
         async with app.run_test(size=(60, 20)) as pilot:
             assert isinstance(app.screen, PickerScreen)
             scroll = await open_help(pilot, app)
-            await pilot.press("j", "j")
-            await pilot.pause()
-            assert scroll.scroll_y == 2
+            assert await scrolled(pilot, scroll, "j", "j") == 2
             await pilot.press("escape")
             assert isinstance(app.screen, PickerScreen)
-    finally:
-        store.close()

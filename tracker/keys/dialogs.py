@@ -83,25 +83,18 @@ PICKER_KEYS: tuple[Key, ...] = (
 #: The help screen's keys (``?`` on the encounter screen and the picker):
 #: its list of keys is longer than the screen, so it scrolls as lists do.
 HELP_KEYS: tuple[Key, ...] = (
-    Key(
-        "help.down",
-        "j,down",
-        "scroll_keys(1)",
-        "Down",
-        "help: scroll down",
-        "in the help screen: scroll the list of keys down a line",
-        show=False,
-        priority=True,  # before the scroll's own arrows, which drop keys typed in a burst
-    ),
-    Key(
-        "help.up",
-        "k,up",
-        "scroll_keys(-1)",
-        "Up",
-        "help: scroll up",
-        "in the help screen: scroll the list of keys up a line",
-        show=False,
-        priority=True,  # before the scroll's own arrows, which drop keys typed in a burst
+    *(
+        Key(
+            f"help.{way}",
+            keys,
+            f"scroll_keys({lines})",
+            way.capitalize(),
+            f"help: scroll {way}",
+            f"in the help screen: scroll the list of keys {way} a line",
+            show=False,
+            priority=True,  # before the scroll's own arrows, which drop keys typed in a burst
+        )
+        for way, keys, lines in (("down", "j,down", 1), ("up", "k,up", -1))
     ),
     Key(
         "help.close",
