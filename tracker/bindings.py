@@ -7,11 +7,19 @@ from __future__ import annotations
 from textual.binding import BindingType
 
 from tracker.keys import Key
-from tracker.keys.dialogs import LINE_KEYS, MOVEMENT_KEYS, PICKER_KEYS, SAVES_KEYS, SHARE_KEYS
+from tracker.keys.dialogs import (
+    HELP_KEYS,
+    LINE_KEYS,
+    MOVEMENT_KEYS,
+    PICKER_KEYS,
+    SAVES_KEYS,
+    SHARE_KEYS,
+)
 from tracker.keys.encounter import ENCOUNTER_KEYS
 
 __all__ = [
     "ENCOUNTER_KEYS",
+    "HELP_KEYS",
     "LINE_KEYS",
     "MOVEMENT_KEYS",
     "PICKER_KEYS",
@@ -37,13 +45,19 @@ def wide_ids() -> set[str]:
 
 def key_tables() -> list[list[tuple[str, str]]]:
     """``(id, default keys)`` per screen: a key may mean one thing per screen."""
-    tables = (ENCOUNTER_KEYS, PICKER_KEYS, MOVEMENT_KEYS, SAVES_KEYS, SHARE_KEYS)
+    tables = (ENCOUNTER_KEYS, PICKER_KEYS, MOVEMENT_KEYS, SAVES_KEYS, SHARE_KEYS, HELP_KEYS)
     return [[(k.id, k.key) for k in t] for t in tables]
 
 
 def key_ids() -> set[str]:
     """Every rebindable id (the keymap file is checked against these)."""
-    return {
-        k.id
-        for k in ENCOUNTER_KEYS + PICKER_KEYS + LINE_KEYS + MOVEMENT_KEYS + SAVES_KEYS + SHARE_KEYS
-    }
+    tables = (
+        ENCOUNTER_KEYS,
+        PICKER_KEYS,
+        LINE_KEYS,
+        MOVEMENT_KEYS,
+        SAVES_KEYS,
+        SHARE_KEYS,
+        HELP_KEYS,
+    )
+    return {k.id for table in tables for k in table}

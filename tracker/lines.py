@@ -11,13 +11,14 @@ from dataclasses import dataclass
 from rules.combatant import Combatant
 from rules.text import visible
 
-#: Add form: (key, label, placeholder); the key is the action word.
+#: Add form: (key, label, placeholder); the key is the action word.  A
+#: placeholder fits a field of the form at 80 columns: 20 characters at most.
 ADD_FIELDS = (
     ("name", "Name", "Goblin"),
     ("count", "Count", "1"),
-    ("hp", "HP", "number or dice, e.g. 2d6+2"),
+    ("hp", "HP", "number or 2d6+2"),
     ("al", "AL", "10"),
-    ("init", "Initiative", "fixed total (empty: rolled)"),
+    ("init", "Initiative", "total, blank: rolled"),
     ("bonus", "Init bonus", "flat modifier"),
     ("dex", "DEX", "score"),
     ("per", "PER", "score"),
@@ -33,7 +34,7 @@ ADD_FIELDS = (
     ("weak", "Weak ×2", "tags"),
     ("susceptible", "Susc ×1.5", "susceptible to: tags"),
     ("notes", "Notes", "free text"),
-    ("group", "Group", "one initiative, one row: e.g. Zombies"),
+    ("group", "Group", "e.g. Zombies (1 row)"),
 )
 
 #: Add-form fields of one word: spaces typed in them are dropped (``fire, cold``)

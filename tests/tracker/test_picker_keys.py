@@ -6,6 +6,8 @@ saw highlighted, never the newest fight unseen."""
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -24,6 +26,18 @@ from tracker.screens.prompt import ConfirmScreen
 NAMES = [f"Fight {n}" for n in range(1, 8)]
 
 
+@contextmanager
+def picker_app(tmp_path: Path, names: Sequence[str] = ("Crypt",)) -> Iterator[CombatTrackerApp]:
+    """The app on its resume picker, over a new store holding encounters *names*."""
+    store = open_store(tmp_path / "e.json")
+    try:
+        for name in names:
+            LiveEncounter.create(store, name).close()
+        yield CombatTrackerApp(store, config=Config(), rng=random.Random(1))
+    finally:
+        store.close()
+
+
 def highlighted(app: CombatTrackerApp) -> str:
     table = app.screen.query_one(DataTable)
     return str(table.get_row_at(table.cursor_row)[0])
@@ -35,11 +49,7 @@ def shown_order(app: CombatTrackerApp) -> list[str]:
 
 
 async def test_j_k_g_and_G_move_the_highlight(tmp_path: Path) -> None:
-    store = open_store(tmp_path / "e.json")
-    try:
-        for name in NAMES:
-            LiveEncounter.create(store, name).close()
-        app = CombatTrackerApp(store, config=Config(), rng=random.Random(1))
+    with picker_app(tmp_path, NAMES) as app:
         async with app.run_test(size=(80, 24)) as pilot:
             assert isinstance(app.screen, PickerScreen)
             order = shown_order(app)
@@ -57,16 +67,10 @@ async def test_j_k_g_and_G_move_the_highlight(tmp_path: Path) -> None:
             assert highlighted(app) == order[0]
             await pilot.press("k")  # above the first row: stays there
             assert highlighted(app) == order[0]
-    finally:
-        store.close()
 
 
 async def test_j_six_times_then_delete_asks_about_that_encounter(tmp_path: Path) -> None:
-    store = open_store(tmp_path / "e.json")
-    try:
-        for name in NAMES:
-            LiveEncounter.create(store, name).close()
-        app = CombatTrackerApp(store, config=Config(), rng=random.Random(1))
+    with picker_app(tmp_path, NAMES) as app:
         async with app.run_test(size=(80, 24)) as pilot:
             order = shown_order(app)
             await pilot.press(*["j"] * 6, "delete")
@@ -78,10 +82,8 @@ async def test_j_six_times_then_delete_asks_about_that_encounter(tmp_path: Path)
             await pilot.press("y")
             await pilot.pause()
             assert isinstance(app.screen, PickerScreen)
-            assert sorted(s.name for s in store.list()) == sorted(order[:6])
+            assert sorted(s.name for s in app.store.list()) == sorted(order[:6])
             assert shown_order(app) == order[:6]
-    finally:
-        store.close()
 
 
 async def test_an_ended_fight_shows_its_last_round_not_a_dash(tmp_path: Path) -> None:
@@ -111,10 +113,7 @@ async def test_an_ended_fight_shows_its_last_round_not_a_dash(tmp_path: Path) ->
 
 
 async def test_the_picker_help_lists_its_keys(tmp_path: Path) -> None:
-    store = open_store(tmp_path / "e.json")
-    try:
-        LiveEncounter.create(store, "Old fight").close()
-        app = CombatTrackerApp(store, config=Config(), rng=random.Random(1))
+    with picker_app(tmp_path, ["Old fight"]) as app:
         async with app.run_test(size=(100, 40)) as pilot:
             await pilot.press("question_mark")
             assert isinstance(app.screen, HelpScreen)
@@ -123,8 +122,6 @@ async def test_the_picker_help_lists_its_keys(tmp_path: Path) -> None:
             text = "\n".join(strip.text for strip in keys.render_lines(region))
             for key_id in ("picker.down", "picker.up", "picker.top", "picker.bottom"):
                 assert key_id in text
-    finally:
-        store.close()
 
 
 def three_fights(store: Store) -> None:

@@ -14,6 +14,7 @@ from typing import Any
 
 import aiohttp
 import pytest
+from textual.geometry import Region
 from textual.pilot import Pilot
 from textual.widgets import Static
 
@@ -169,6 +170,31 @@ async def test_the_dialog_fits_a_small_terminal(size: tuple[int, int]) -> None:
         assert qr.region.height == len(qr_lines(app.sharing.url or ""))
         assert dialog.region.contains_region(qr.region)
         assert screen.query_one("#share-url").region.width >= 15
+
+
+@pytest.mark.parametrize("size", [(120, 40), (80, 24), (60, 20)])
+async def test_the_lan_link_is_one_whole_line_above_the_code(
+    size: tuple[int, int], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The longest LAN link (a 15-character address, a 5-digit port: 51
+    characters) is read out and copied from one line: never broken inside
+    its token beside the code, while the whole code still fits."""
+    monkeypatch.setattr("tracker.share.server.lan_address", lambda: "192.168.123.234")
+    app = make_app()
+    async with app.run_test(size=size) as pilot:
+        await pilot.press("P", "l")
+        await pilot.pause()
+        url = app.sharing.url if app.sharing else None
+        assert url is not None and url.startswith("http://192.168.123.234:")
+        screen = app.screen
+        link = screen.query_one("#share-url", Static)
+        lines = [strip.text.rstrip() for strip in link.render_lines(Region(0, 0, *link.size))]
+        assert lines == [url]
+        dialog, qr = screen.query_one("#share"), screen.query_one("#share-qr")
+        assert dialog.region.contains_region(link.region)
+        assert link.region.bottom <= qr.region.y  # above the code, not beside it
+        assert qr.region.height == len(qr_lines(url)) and dialog.region.contains_region(qr.region)
+        assert dialog.region.bottom <= size[1]
 
 
 async def test_sharing_stops_with_the_app() -> None:

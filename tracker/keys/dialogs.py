@@ -80,6 +80,32 @@ PICKER_KEYS: tuple[Key, ...] = (
     Key("picker.quit", "q,escape", "app.quit", "Quit", "app: quit", "quit"),
 )
 
+#: The help screen's keys (``?`` on the encounter screen and the picker):
+#: its list of keys is longer than the screen, so it scrolls as lists do.
+HELP_KEYS: tuple[Key, ...] = (
+    *(
+        Key(
+            f"help.{way}",
+            keys,
+            f"scroll_keys({lines})",
+            way.capitalize(),
+            f"help: scroll {way}",
+            f"in the help screen: scroll the list of keys {way} a line",
+            show=False,
+            priority=True,  # before the scroll's own arrows, which drop keys typed in a burst
+        )
+        for way, keys, lines in (("down", "j,down", 1), ("up", "k,up", -1))
+    ),
+    Key(
+        "help.close",
+        "escape,q,question_mark,f1",
+        "close",
+        "Close",
+        "help: close",
+        "close the help screen",
+    ),
+)
+
 #: The movement dialog's keys (``m``): the check is rolled once and kept
 #: (cancel and reopen shows the same roll) until applied or re-rolled.
 MOVEMENT_KEYS: tuple[Key, ...] = (

@@ -7,6 +7,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from rich.cells import cell_len
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Grid, Horizontal, Vertical, VerticalScroll
@@ -35,8 +37,33 @@ class FormCheckbox(Checkbox, inherit_bindings=False):
     BINDINGS = [Binding("space", "toggle_button", "Toggle", show=False)]
 
 
+#: a label column of ``.form-grid`` and the gutter between columns (dialogs.tcss)
+LABEL, GUTTER = 11, 1
+
+
+class FormGrid(Grid):
+    """Two label / field pairs a line while every field shows its whole
+    hint; one pair a line (the form scrolls) when two would cut one off: a
+    GM reads a hint whole, never ``fixed total (empty:``."""
+
+    def __init__(self, hints: Sequence[str]) -> None:
+        super().__init__(classes="form-grid")
+        self._longest = max(map(cell_len, hints), default=0)
+
+    def fit(self, width: int) -> None:
+        """Lay the fields out for a grid *width* columns wide."""
+        # a field with two pairs a line: the width less two labels and three gutters
+        field = (width - 2 * LABEL - 3 * GUTTER) // 2
+        self.set_class(field < self._longest, "-one-pair")
+
+
 class FormBody(VerticalScroll, can_focus=False):
     """The fields; scrolls (to the focused field) when the terminal is short."""
+
+    def on_resize(self, event: events.Resize) -> None:
+        # the width as if the fields scroll: whether they do depends on the layout chosen
+        for grid in self.query(FormGrid):  # the initiative form's rows are no grid
+            grid.fit(event.size.width - self.styles.scrollbar_size_vertical)
 
 
 #: (text values by key, check box values by key) → error message or None.
@@ -68,7 +95,7 @@ class FormScreen(TakesTyping, Dialog[None]):
         with Vertical(classes="dialog form"):
             yield Label(plain(self._title), classes="dialog-title")
             with FormBody(classes="form-body"):
-                with Grid(classes="form-grid"):
+                with FormGrid([f.placeholder for f in self._fields]):
                     for f in self._fields:
                         yield Label(plain(f.label), classes="form-label")
                         yield PlainInput(f.value, placeholder=f.placeholder, id=f"field-{f.key}")

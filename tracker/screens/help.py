@@ -10,11 +10,10 @@ from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
 from textual.widgets import Label, Static
 
-from tracker.bindings import Key
+from tracker.bindings import HELP_KEYS, Key, bindings
 from tracker.screens.dialog import Dialog, keys_row
 from tracker.widgets.plain import plain, visible
 
@@ -61,9 +60,10 @@ NARROW = 100
 
 
 class HelpScreen(Dialog[None]):
-    """Every key of the encounter screen; any of Esc, q, ?, f1 closes it."""
+    """Every key of the encounter screen (or the picker); j / k and the
+    arrows scroll it, any of Esc, q, ?, f1 closes it."""
 
-    BINDINGS = [Binding("escape,q,question_mark,f1", "close", "Close")]
+    BINDINGS = bindings(HELP_KEYS)
 
     def __init__(self, keys: Sequence[Key], config: Config) -> None:
         super().__init__()
@@ -82,7 +82,18 @@ class HelpScreen(Dialog[None]):
                     classes="dialog-hint",
                     markup=False,
                 )
-            yield keys_row("Esc: close")
+            yield keys_row(f"{self._scroll_keys()}: scroll · Esc: close")
+
+    def _scroll_keys(self) -> str:
+        """The keys that scroll, as the keymap binds them: ``↑↓ j k``."""
+        down, up = (self._keymap.get(k.id, k.key).split(",")[0] for k in HELP_KEYS[:2])
+        return visible(f"↑↓ {key_text(down)} {key_text(up)}")
+
+    def action_scroll_keys(self, lines: int) -> None:
+        """Scroll the list of keys *lines* down (up when negative), at once:
+        three keys in one burst (a held key, a fast typist) scroll three lines."""
+        scroll = self.query_one(VerticalScroll)
+        scroll.scroll_to(y=scroll.scroll_y + lines, animate=False, immediate=True)
 
     def on_resize(self) -> None:
         narrow = self.size.width < NARROW

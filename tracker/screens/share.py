@@ -1,7 +1,8 @@
 """The players' view dialog (``P``): the link, its QR code when phones can
 open it, how many pages watch, and what the players are shown (each
 setting a ``view`` action, logged and undoable).  Title and keys sit on
-the border: a 17-line code fits 60x20."""
+the border, the link on the line above the code: a 17-line code and its
+link fit 60x20."""
 
 from __future__ import annotations
 
@@ -83,10 +84,12 @@ class ShareScreen(Dialog[None]):
         with Vertical(classes="dialog share", id="share") as dialog:
             dialog.border_title = "The players' view"
             dialog.border_subtitle = "P stop · l LAN · N new link · Esc close"
+            # the link on a line of its own, the dialog's width: beside the code
+            # it broke inside its token, and a GM reads it out or copies it whole
+            yield Static(id="share-url", markup=False)
             with Horizontal(id="share-body"):
                 yield Static(id="share-qr")
                 with VerticalScroll(id="share-info"):
-                    yield Static(id="share-url", markup=False)
                     yield Static(id="share-where", classes="dialog-hint", markup=False)
                     yield Static(id="share-viewers", markup=False)
                     yield Static(id="share-problem", classes="error", markup=False)

@@ -4,6 +4,7 @@ they do not apply, plus the ``wide`` keys when there is room."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence, Set
 from typing import TYPE_CHECKING
 
 from rich.text import Text
@@ -20,6 +21,47 @@ _WIDE = wide_ids()
 #: the keys a narrow footer keeps whatever else it drops
 PINNED = frozenset({"app.help", "app.quit"})
 
+#: (key to press, key as shown, label, enabled): one key of the footer
+Item = tuple[str, str, str, bool]
+
+
+def fit(items: Sequence[Item], extra: Set[str], pinned: Set[str], width: int) -> list[Item]:
+    """The *items* a footer *width* columns wide draws, in their order.
+
+    Help and quit (*pinned*) always; then the usual keys that apply, from
+    the first while they fit (a later, shorter one never jumps in: the
+    footer drops keys from its end); only when every one of those fits, the
+    *extra* keys that apply, while there is room.  A greyed key (it does
+    nothing now) only takes room left over once every key that applies
+    and fits is shown: a GM never loses ``t Temp`` to ``s Start`` mid-fight.
+    A GM who cannot see a key can still find it through ``?``."""
+
+    def size(item: Item) -> int:
+        return len(item[1]) + (len(item[2]) + 1 if item[2] else 0) + 1
+
+    keep = {i[0] for i in items if i[0] in pinned}
+    room = width - sum(size(i) for i in items if i[0] in keep)
+
+    def place(enabled: bool, extras: bool) -> bool:
+        """Show those keys while they fit (the extra keys skip one that does
+        not); False when a usual key did not fit."""
+        nonlocal room
+        for item in items:
+            if item[0] in keep or item[3] != enabled or (item[0] in extra) != extras:
+                continue
+            if size(item) <= room:
+                room -= size(item)
+                keep.add(item[0])
+            elif not extras:
+                return False
+        return True
+
+    if place(enabled=True, extras=False):
+        place(enabled=True, extras=True)
+        if place(enabled=False, extras=False):
+            place(enabled=False, extras=True)
+    return [i for i in items if i[0] in keep]
+
 
 class KeyFooter(Widget, can_focus=False):
     """The shown bindings of the screen, as ``key label`` pairs."""
@@ -34,7 +76,7 @@ class KeyFooter(Widget, can_focus=False):
         super().__init__(id=id)
         #: (key to press, key as shown, label, enabled) per shown action,
         #: and the keys shown only when there is room; None: not read yet
-        self._items: list[tuple[str, str, str, bool]] | None = None
+        self._items: list[Item] | None = None
         self._extra: set[str] = set()
         self._pinned: set[str] = set()
         self._spans: list[tuple[int, int, str, bool]] = []
@@ -46,7 +88,7 @@ class KeyFooter(Widget, can_focus=False):
         self.app.theme_changed_signal.subscribe(self, lambda _theme: self.refresh())
 
     @property
-    def items(self) -> list[tuple[str, str, str, bool]]:
+    def items(self) -> list[Item]:
         if self._items is None:
             self._items, self._extra = self._read(self.screen)
         return self._items
@@ -59,7 +101,7 @@ class KeyFooter(Widget, can_focus=False):
             self._items, self._extra = items, extra
             self.refresh()
 
-    def _read(self, screen: Screen[object]) -> tuple[list[tuple[str, str, str, bool]], set[str]]:
+    def _read(self, screen: Screen[object]) -> tuple[list[Item], set[str]]:
         seen: set[str] = set()
         items = []
         extra = set()
@@ -79,36 +121,9 @@ class KeyFooter(Widget, can_focus=False):
                 self._pinned.add(key)
         return items, extra
 
-    def shown(self, width: int) -> list[tuple[str, str, str, bool]]:
-        """The items drawn at *width*: every usual key, then extra keys
-        while there is room.  On a narrow screen the greyed keys go first
-        (they do nothing now), then keys from the end, never help and quit:
-        a GM who cannot see a key can still find it through ``?``."""
-
-        def size(item: tuple[str, str, str, bool]) -> int:
-            return len(item[1]) + (len(item[2]) + 1 if item[2] else 0) + 1
-
-        usual = [i for i in self.items if i[0] not in self._extra]
-        if sum(map(size, usual)) > width:
-            usual = [i for i in usual if i[3] or i[0] in self._pinned]
-            pinned = sum(size(i) for i in usual if i[0] in self._pinned)
-            fits, room = [], width - pinned
-            for item in usual:
-                if item[0] in self._pinned:
-                    fits.append(item)
-                elif size(item) <= room:
-                    room -= size(item)
-                    fits.append(item)
-                else:
-                    room = 0  # keep the order: no later, shorter key jumps in
-            return fits
-        room = width - sum(map(size, usual))
-        keep = set()
-        for item in self.items:
-            if item[0] in self._extra and size(item) <= room:
-                room -= size(item)
-                keep.add(item[0])
-        return [i for i in self.items if i[0] not in self._extra or i[0] in keep]
+    def shown(self, width: int) -> list[Item]:
+        """The items drawn at *width* (see :func:`fit`)."""
+        return fit(self.items, self._extra, self._pinned, width)
 
     def render(self) -> Text:
         key_style = self.get_component_rich_style("key-footer--key")
