@@ -7,6 +7,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from rules.durations import Duration, describe_duration
+from rules.text import closest
 
 if TYPE_CHECKING:
     from rules.combatant import Combatant
@@ -94,15 +95,9 @@ def unknown_condition_warning(name: str, combatants: Iterable[Combatant]) -> str
     common one nor one already in the fight, but close to one of those
     (§10 takes any name, so a GM's own condition such as ``marked`` passes
     quietly; ``frightend`` would otherwise never be found by ``uncond``)."""
-    import difflib
-
     key = name.strip().lower()
     present = {x.name.lower() for c in combatants for x in c.conditions}
     if key in KNOWN_CONDITIONS or key in present:
         return None
-    close = difflib.get_close_matches(
-        key, sorted(present | set(KNOWN_CONDITIONS)), n=1, cutoff=0.85
-    )
-    return (
-        f"{name.strip()!r} is not a common condition; did you mean {close[0]}?" if close else None
-    )
+    close = closest(key, sorted(present | set(KNOWN_CONDITIONS)), cutoff=0.85)
+    return f"{name.strip()!r} is not a common condition; did you mean {close}?" if close else None

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from rules.durations import Duration, describe_duration
+from rules.text import closest
 
 if TYPE_CHECKING:
     from rules.combatant import Combatant
@@ -283,14 +284,12 @@ def unknown_tag_warnings(tags: Iterable[str], combatants: Iterable[Combatant]) -
     not a common tag (RULES.md §5: a tag only matters through defenses, so
     a typo such as ``fier`` would silently bypass a fire resistance), with
     a did-you-mean from the fight's and the common tags."""
-    import difflib
-
     known = defense_tags(combatants) - {"all"}
     out = []
     for tag in normalize_tags(tags):
         if tag in known or tag in COMMON_TAGS:
             continue
-        close = difflib.get_close_matches(tag, sorted(known | set(COMMON_TAGS)), n=1)
-        hint = f"; did you mean {close[0]}?" if close else ""
+        close = closest(tag, sorted(known | set(COMMON_TAGS)))
+        hint = f"; did you mean {close}?" if close else ""
         out.append(f"no combatant here resists or is weak to {tag!r}{hint}")
     return out

@@ -1,12 +1,14 @@
 """Text a person typed (names, conditions, tags, notes) is data that must
 never act on a terminal or reorder what players read: :func:`check_text`
 refuses control, bidirectional and invisible characters at input,
-:func:`visible` spells out any that got in anyway, and :func:`name_key`
-compares names NFC-normalised and case-folded."""
+:func:`visible` spells out any that got in anyway, :func:`name_key`
+compares names NFC-normalised and case-folded, and :func:`closest` finds
+what a mistyped word most likely meant."""
 
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Iterable
 
 from rules.errors import ActionError
 
@@ -86,6 +88,28 @@ def check_text(field: str, value: str, limit: int = MAX_NAME) -> str:
 def name_key(name: str) -> str:
     """How two names compare: NFC-normalised, then case-folded."""
     return unicodedata.normalize("NFC", name).casefold()
+
+
+def closest(word: str, choices: Iterable[str], cutoff: float = 0.6) -> str | None:
+    """The one of *choices* that *word* most likely misspells, compared as
+    :func:`name_key` compares names, for a "did you mean" (every one in the
+    language comes from here); None when none is at least *cutoff* alike
+    (difflib's ratio) or two are equally alike: ``Goblin 7`` is as near
+    Goblin 1 as Goblin 2, and a guess between them would mislead."""
+    import difflib
+
+    matcher = difflib.SequenceMatcher()
+    matcher.set_seq2(name_key(word.strip()))
+    scored: dict[str, tuple[float, str]] = {}
+    for choice in choices:
+        key = name_key(choice)
+        matcher.set_seq1(key)
+        if key not in scored and matcher.quick_ratio() >= cutoff:
+            scored[key] = (matcher.ratio(), choice)
+    ranked = sorted((score for score in scored.values() if score[0] >= cutoff), reverse=True)
+    if not ranked or (len(ranked) > 1 and ranked[1][0] == ranked[0][0]):
+        return None
+    return ranked[0][1]
 
 
 def _escape(ch: str) -> str:

@@ -21,7 +21,7 @@ from rules.checks import DIFFICULTY_LEVELS
 from rules.conditions import KNOWN_CONDITIONS
 from rules.damage import COMMON_TAGS, defense_tags
 from rules.engine.damage_parts import PART_VERBS
-from rules.engine.grammar import SET_ALIASES, SET_FIELDS, SPECS, VERBS
+from rules.engine.grammar import SET_ALIASES, SET_FIELDS, SPECS, VERBS, verb_of
 from rules.engine.targets import SIDES, group_names, resolve_targets
 from rules.engine.words import split_batch, take_dice
 from rules.errors import ActionError
@@ -252,12 +252,13 @@ def completions(
         tokens = shlex.split(segment)
     except ValueError:  # an open single quote: nothing is sure
         return []
-    spec = SPECS.get(tokens[0].lower())
+    verb = verb_of(tokens[0])
+    spec = SPECS.get(verb)
     if spec is None or not (segment[-1].isspace() or segment.endswith(",")):
         return []
     rest = tokens[1:]
     joined = segment.endswith(",")  # the word continues the last one: a list
-    found = _slot(tokens[0].lower(), spec, rest[:-1] if joined else rest)
+    found = _slot(verb, spec, rest[:-1] if joined else rest)
     if found is None:
         return []
     kind, keywords = found
@@ -265,7 +266,6 @@ def completions(
         return []
     in_quotes = word.startswith('"')
     if kind in ("names", "targets", "saving"):
-        verb = tokens[0].lower()
         # a group's name is a target too; ungroup is mostly given one
         targets = (
             [*known.groups, *known.names] if verb == "ungroup" else [*known.names, *known.groups]

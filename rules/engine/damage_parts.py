@@ -13,10 +13,12 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from rules.engine.grammar import fail
+from rules.damage import COMMON_TAGS
+from rules.engine.grammar import SPECS, fail
 from rules.engine.values import check_dice
 from rules.engine.words import PLUS_WORDS, take_dice
 from rules.errors import ActionError
+from rules.text import closest
 
 #: verbs whose free words are damage tags and ``+`` parts.
 PART_VERBS = frozenset({"damage", "attack"})
@@ -38,7 +40,23 @@ def _tag(verb: str, token: str) -> str:
         raise fail(verb, f"damage tag {token!r} is dice (an amount goes before the tags{more})")
     if tag in PLUS_WORDS:
         raise fail(verb, f"{token!r} is not a damage tag (list the tags with spaces: fire cold)")
+    keyword = misspelled_keyword(verb, tag)
+    if keyword is not None:
+        raise fail(verb, f"unexpected {token!r}; did you mean {keyword}?")
     return tag
+
+
+def misspelled_keyword(verb: str, tag: str) -> str | None:
+    """The keyword of *verb* that the word *tag*, read as a damage tag, most
+    likely misspells: ``damage Ogre 5 crtl`` taken as a tag would deal a
+    plain hit where the GM typed a critical one.  Stricter than a refused
+    word's did-you-mean, as any other word is a good tag: no common tag,
+    four letters or more, three quarters alike a keyword that starts with
+    the same letter (``bone`` is no ``none``, ``av`` no ``adv``)."""
+    if len(tag) < 4 or tag in COMMON_TAGS:
+        return None
+    keywords = [k for k in SPECS[verb].options if k[:1] == tag[:1]]
+    return closest(tag, keywords, cutoff=0.75)
 
 
 class FreeWords:

@@ -11,6 +11,7 @@ from typing import Any
 from rules.abilities import ABILITIES
 from rules.engine.values import bounded, clears, parse_resistances
 from rules.errors import ActionError
+from rules.text import closest
 
 #: usage line per verb, for help screens and completion.
 HELP: dict[str, str] = {
@@ -64,6 +65,44 @@ HELP: dict[str, str] = {
 
 #: every verb of the language, for completion.
 VERBS: tuple[str, ...] = tuple(HELP)
+
+#: other words read as a verb: ``dmg`` is how a GM abbreviates damage on
+#: paper and means nothing else (the record and the log say ``damage``).
+VERB_ALIASES: dict[str, str] = {"dmg": "damage"}
+
+#: words from other games and trackers that are NOT this language's but
+#: name what one of its words does, offered when one is refused: ``hit``
+#: may be a damage or an attack roll, ``ac`` is another game's armor, so
+#: neither is read as a guess.
+OTHER_WORDS: dict[str, tuple[str, ...]] = {
+    "hit": ("damage", "attack"),
+    "hp": ("damage", "heal"),
+    "ac": ("al",),
+    "armor": ("al",),
+    "armour": ("al",),
+    "initiative": ("init",),
+}
+
+
+def verb_of(word: str) -> str:
+    """The verb *word* names (any case; an alias its verb), else *word* lower-cased."""
+    word = word.lower()
+    return VERB_ALIASES.get(word, word)
+
+
+#: each verb's usage under each word that names it, for the ``:`` line's hint.
+USAGE: dict[str, str] = {**HELP, **{alias: HELP[v] for alias, v in VERB_ALIASES.items()}}
+
+
+def did_you_mean(word: str, choices: Sequence[str]) -> str:
+    """``; did you mean crit?`` for a refused *word*: the words of *choices*
+    :data:`OTHER_WORDS` gives for it, else the one it most likely
+    misspells (``rules.text.closest``); empty when there is none."""
+    meant = [w for w in OTHER_WORDS.get(word.strip().lower(), ()) if w in choices]
+    close = closest(word, choices)
+    if not meant and close is not None:
+        meant = [close]
+    return f"; did you mean {' or '.join(meant)}?" if meant else ""
 
 
 #: the fields ``set T FIELD VALUE`` accepts (aliases map to these).
@@ -300,6 +339,9 @@ def check_set_value(field: str, value: str) -> None:
     combatant: a number's size and syntax, a resistance table's amounts."""
     field = SET_ALIASES.get(field, field)
     if field not in SET_FIELDS:
+        hint = did_you_mean(field, [*SET_FIELDS, *SET_ALIASES])
+        if hint:
+            raise ActionError(f"set: unknown field {field!r}{hint}")
         raise ActionError(f"set: unknown field {field!r} (fields: {', '.join(SET_FIELDS)})")
     if field in SET_NUMERIC:
         set_value(field, value)

@@ -6,6 +6,7 @@ line may end with ``faces N,N,…``; every problem is one :class:`ActionError`."
 
 from __future__ import annotations
 
+import shlex
 import unicodedata
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -24,11 +25,14 @@ from rules.engine.grammar import (
     _Spec,
     batch_parts,
     check_set_value,
+    did_you_mean,
     fail,
+    verb_of,
 )
-from rules.engine.targets import fuse_all
+from rules.engine.targets import fuse_all, targets_at
 from rules.engine.values import check_dice
 from rules.engine.words import (
+    in_quotes,
     is_number,
     read_choice,
     read_faces,
@@ -41,7 +45,7 @@ from rules.engine.words import (
     take_dice,
 )
 from rules.errors import ActionError
-from rules.text import MAX_NAME, MAX_NOTES, check_text, describe, first_unsafe
+from rules.text import MAX_NAME, MAX_NOTES, check_text, describe, first_unsafe, name_key
 from rules.view_settings import canonical_word
 
 
@@ -146,20 +150,41 @@ def _parse_one(line: str, names: Sequence[str] = (), groups: Sequence[str] = ())
     tokens = split_words(line)
     if not tokens:
         raise ActionError("empty line: type a verb (" + ", ".join(VERBS) + ")")
-    verb = tokens[0].lower()
+    verb = verb_of(tokens[0])
     spec = SPECS.get(verb)
     if spec is None:
-        close = [v for v in VERBS if v.startswith(verb[:2])] if verb else []
-        hint = f" (did you mean {', '.join(close)}?)" if close else ""
-        raise ActionError(f"unknown verb {tokens[0]!r}{hint}; verbs: {', '.join(VERBS)}")
+        hint = did_you_mean(tokens[0], VERBS)
+        raise ActionError(f"unknown verb {tokens[0]!r}{hint or '; verbs: ' + ', '.join(VERBS)}")
     rest = tokens[1:]
+    quoted = False
     if (names or groups) and rest:
         after_verb = line.lstrip()[len(tokens[0]) :].lstrip()
         quoted = after_verb[:1] in ("'", '"')
         rest = fuse_all(
             spec, rest, names, lambda words: _parse_words(verb, spec, words), quoted, groups
         )
-    return _parse_words(verb, spec, rest)
+    try:
+        return _parse_words(verb, spec, rest)
+    except ActionError:
+        start = targets_at(spec)
+        if start is not None and not (quoted and start == 0):
+            _refuse_part_of_name(verb, rest, start, [*names, *groups])
+        raise
+
+
+def _refuse_part_of_name(verb: str, rest: list[str], start: int, names: Sequence[str]) -> None:
+    """Raise the quoting hint when the words from ``rest[start]`` on, read
+    apart, begin a name with spaces (``heal Brother Tom 5`` for Brother
+    Tomas: the line failed on "Tom", not on the amount the GM typed)."""
+    for end in range(len(rest), start + 1, -1):
+        typed = " ".join(rest[start:end])
+        piece = name_key(typed.rsplit(",", 1)[-1].strip())
+        if " " in piece and any(name_key(n).startswith(piece) for n in names):
+            raise fail(
+                verb,
+                f"unexpected {rest[start + 1]!r}; "
+                + in_quotes(verb, typed, shlex.join(rest[end:])),
+            )
 
 
 def _parse_words(verb: str, spec: _Spec, rest: list[str]) -> dict[str, Any]:
@@ -233,14 +258,7 @@ def _parse_options(verb: str, spec: _Spec, rest: list[str], i: int, action: dict
             if word == "faces":  # a keyword, never a tag: it would not read back
                 raise fail(verb, "faces comes last, with the faces (faces 12,3,4)")
             if spec.free is None or (verb == "attack" and "damage" not in action):
-                if verb == "add" and i == 1 and not is_number(rest[i]):
-                    # right after the name: most likely the rest of it
-                    raise fail(
-                        verb,
-                        f"unexpected {rest[i]!r}; a name with spaces goes in quotes "
-                        f'(add "{rest[0]} {rest[i]}" …)',
-                    )
-                raise fail(verb, f"unexpected {rest[i]!r}")
+                raise _unexpected(verb, spec, rest, i)
             i = free.take(rest, i)
             continue
         key, kind = opt
@@ -268,6 +286,18 @@ def _parse_options(verb: str, spec: _Spec, rest: list[str], i: int, action: dict
         raise fail(verb, f"give one of visible, masked or hidden, not {' and '.join(shown)}")
     if verb in ("persist",) and not action.get("tags"):
         raise fail(verb, "needs at least one damage tag (e.g. bleed, fire)")
+
+
+def _unexpected(verb: str, spec: _Spec, rest: list[str], i: int) -> ActionError:
+    """The error for ``rest[i]``, a word *verb* does not take there, with the
+    keyword it most likely misspells; ``add``'s word right after the name
+    is most likely the rest of it (``add Animated Armor``), unless a number
+    follows as a keyword's would (``add Orc armor 15``)."""
+    hint = did_you_mean(rest[i], list(spec.options))
+    keyword_like = hint and i + 1 < len(rest) and is_number(rest[i + 1])
+    if verb == "add" and i == 1 and not is_number(rest[i]) and not keyword_like:
+        return fail(verb, f"unexpected {rest[i]!r}; {in_quotes(verb, f'{rest[0]} {rest[i]}')}")
+    return fail(verb, f"unexpected {rest[i]!r}{hint}")
 
 
 def normalize_action(

@@ -87,7 +87,7 @@ def resolve_targets(combatants: Sequence[Combatant], words: Sequence[str]) -> li
         elif is_selector(word):
             found = _select(combatants, word.strip())
         else:
-            found = [resolve_name(names, word)]
+            found = [resolve_name(names, word, group_names(combatants))]
         out.extend(n for n in found if n not in out)
     return out
 
@@ -179,13 +179,13 @@ def fuse_all(
         if rest[i - 1].lower() in NAME_OPTIONS and rest[i - 1].lower() in spec.options:
             rest = fuse_names(rest, i, names, groups=groups)
         i += 1
-    start = _targets_at(spec)
+    start = targets_at(spec)
     if start is not None and not (quoted and start == 0):
         rest = fuse_names(rest, start, names, parses, groups)
     return rest
 
 
-def _targets_at(spec: Any) -> int | None:
+def targets_at(spec: Any) -> int | None:
     """The word index of the verb's targets when every positional before
     them is one word (``group NAME T``: 1), else None."""
     for i, (_key, kind) in enumerate(spec.positional):

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from rules.engine.grammar import fail
 from rules.engine.values import MAX_FACES, bounded, parse_resistances
 from rules.errors import ActionError
+from rules.text import shorten
 
 
 def read_int(verb: str, key: str, token: str) -> int:
@@ -101,6 +102,13 @@ def read_choice(verb: str, key: str, token: str, allowed: tuple[str, ...]) -> st
     if word not in allowed:
         raise fail(verb, f"{key} is {' or '.join(allowed)}, not {token!r}")
     return word
+
+
+def in_quotes(verb: str, name: str, after: str = "…") -> str:
+    """How to type *name*, a name with spaces, as one word of *verb*'s line
+    (*after*: what follows it): the hint when its words were read apart."""
+    line = f'{verb} "{name}" {after}'.rstrip()
+    return f"a name with spaces goes in quotes ({shorten(line, 80)})"
 
 
 def split_words(line: str) -> list[str]:

@@ -15,7 +15,7 @@ from rules.combatant import Combatant
 from rules.encounter import Encounter
 from rules.errors import ActionError
 from rules.rulesets import Ruleset
-from rules.text import name_key, shorten, visible
+from rules.text import closest, name_key, shorten, visible
 
 T = TypeVar("T")
 
@@ -79,9 +79,10 @@ def _listing(names: Sequence[str], limit: int = 12) -> str:
     return shown + (f", … ({len(names)} in all)" if len(names) > limit else "")
 
 
-def resolve_name(names: Sequence[str], target: str) -> str:
+def resolve_name(names: Sequence[str], target: str, groups: Sequence[str] = ()) -> str:
     """The combatant *target* means: an exact name (any case), else the one
-    name it prefixes; unknown or ambiguous raises ActionError."""
+    name it prefixes; unknown or ambiguous raises ActionError, an unknown
+    one naming the name or group (*groups*) it most likely misspells."""
     key = name_key(target.strip())
     for name in names:
         if name_key(name) == key:
@@ -93,6 +94,11 @@ def resolve_name(names: Sequence[str], target: str) -> str:
         return _ambiguous(target, matches)
     if not names:
         raise ActionError(f'no combatant named "{shorten(target)}": the encounter is empty')
+    close = closest(target, [*names, *groups])
+    if close is not None:
+        raise ActionError(
+            f'no combatant named "{shorten(target)}"; did you mean "{shorten(close)}"?'
+        )
     raise ActionError(f'no combatant named "{shorten(target)}" (combatants: {_listing(names)})')
 
 

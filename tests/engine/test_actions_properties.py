@@ -12,6 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rules.abilities import ABILITIES as ABILITY_KEYS
+from rules.engine.damage_parts import misspelled_keyword
 from rules.engine.format import format_action
 from rules.engine.grammar import SET_FIELDS, SET_NUMERIC, SPECS, VERBS
 from rules.engine.parse import normalize_action, parse_action
@@ -80,9 +81,14 @@ def test_verb_with_random_words_gives_a_record_or_action_error(verb: str, words:
 NAME = st.from_regex(r"[A-Za-z][A-Za-z0-9' ]{0,12}[A-Za-z0-9]", fullmatch=True).filter(
     lambda s: "  " not in s
 )
-#: ``plus`` and ``and`` join damage parts, never a tag
+#: ``plus`` and ``and`` join damage parts, never a tag; nor is a word one
+#: letter off a keyword of the verbs that take tags (``crtl``: crit)
 TAG = st.from_regex(r"[a-z]{1,8}", fullmatch=True).filter(
-    lambda t: t not in KEYWORDS and t not in PLUS_WORDS
+    lambda t: (
+        t not in KEYWORDS
+        and t not in PLUS_WORDS
+        and not any(misspelled_keyword(v, t) for v in ("damage", "attack", "persist"))
+    )
 )
 #: text a name or note may hold (rules.text: no control, format, surrogate
 #: or separator characters), NFC as the parser keeps it.

@@ -147,7 +147,7 @@ class EncounterScreen(EncounterView):
     async def action_command_line(self) -> None:
         """Open the ``:`` line (mounted the first time it is used)."""
         from rules.engine.complete import known_in
-        from rules.engine.grammar import HELP, VERBS
+        from rules.engine.grammar import USAGE, VERBS
         from tracker.screens.typeahead import release_keys
         from tracker.widgets.command_line import CommandLine
 
@@ -157,7 +157,7 @@ class EncounterScreen(EncounterView):
         else:
             command = CommandLine(
                 VERBS,
-                HELP,
+                USAGE,
                 self.controller.names,
                 known=lambda: known_in(self.encounter),
                 history=self.typed.kind("command"),
