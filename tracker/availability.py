@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from tracker.endings import ENDINGS
 from tracker.lines import VISIBILITY_KEYS
 
 if TYPE_CHECKING:
@@ -27,6 +28,7 @@ NEED_COMBATANT = frozenset(
         "persistent",
         "condition",
         "uncondition",
+        "unpersist",
         "move",
         "initiative",
         "edit",
@@ -94,8 +96,10 @@ def unavailable(ctl: EncounterController, action: str) -> str | None:
         return _cannot_return(ctl)
     if action in VISIBILITY_KEYS:
         return _cannot_show(ctl, action)
-    if action == "uncondition" and not ctl.present_conditions(ctl.targets()):
-        return f"{', '.join(ctl.targets())}: no conditions to remove"
+    if action in ENDINGS and not ctl.carried(action, targets := ctl.targets()):
+        group = ctl.selected_group()
+        who = f"group {group[0].group}" if group and not ctl.marks_used() else ", ".join(targets)
+        return f"{who}: {ENDINGS[action].nothing}"
     return None
 
 

@@ -11,10 +11,11 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
-from tracker import applying, availability, lines
+from tracker import applying, availability, endings, lines
 from tracker import initiative_entry as initiative
 from tracker.applying import Action, Dice, MovePreviews
 from tracker.collapse import Collapse, Span, row_of, standing
+from tracker.endings import ENDINGS
 from tracker.lines import ON_TARGETS, VISIBILITY_KEYS, Ask
 
 if TYPE_CHECKING:
@@ -226,34 +227,25 @@ class EncounterController:
         current = self.selected()
         return [] if current is None else [current.name]
 
-    def present_conditions(self, names: list[str]) -> list[str]:
-        wanted = set(names)
-        return sorted(
-            {
-                cond.name
-                for c in self.encounter.combatants
-                if c.name in wanted
-                for cond in c.conditions
-            }
-        )
+    def _chosen(self, names: Sequence[str]) -> list[Combatant]:
+        """*names*' combatants, in that order (the gone ones left out)."""
+        by_name = {c.name: c for c in self.encounter.combatants}
+        return [by_name[n] for n in names if n in by_name]
 
-    def uncondition_line(self, names: Sequence[str], condition: str) -> str:
-        """Remove *condition* from each of *names* that has it, as one line."""
-        wanted = set(names)
-        having = {
-            c.name: {cond.name for cond in c.conditions}
-            for c in self.encounter.combatants
-            if c.name in wanted
-        }
-        who = [n for n in names if condition in having.get(n, ())]
-        return lines.uncondition_line(who, condition)
+    def carried(self, action: str, names: Sequence[str]) -> list[str]:
+        """What key *action* (``C``, ``X``: ``tracker.endings``) can end on *names*."""
+        return endings.choices(action, self._chosen(names))
+
+    def end_line(self, action: str, names: Sequence[str], choice: str) -> str:
+        """End *choice* on each of *names* that carries it, as one line."""
+        return endings.end_line(action, self._chosen(names), choice)
 
     def names_for(self, action: str) -> list[str]:
         """Whom key *action* acts on now: the targets, or the selection."""
         if action in VISIBILITY_KEYS and (group := self.selected_group()) and not self.marks_used():
             # the players see the group, down members too: all or nothing
             return [c.name for c in group]
-        if action in ON_TARGETS or action == "uncondition" or action in VISIBILITY_KEYS:
+        if action in ON_TARGETS or action in ENDINGS or action in VISIBILITY_KEYS:
             return self.targets()
         if action == "delay":
             active = self.active()
@@ -266,8 +258,8 @@ class EncounterController:
     def line(self, action: str, text: str = "", names: Sequence[str] | None = None) -> str | None:
         """``lines.key_line`` on *names* (default :meth:`names_for`)."""
         names = self.names_for(action) if names is None else names
-        if action == "uncondition":
-            return self.uncondition_line(names, text) if names else None
+        if action in ENDINGS:
+            return self.end_line(action, names, text) if names else None
         return lines.key_line(action, text, names)
 
     def ask(self, action: str) -> Ask | None:
@@ -281,8 +273,10 @@ class EncounterController:
             assert built is not None  # a key that builds lines, on somebody
             return built
 
-        present = self.present_conditions(names) if action == "uncondition" else ()
-        return lines.ask_for(action, names, line, self.selected_group(), self.marks_used(), present)
+        pick = None
+        if action in ENDINGS:
+            pick = (ENDINGS[action].title, self.carried(action, names))
+        return lines.ask_for(action, names, line, self.selected_group(), self.marks_used(), pick)
 
     def prompt_completions(self, ask: Ask, text: str) -> list[str]:
         """What Tab offers in *ask*'s prompt holding *text*: the engine's

@@ -185,10 +185,12 @@ def test_uncondition_line_removes_only_where_present() -> None:
     live.do("cond 'Goblin 1,Ogre' prone")
     live.do("cond 'Goblin 2' frightened value 1")
     names = ["Goblin 1", "Goblin 2", "Ogre"]
-    assert ctl.present_conditions(names) == ["frightened", "prone"]
-    assert ctl.uncondition_line(names, "prone") == "uncond 'Goblin 1' prone; uncond Ogre prone"
-    live.do(ctl.uncondition_line(names, "prone"))
-    assert ctl.present_conditions(names) == ["frightened"]
+    assert ctl.carried("uncondition", names) == ["frightened", "prone"]
+    assert (
+        ctl.end_line("uncondition", names, "prone") == "uncond 'Goblin 1' prone; uncond Ogre prone"
+    )
+    live.do(ctl.end_line("uncondition", names, "prone"))
+    assert ctl.carried("uncondition", names) == ["frightened"]
 
 
 # -- why a key does not apply --------------------------------------------------
@@ -410,7 +412,7 @@ def test_uncondition_offers_the_targets_conditions_and_removes_one() -> None:
     having = [n for n in ctl.names() if n in ("Goblin 1", "Ogre")]  # in the order of play
     assert line == "; ".join(f"uncond {shlex.quote(n)} prone" for n in having)
     assert ctl.do(line) is None
-    assert ctl.present_conditions(ctl.names()) == ["frightened"]
+    assert ctl.carried("uncondition", ctl.names()) == ["frightened"]
     ctl.clear_marks()
     at(ctl, cursor, "Zalek")
     assert ctl.ask("uncondition") is None  # nothing to remove from Zalek
@@ -490,9 +492,9 @@ def test_a_condition_name_is_quoted_when_removed() -> None:
     ask = ctl.ask("uncondition")
     assert ask is not None and ask.choices == (odd,)
     line = ask.line(odd)
-    assert line == lines.uncondition_line(["Ogre"], odd) == "uncond Ogre 'x; remove Zalek'"
+    assert line == lines.ending_line("uncond", [("Ogre", odd)]) == "uncond Ogre 'x; remove Zalek'"
     assert ctl.do(line) is None
-    assert ctl.present_conditions(["Ogre"]) == [] and "Zalek" in ctl.names()
+    assert ctl.carried("uncondition", ["Ogre"]) == [] and "Zalek" in ctl.names()
 
 
 def test_add_and_edit_forms_quote_their_values() -> None:

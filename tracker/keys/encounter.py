@@ -154,6 +154,16 @@ ENCOUNTER_KEYS: tuple[Key, ...] = (
         wide=True,
     ),
     Key(
+        "combatant.unpersist",
+        "X",
+        "unpersist",
+        "Unpers",
+        "combatant: end persistent damage…",
+        "end persistent damage (someone stopped the bleeding): pick one of the targets' "
+        "entries, ended on each that has it",
+        wide=True,
+    ),
+    Key(
         "combatant.condition",
         "c",
         "condition",
