@@ -78,7 +78,7 @@ def unavailable(ctl: EncounterController, action: str) -> str | None:
     if action == "redo":
         return None if ctl.live.can_redo else "nothing to redo"
     if action == "clear_marks":
-        return None if ctl.marked else "no marks to clear"
+        return None if ctl.marks else "no marks to clear"
     if action in NEED_COMBATANT and not enc.combatants:
         return "no combatants yet: a adds some"
     if action == "toggle_group":
@@ -153,7 +153,8 @@ class Reasons:
         ctl, live = self._ctl, self._ctl.live
         state = (
             ctl.cursor_row(),
-            tuple(ctl.marked),
+            tuple(ctl.marks.names),
+            tuple(ctl.marks.groups),
             tuple(ctl.collapse.saved()),
             live.can_undo,
             live.can_redo,

@@ -114,7 +114,8 @@ ENCOUNTER_KEYS: tuple[Key, ...] = (
         "selection: expand / collapse the group",
         "a group shows as one row (Zombies ×12 · 4 bloodied · 2 down): o shows its members, "
         "o on a member folds them again; on the one row, damage, heal, temp, persistent, "
-        "conditions, attack and space act on its standing members",
+        "conditions, attack and space act on its standing members (a marked group: "
+        "its members standing when an action applies)",
         show=False,
     ),
     Key(
