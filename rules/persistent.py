@@ -106,6 +106,13 @@ def remove_persistent(c: Combatant, tag: str) -> tuple[Combatant, str]:
     return replace(c, persistent=kept), f"{c.name}'s persistent {ended} ends"
 
 
+def ending_tag(entry: PersistentDamage) -> str:
+    """The tag :func:`remove_persistent` takes to end *entry* (RULES.md §7:
+    the GM ends an entry at any time).  A combatant's entries share no tag
+    (one entry per damage tag), so this tag ends that entry and no other."""
+    return min(_tagset(entry))
+
+
 class PersistentTick(NamedTuple):
     """One end-of-turn tick: the damage applied, the flat check's *face*
     against *dc*, and whether the entry *ended* (RULES.md §7)."""

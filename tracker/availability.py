@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from tracker.endings import ENDINGS
 from tracker.lines import VISIBILITY_KEYS
 
 if TYPE_CHECKING:
@@ -27,6 +28,7 @@ NEED_COMBATANT = frozenset(
         "persistent",
         "condition",
         "uncondition",
+        "unpersist",
         "move",
         "initiative",
         "edit",
@@ -76,7 +78,7 @@ def unavailable(ctl: EncounterController, action: str) -> str | None:
     if action == "redo":
         return None if ctl.live.can_redo else "nothing to redo"
     if action == "clear_marks":
-        return None if ctl.marked else "no marks to clear"
+        return None if ctl.marks else "no marks to clear"
     if action in NEED_COMBATANT and not enc.combatants:
         return "no combatants yet: a adds some"
     if action == "toggle_group":
@@ -94,8 +96,10 @@ def unavailable(ctl: EncounterController, action: str) -> str | None:
         return _cannot_return(ctl)
     if action in VISIBILITY_KEYS:
         return _cannot_show(ctl, action)
-    if action == "uncondition" and not ctl.present_conditions(ctl.targets()):
-        return f"{', '.join(ctl.targets())}: no conditions to remove"
+    if action in ENDINGS and not ctl.carried(action, targets := ctl.targets()):
+        group = ctl.selected_group()
+        who = f"group {group[0].group}" if group and not ctl.marks_used() else ", ".join(targets)
+        return f"{who}: {ENDINGS[action].nothing}"
     return None
 
 
@@ -149,7 +153,8 @@ class Reasons:
         ctl, live = self._ctl, self._ctl.live
         state = (
             ctl.cursor_row(),
-            tuple(ctl.marked),
+            tuple(ctl.marks.names),
+            tuple(ctl.marks.groups),
             tuple(ctl.collapse.saved()),
             live.can_undo,
             live.can_redo,

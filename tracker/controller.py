@@ -11,11 +11,13 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
-from tracker import applying, availability, lines
+from tracker import applying, availability, endings, lines
 from tracker import initiative_entry as initiative
 from tracker.applying import Action, Dice, MovePreviews
 from tracker.collapse import Collapse, Span, row_of, standing
+from tracker.endings import ENDINGS
 from tracker.lines import ON_TARGETS, VISIBILITY_KEYS, Ask
+from tracker.marks import Marks
 
 if TYPE_CHECKING:
     from rules.combatant import Combatant
@@ -47,10 +49,9 @@ class EncounterController:
         self._turn_at = self._turn_place()
         ui: Mapping[str, object] = live.ui_state
         selected = ui.get("selected")
-        marked = ui.get("marked")
         self.selected_name: str | None = selected if isinstance(selected, str) else None
-        #: the marked combatants' names, in the order they were marked
-        self.marked: list[str] = [str(n) for n in marked] if isinstance(marked, list) else []
+        #: what ``space`` marked: combatants, and groups on their row (``tracker.marks``)
+        self.marks = Marks(ui.get("marked"), ui.get("marked_groups"))
         #: which groups show member by member (the others: one row each)
         self.collapse = Collapse(ui.get("expanded"))
         self._previews = MovePreviews(live)
@@ -171,36 +172,36 @@ class EncounterController:
         return None if self.active() is None or turn is None else self.row_of(turn)
 
     def prune_marks(self) -> None:
-        names = set(self.names())
-        self.marked = [n for n in self.marked if n in names]
+        self.marks.prune(self.encounter.combatants)
+
+    def _save_marks(self) -> None:
+        self.live.set_ui_state(**self.marks.saved())
+
+    def marked(self, every: bool = False) -> list[str]:
+        """Whom the marks stand for now, in the order of play (``tracker.marks``:
+        a marked group, its standing members; *every*: all its members)."""
+        return self.marks.resolve(self.encounter.combatants, every)
 
     def toggle_mark(self) -> bool:
         """Mark the selected combatant, or unmark them; on a collapsed group,
-        mark its standing members (unmark them when all are marked); False:
-        nobody selected."""
+        mark the group, which stands for its standing members when an action
+        applies (unmark it when marked); False: nobody selected."""
         current = self.selected()
         if current is None:
             return False
         group = self.selected_group()
         if group:
-            names = standing(group)
-            if all(n in self.marked for n in names):
-                self.marked = [n for n in self.marked if n not in names]
-            else:
-                self.marked += [n for n in names if n not in self.marked]
-        elif current.name in self.marked:
-            self.marked.remove(current.name)
+            self.marks.toggle_group(group)
         else:
-            self.marked.append(current.name)
-        self.live.set_ui_state(marked=list(self.marked))
+            self.marks.toggle(self.encounter.combatants, current)
+        self._save_marks()
         return True
 
     def clear_marks(self) -> bool:
         """False when there was no mark."""
-        if not self.marked:
+        if not self.marks.clear():
             return False
-        self.marked = []
-        self.live.set_ui_state(marked=[])
+        self._save_marks()
         return True
 
     def used_marks(self) -> None:
@@ -211,13 +212,11 @@ class EncounterController:
             self.clear_marks()
 
     def marks_used(self) -> bool:
-        names = set(self.names())
-        return any(n in names for n in self.marked)
+        return bool(self.marked())
 
     def targets(self) -> list[str]:
         """The marked combatants (in the order of play), else the selection."""
-        chosen = set(self.marked)
-        marked = [n for n in self.names() if n in chosen]
+        marked = self.marked()
         if marked:
             return marked
         group = self.selected_group()
@@ -226,34 +225,28 @@ class EncounterController:
         current = self.selected()
         return [] if current is None else [current.name]
 
-    def present_conditions(self, names: list[str]) -> list[str]:
-        wanted = set(names)
-        return sorted(
-            {
-                cond.name
-                for c in self.encounter.combatants
-                if c.name in wanted
-                for cond in c.conditions
-            }
-        )
+    def _chosen(self, names: Sequence[str]) -> list[Combatant]:
+        """*names*' combatants, in that order (the gone ones left out)."""
+        by_name = {c.name: c for c in self.encounter.combatants}
+        return [by_name[n] for n in names if n in by_name]
 
-    def uncondition_line(self, names: Sequence[str], condition: str) -> str:
-        """Remove *condition* from each of *names* that has it, as one line."""
-        wanted = set(names)
-        having = {
-            c.name: {cond.name for cond in c.conditions}
-            for c in self.encounter.combatants
-            if c.name in wanted
-        }
-        who = [n for n in names if condition in having.get(n, ())]
-        return lines.uncondition_line(who, condition)
+    def carried(self, action: str, names: Sequence[str]) -> list[str]:
+        """What key *action* (``C``, ``X``: ``tracker.endings``) can end on *names*."""
+        return endings.choices(action, self._chosen(names))
+
+    def end_line(self, action: str, names: Sequence[str], choice: str) -> str:
+        """End *choice* on each of *names* that carries it, as one line."""
+        return endings.end_line(action, self._chosen(names), choice)
 
     def names_for(self, action: str) -> list[str]:
         """Whom key *action* acts on now: the targets, or the selection."""
-        if action in VISIBILITY_KEYS and (group := self.selected_group()) and not self.marks_used():
-            # the players see the group, down members too: all or nothing
-            return [c.name for c in group]
-        if action in ON_TARGETS or action == "uncondition" or action in VISIBILITY_KEYS:
+        if action in VISIBILITY_KEYS:
+            # the players see a group, down members too: all or nothing
+            if self.marks_used():
+                return self.marked(every=True)
+            if group := self.selected_group():
+                return [c.name for c in group]
+        if action in ON_TARGETS or action in ENDINGS or action in VISIBILITY_KEYS:
             return self.targets()
         if action == "delay":
             active = self.active()
@@ -266,8 +259,8 @@ class EncounterController:
     def line(self, action: str, text: str = "", names: Sequence[str] | None = None) -> str | None:
         """``lines.key_line`` on *names* (default :meth:`names_for`)."""
         names = self.names_for(action) if names is None else names
-        if action == "uncondition":
-            return self.uncondition_line(names, text) if names else None
+        if action in ENDINGS:
+            return self.end_line(action, names, text) if names else None
         return lines.key_line(action, text, names)
 
     def ask(self, action: str) -> Ask | None:
@@ -281,8 +274,10 @@ class EncounterController:
             assert built is not None  # a key that builds lines, on somebody
             return built
 
-        present = self.present_conditions(names) if action == "uncondition" else ()
-        return lines.ask_for(action, names, line, self.selected_group(), self.marks_used(), present)
+        pick = None
+        if action in ENDINGS:
+            pick = (ENDINGS[action].title, self.carried(action, names))
+        return lines.ask_for(action, names, line, self.selected_group(), self.marks_used(), pick)
 
     def prompt_completions(self, ask: Ask, text: str) -> list[str]:
         """What Tab offers in *ask*'s prompt holding *text*: the engine's
@@ -320,9 +315,8 @@ class EncounterController:
 
     def renamed(self, renames: Mapping[str, str]) -> None:
         """Combatants were renamed (old to new): the selection and their marks follow."""
-        if any(n in renames for n in self.marked):
-            self.marked = [renames.get(n, n) for n in self.marked]
-            self.live.set_ui_state(marked=list(self.marked))
+        if self.marks.renamed(renames):
+            self._save_marks()
         if self.selected_name is not None and self.selected_name in renames:
             self.remember(renames[self.selected_name])
 

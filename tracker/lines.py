@@ -133,7 +133,7 @@ class Ask:
     line: Callable[[str], str]
     #: the line goes to the marked combatants (``keep_marks``: do they clear after)
     uses_marks: bool = False
-    #: pick one of these instead of typing (``uncondition``)
+    #: pick one of these instead of typing (``tracker.endings``: ``C``, ``X``)
     choices: tuple[str, ...] = ()
     #: an empty answer is an answer (``attack`` with no options)
     blank: bool = False
@@ -186,9 +186,10 @@ def with_value(text: str) -> str:
     return " ".join(words)
 
 
-def uncondition_line(names: Sequence[str], condition: str) -> str:
-    """``uncond`` *condition* from each of *names*, one undoable batch."""
-    return "; ".join(f"uncond {targets([n])} {_quote(condition)}" for n in names)
+def ending_line(verb: str, ends: Sequence[tuple[str, str]]) -> str:
+    """``VERB T WORD`` for each (name, word) of *ends*, one undoable batch
+    (``uncond 'Goblin 1' prone; uncond Ogre prone``: ``tracker.endings``)."""
+    return "; ".join(f"{verb} {targets([name])} {_quote(word)}" for name, word in ends)
 
 
 def line_head(action: str, names: Sequence[str]) -> str | None:
@@ -230,12 +231,12 @@ def ask_for(
     line: Callable[[str], str],
     group: Sequence[Combatant] = (),
     uses_marks: bool = False,
-    conditions: Sequence[str] = (),
+    pick: tuple[str, Sequence[str]] | None = None,
 ) -> Ask | None:
     """What prompt key *action* asks for on *names*, *line* making the answer
     its line.  *group*: the collapsed group under the cursor, named instead of
-    its members; *conditions*: the ones ``uncondition`` picks from.  None: not
-    a prompt key, or nothing to pick."""
+    its members; *pick*: a key that picks instead (``tracker.endings``): its
+    title and its choices.  None: not a prompt key, or nothing to pick."""
     who = ", ".join(names)
     head = line_head(action, names) or ""
     if group and not uses_marks and action != "initiative":
@@ -260,10 +261,11 @@ def ask_for(
             saves=saves,
             head=head,
         )
-    if action == "uncondition":
-        if not conditions:
+    if pick is not None:
+        title, choices = pick
+        if not choices:
             return None
-        return Ask(f"Remove condition: {who}", "", line, uses_marks, tuple(conditions))
+        return Ask(f"{title}: {who}", "", line, uses_marks, tuple(choices))
     if action == "initiative":
         if group:  # a member's initiative is the whole group's (§4)
             who = f"group {group[0].group} ({len(group)})"

@@ -9,6 +9,7 @@ from rules.damage import Defenses
 from rules.persistent import (
     PersistentDamage,
     add_persistent,
+    ending_tag,
     persistent_entry,
     remove_persistent,
     tick_persistent,
@@ -74,6 +75,19 @@ def test_gm_removes_by_tag_any_case() -> None:
     c, _ = add_persistent(goblin(), BLEED)
     c, text = remove_persistent(c, "BLEED")
     assert c.persistent == () and "ends" in text
+
+
+def test_the_ending_tag_of_an_entry_ends_that_entry_alone() -> None:
+    acid_fire = PersistentDamage("2d4", ("Fire", "acid"))
+    untyped = PersistentDamage("1d4")
+    c = goblin()
+    for entry in (BLEED, acid_fire, untyped):
+        c, _ = add_persistent(c, entry)
+    assert [ending_tag(p) for p in c.persistent] == ["bleed", "acid", "untyped"]
+    for entry in (acid_fire, untyped, BLEED):
+        left = [p for p in c.persistent if p != entry]
+        c, text = remove_persistent(c, ending_tag(entry))
+        assert list(c.persistent) == left and text.endswith(" ends")
 
 
 def test_remove_absent_is_clear_error() -> None:

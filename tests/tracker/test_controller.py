@@ -91,7 +91,7 @@ def test_no_combatants_nothing_to_select_or_step_to() -> None:
     assert ctl.step(1) is None and ctl.step(-1) is None
     assert ctl.targets() == []
     assert ctl.toggle_mark() is False
-    assert ctl.marked == []
+    assert ctl.marks.names == []
 
 
 def test_cursor_moved_remembers_the_selection_in_the_ui_state() -> None:
@@ -106,7 +106,7 @@ def test_cursor_moved_remembers_the_selection_in_the_ui_state() -> None:
 def test_saved_selection_and_marks_are_resumed() -> None:
     ctl, _, _ = fight(ui={"selected": "Ogre", "marked": ["Goblin 2", "Zalek"]})
     assert ctl.selected_name == "Ogre"
-    assert ctl.marked == ["Goblin 2", "Zalek"]
+    assert ctl.marks.names == ["Goblin 2", "Zalek"]
     assert ctl.follow() == order(ctl.live).index("Ogre")  # the cursor goes to the Ogre
 
 
@@ -149,13 +149,13 @@ def test_marks_toggle_on_and_off_and_are_saved() -> None:
     assert ctl.toggle_mark()
     cursor.row = 1
     assert ctl.toggle_mark()
-    assert ctl.marked == [names[3], names[1]]  # in the order they were marked
+    assert ctl.marks.names == [names[3], names[1]]  # in the order they were marked
     assert live.ui_state["marked"] == [names[3], names[1]]
     assert ctl.targets() == [names[1], names[3]]  # in the order of play
     assert ctl.marks_used()
     cursor.row = 3
     assert ctl.toggle_mark()  # again: unmarked
-    assert ctl.marked == [names[1]]
+    assert ctl.marks.names == [names[1]]
     assert live.ui_state["marked"] == [names[1]]
 
 
@@ -163,7 +163,7 @@ def test_clear_marks_forgets_them_and_says_whether_there_were_any() -> None:
     ctl, _, live = fight(ui={"marked": ["Goblin 1", "Goblin 3"]})
     assert ctl.targets() == ["Goblin 1", "Goblin 3"]
     assert ctl.clear_marks() is True
-    assert ctl.marked == [] and live.ui_state["marked"] == []
+    assert ctl.marks.names == [] and live.ui_state["marked"] == []
     assert ctl.targets() == [order(live)[0]]  # back to the selection
     assert ctl.clear_marks() is False
 
@@ -174,7 +174,7 @@ def test_marks_on_removed_combatants_are_pruned_and_not_used() -> None:
     assert not ctl.marks_used()  # the next action goes to the selection
     assert ctl.targets() == [order(live)[0]]
     ctl.prune_marks()
-    assert ctl.marked == []
+    assert ctl.marks.names == []
 
 
 # -- conditions ---------------------------------------------------------------
@@ -185,10 +185,12 @@ def test_uncondition_line_removes_only_where_present() -> None:
     live.do("cond 'Goblin 1,Ogre' prone")
     live.do("cond 'Goblin 2' frightened value 1")
     names = ["Goblin 1", "Goblin 2", "Ogre"]
-    assert ctl.present_conditions(names) == ["frightened", "prone"]
-    assert ctl.uncondition_line(names, "prone") == "uncond 'Goblin 1' prone; uncond Ogre prone"
-    live.do(ctl.uncondition_line(names, "prone"))
-    assert ctl.present_conditions(names) == ["frightened"]
+    assert ctl.carried("uncondition", names) == ["frightened", "prone"]
+    assert (
+        ctl.end_line("uncondition", names, "prone") == "uncond 'Goblin 1' prone; uncond Ogre prone"
+    )
+    live.do(ctl.end_line("uncondition", names, "prone"))
+    assert ctl.carried("uncondition", names) == ["frightened"]
 
 
 # -- why a key does not apply --------------------------------------------------
@@ -410,7 +412,7 @@ def test_uncondition_offers_the_targets_conditions_and_removes_one() -> None:
     having = [n for n in ctl.names() if n in ("Goblin 1", "Ogre")]  # in the order of play
     assert line == "; ".join(f"uncond {shlex.quote(n)} prone" for n in having)
     assert ctl.do(line) is None
-    assert ctl.present_conditions(ctl.names()) == ["frightened"]
+    assert ctl.carried("uncondition", ctl.names()) == ["frightened"]
     ctl.clear_marks()
     at(ctl, cursor, "Zalek")
     assert ctl.ask("uncondition") is None  # nothing to remove from Zalek
@@ -490,9 +492,9 @@ def test_a_condition_name_is_quoted_when_removed() -> None:
     ask = ctl.ask("uncondition")
     assert ask is not None and ask.choices == (odd,)
     line = ask.line(odd)
-    assert line == lines.uncondition_line(["Ogre"], odd) == "uncond Ogre 'x; remove Zalek'"
+    assert line == lines.ending_line("uncond", [("Ogre", odd)]) == "uncond Ogre 'x; remove Zalek'"
     assert ctl.do(line) is None
-    assert ctl.present_conditions(["Ogre"]) == [] and "Zalek" in ctl.names()
+    assert ctl.carried("uncondition", ["Ogre"]) == [] and "Zalek" in ctl.names()
 
 
 def test_add_and_edit_forms_quote_their_values() -> None:
@@ -524,11 +526,11 @@ def test_renaming_the_active_combatant_is_not_the_turn_passing() -> None:
     at(ctl, cursor, other)
     ctl.toggle_mark()
     live.do(f"set {shlex.quote(active.name)} name Renamed")
-    assert ctl.turn_moved() is None and ctl.marked == [other]
+    assert ctl.turn_moved() is None and ctl.marks.names == [other]
     live.undo()
-    assert ctl.turn_moved() is None and ctl.marked == [other]
+    assert ctl.turn_moved() is None and ctl.marks.names == [other]
     live.do("next")  # the turn really passes: the marks clear
-    assert ctl.turn_moved() is not None and ctl.marked == []
+    assert ctl.turn_moved() is not None and ctl.marks.names == []
 
 
 def test_a_renamed_mark_stays_marked() -> None:
@@ -536,11 +538,11 @@ def test_a_renamed_mark_stays_marked() -> None:
     at(ctl, cursor, "Ogre")
     ctl.toggle_mark()
     assert ctl.do("set Ogre name Troll") is None
-    assert ctl.marked == ["Troll"] and live.ui_state["marked"] == ["Troll"]
+    assert ctl.marks.names == ["Troll"] and live.ui_state["marked"] == ["Troll"]
     assert ctl.history(undo=True) is None
-    assert ctl.marked == ["Ogre"] and live.ui_state["marked"] == ["Ogre"]
+    assert ctl.marks.names == ["Ogre"] and live.ui_state["marked"] == ["Ogre"]
     assert ctl.history(undo=False) is None
-    assert ctl.marked == ["Troll"] and live.ui_state["marked"] == ["Troll"]
+    assert ctl.marks.names == ["Troll"] and live.ui_state["marked"] == ["Troll"]
 
 
 def test_move_line_and_preview_for_the_movement_dialog() -> None:
@@ -652,7 +654,7 @@ def test_each_turn_change_selects_the_active_combatant_and_keeps_the_marks() -> 
     assert live.ui_state["selected"] == "Zalek"
     live.do("next")
     assert moved(ctl, cursor) == 1 and selected_name(ctl) == order(live)[1]
-    assert ctl.marked == ["Goblin 3"]  # untouched
+    assert ctl.marks.names == ["Goblin 3"]  # untouched
     # the GM moves the selection: it stays until the turn passes again
     cursor.row = order(live).index("Ogre")
     ctl.cursor_moved()
@@ -776,7 +778,7 @@ def test_one_target_takes_a_saves_form_too() -> None:
     ask = ctl.ask("damage")
     assert ask is not None and ask.saves is not None
     assert ask.saves("12", {"Ogre": "half"}) == "damage Ogre 12 half Ogre"
-    ctl.marked = ["Ogre", "Zalek"]
+    ctl.marks.names = ["Ogre", "Zalek"]
     heal = ctl.ask("heal")
     assert heal is not None and heal.saves is None  # only damage saves
 
@@ -784,7 +786,7 @@ def test_one_target_takes_a_saves_form_too() -> None:
 @pytest.mark.parametrize("name", HOSTILE)
 def test_a_hostile_name_under_half_stays_one_target(name: str) -> None:
     ctl, _, live = fight(setup=(*SETUP, f"add {shlex.quote(name)} hp 20 al 10"))
-    ctl.marked = [name, "Ogre"]
+    ctl.marks.names = [name, "Ogre"]
     ask = ctl.ask("damage")
     assert ask is not None and ask.saves is not None
     action = one_action(ask.saves("6", {name: "half"}))
@@ -797,33 +799,33 @@ def test_a_hostile_name_under_half_stays_one_target(name: str) -> None:
 def test_marks_stay_after_an_action_and_clear_when_the_turn_passes() -> None:
     ctl, _, live = fight(setup=(*SETUP, "start"))
     ctl.turn_moved()
-    ctl.marked = ["Goblin 1", "Goblin 2"]
+    ctl.marks.names = ["Goblin 1", "Goblin 2"]
     ctl.used_marks()  # the default: kept for the next action
-    assert ctl.marked == ["Goblin 1", "Goblin 2"]
-    assert ctl.turn_moved() is None and ctl.marked  # no turn change: kept
+    assert ctl.marks.names == ["Goblin 1", "Goblin 2"]
+    assert ctl.turn_moved() is None and ctl.marks.names  # no turn change: kept
     live.do("next")
     assert ctl.turn_moved() is not None
-    assert ctl.marked == [] and live.ui_state["marked"] == []
+    assert ctl.marks.names == [] and live.ui_state["marked"] == []
 
 
 def test_marks_until_escape_survive_the_turn_passing() -> None:
     ctl, _, live = fight(setup=(*SETUP, "start"))
     ctl.keep_marks = "until-esc"
-    ctl.marked = ["Ogre"]
+    ctl.marks.names = ["Ogre"]
     ctl.used_marks()
     live.do("next")
     ctl.turn_moved()
-    assert ctl.marked == ["Ogre"]
-    assert ctl.clear_marks() and ctl.marked == []
+    assert ctl.marks.names == ["Ogre"]
+    assert ctl.clear_marks() and ctl.marks.names == []
 
 
 def test_marks_after_each_action_clear_once_used() -> None:
     ctl, _, live = fight()
     ctl.keep_marks = "after-each-action"
-    ctl.marked = ["Ogre", "Zalek"]
-    live.set_ui_state(marked=ctl.marked)
+    ctl.marks.names = ["Ogre", "Zalek"]
+    live.set_ui_state(marked=ctl.marks.names)
     ctl.used_marks()
-    assert ctl.marked == [] and live.ui_state["marked"] == []
+    assert ctl.marks.names == [] and live.ui_state["marked"] == []
 
 
 # -- the initiative form (s) ------------------------------------------------------

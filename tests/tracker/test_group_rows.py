@@ -197,7 +197,8 @@ async def test_space_on_the_row_marks_its_standing_members() -> None:
         await to_row(pilot, app, "Zombie ×4")
         await pilot.press("space")
         ctl = app.screen.controller  # type: ignore[attr-defined]
-        assert ctl.marked == ["Zombie 1", "Zombie 2", "Zombie 3"]
+        assert ctl.marks.groups == ["Zombie"]  # the group, not who stood then
+        assert ctl.marked() == ["Zombie 1", "Zombie 2", "Zombie 3"]
         assert rows(app)[row_of(app, "Zombie ×4")][1] == "●"
         assert "3 marked" in pane(app).render_line(0).text
         assert "● Zombie 2" in details(app) and "● Zombie 4" not in details(app)
@@ -207,8 +208,8 @@ async def test_space_on_the_row_marks_its_standing_members() -> None:
         await pilot.press("enter")  # the marks: three zombies and the ogre
         assert [hp(app, n) for n in ZOMBIES] == [8, 8, 8, 0] and hp(app, "Ogre") == 57
         await to_row(pilot, app, "Zombie ×4")
-        await pilot.press("space")  # all three marked: unmarked
-        assert ctl.marked == ["Ogre"]
+        await pilot.press("space")  # the group marked: unmarked
+        assert ctl.marks.names == ["Ogre"] and ctl.marks.groups == []
         assert rows(app)[row_of(app, "Zombie ×4")][1] == " "
 
 

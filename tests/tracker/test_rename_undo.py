@@ -36,15 +36,15 @@ async def test_undo_and_redo_of_a_rename_carry_its_mark_and_the_selection() -> N
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
         ctl = await mark(app, pilot, "Goblin 2", "Ogre")
-        assert ctl.marked == ["Goblin 2", "Ogre"]
+        assert ctl.marks.names == ["Goblin 2", "Ogre"]
         await rename_in_edit_form(app, pilot, "Troll")
-        assert ctl.marked == ["Goblin 2", "Troll"] and ctl.selected_name == "Troll"
+        assert ctl.marks.names == ["Goblin 2", "Troll"] and ctl.selected_name == "Troll"
         await pilot.press("ctrl+z")
         assert "Ogre" in names(app)
-        assert ctl.marked == ["Goblin 2", "Ogre"] and ctl.selected_name == "Ogre"
+        assert ctl.marks.names == ["Goblin 2", "Ogre"] and ctl.selected_name == "Ogre"
         assert app.live.ui_state["marked"] == ["Goblin 2", "Ogre"]  # a resume keeps them
         await pilot.press("ctrl+y")
-        assert ctl.marked == ["Goblin 2", "Troll"] and ctl.selected_name == "Troll"
+        assert ctl.marks.names == ["Goblin 2", "Troll"] and ctl.selected_name == "Troll"
         assert app.live.ui_state["selected"] == "Troll"
 
 
@@ -56,13 +56,13 @@ async def test_a_rename_that_moves_the_row_keeps_the_selection_on_it_through_und
         before = names(app).index("Ogre")
         await rename_in_edit_form(app, pilot, "Troll", initiative="25")
         assert names(app).index("Troll") != before
-        assert ctl.marked == ["Troll"] and ctl.selected_name == "Troll"
+        assert ctl.marks.names == ["Troll"] and ctl.selected_name == "Troll"
         assert ctl.selected() is not None and ctl.selected().name == "Troll"
         await pilot.press("ctrl+z")
-        assert ctl.marked == ["Ogre"] and ctl.selected_name == "Ogre"
+        assert ctl.marks.names == ["Ogre"] and ctl.selected_name == "Ogre"
         assert ctl.selected() is not None and ctl.selected().name == "Ogre"
         await pilot.press("ctrl+y")
-        assert ctl.marked == ["Troll"]
+        assert ctl.marks.names == ["Troll"]
         assert ctl.selected() is not None and ctl.selected().name == "Troll"
 
 
@@ -73,6 +73,6 @@ async def test_a_rename_typed_on_the_command_line_carries_the_mark_too() -> None
         screen = app.screen
         assert isinstance(screen, EncounterScreen)
         assert screen.apply("set Ogre name Troll") is None
-        assert ctl.marked == ["Troll"]
+        assert ctl.marks.names == ["Troll"]
         await pilot.press("ctrl+z")
-        assert ctl.marked == ["Ogre"]
+        assert ctl.marks.names == ["Ogre"]

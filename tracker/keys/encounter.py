@@ -114,7 +114,8 @@ ENCOUNTER_KEYS: tuple[Key, ...] = (
         "selection: expand / collapse the group",
         "a group shows as one row (Zombies ×12 · 4 bloodied · 2 down): o shows its members, "
         "o on a member folds them again; on the one row, damage, heal, temp, persistent, "
-        "conditions, attack and space act on its standing members",
+        "conditions, attack and space act on its standing members (a marked group: "
+        "its members standing when an action applies)",
         show=False,
     ),
     Key(
@@ -151,6 +152,16 @@ ENCOUNTER_KEYS: tuple[Key, ...] = (
         "Persist",
         "combatant: persistent damage…",
         "persistent damage: DICE [TAG…] [dc N]",
+        wide=True,
+    ),
+    Key(
+        "combatant.unpersist",
+        "X",
+        "unpersist",
+        "Unpers",
+        "combatant: end persistent damage…",
+        "end persistent damage (someone stopped the bleeding): pick one of the targets' "
+        "entries, ended on each that has it",
         wide=True,
     ),
     Key(

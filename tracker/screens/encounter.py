@@ -82,14 +82,16 @@ class EncounterScreen(EncounterView):
     action_remove = dialogs.remove
     action_move = dialogs.move
     action_save_point = dialogs.save_point
-    # the keys that prompt for the rest of their line (``uncondition``: pick
-    # one of the targets' conditions, removed from each that has it)
+    # the keys that prompt for the rest of their line (``uncondition``,
+    # ``unpersist``: pick one of the targets' conditions or persistent damage,
+    # ended on each that has it: ``tracker.endings``)
     action_damage = _asks("damage")
     action_heal = _asks("heal")
     action_temp = _asks("temp")
     action_persistent = _asks("persistent")
     action_condition = _asks("condition")
     action_uncondition = _asks("uncondition")
+    action_unpersist = _asks("unpersist")
     action_initiative = _asks("initiative")
     action_roll = _asks("roll")
     action_attack = _asks("attack")

@@ -123,14 +123,15 @@ class EncounterView(Screen[None]):
             self._show_mark_rows()
 
     def _show_mark_rows(self) -> None:
-        self.table.show(self.encounter, self.controller.marked, self.controller.rows())
-        self._show_marks()
+        marked = self.controller.marked()
+        self.table.show(self.encounter, marked, self.controller.rows())
+        self._show_marks(marked)
         if self.controller.selected_group():  # its member list shows the marks
-            self._show_selected()
+            self._show_selected(marked)
 
-    def _show_marks(self) -> None:
+    def _show_marks(self, marked: list[str]) -> None:
         # in the pane's header: one line repainted (its border: the whole pane)
-        self.table.set_marks_note(len(self.controller.marked))
+        self.table.set_marks_note(len(marked))
 
     def refresh_panes(self) -> None:
         """Redraw what changed: rows, new log lines, the selected combatant."""
@@ -143,14 +144,16 @@ class EncounterView(Screen[None]):
         if drawn is not None and drawn in ctl.names():  # gone: renamed (followed) or removed
             ctl.remember(drawn)
         turn = ctl.turn_moved()  # the turn passed: in view (and selected; marks may clear)
-        table.show(enc, ctl.marked, ctl.rows())
+        # a marked group: its standing members now (tracker.marks)
+        marked = ctl.marked()
+        table.show(enc, marked, ctl.rows())
         if turn is not None:
             table.reveal_turn(turn)
         index = ctl.follow()  # None: the selection is whoever the cursor is on
         if index is not None and table.cursor_row != index:
             table.move_cursor(row=index, animate=False)
         self._log.show(self.live.log, self.live.log_earlier)
-        self._show_selected()
+        self._show_selected(marked)
         active = enc.active
         deck = on_deck(enc)
         if enc.started and active is not None:
@@ -162,7 +165,7 @@ class EncounterView(Screen[None]):
         # who is next too, for when the ▷ row is out of view (a new round)
         after = "" if deck is None else f" · next {enc.combatants[deck].name}"
         table.set_titles(plain(title + after), plain(enc.name))  # a changed one: its border row
-        self._show_marks()
+        self._show_marks(marked)
         self.sub_title = str(plain(f"{enc.name} · {title}"))
         # the footer rebuilds itself on refresh_bindings: only when availability changed
         available, was = ctl.availability(), self._available
@@ -170,12 +173,15 @@ class EncounterView(Screen[None]):
         if was and available != was:  # (mounting shows the right footer already)
             self.refresh_bindings()
 
-    def _show_selected(self) -> None:
+    def _show_selected(self, marked: list[str] | None = None) -> None:
+        """The combatant pane: the selected combatant, or the selected group's
+        members (*marked*: whom the marks stand for, when already known)."""
         group = self.controller.selected_group()
         if group:
             active = self.controller.active()
             name = None if active is None else active.name
-            self._details.show_group(group, name, self.controller.marked)
+            marks = self.controller.marked() if marked is None else marked
+            self._details.show_group(group, name, marks)
             return
         current = self.controller.selected()
         delayed = current is not None and current.name in self.encounter.delayed
