@@ -28,3 +28,11 @@ def styled(text: str, kept_style: str = "bold") -> Text:
 def plain(text: str) -> str:
     """*text* without the kept-dice marks (for Markdown-free output)."""
     return _KEPT.sub(r"\1", text)
+
+
+def combat_rule(number: int | None, width: int = 0) -> Text:
+    """The line the log shows over the entry that begins combat *number*
+    (2 or later; None: a combat whose number cannot be told), as ``export``
+    heads it: ``── Combat 2 ──``, drawn on to *width*."""
+    label = "── New combat " if number is None else f"── Combat {number} "
+    return Text(label + "─" * max(2, width - len(label)), style="bold")
