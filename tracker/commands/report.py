@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from rules.engine.turns import COMBAT_ENDS
+from rules.engine.combats import begins_combat, count_combats, ends_combat
 from rules.text import visible
 from tracker.commands.common import (
     CommandError,
@@ -65,15 +65,18 @@ def state_json(live: LiveEncounter) -> dict[str, Any]:
             "endurance": endurance,
         }
 
+    log = live.full_log()
     return {
         "name": enc.name,
         "ruleset": enc.ruleset.to_dict(),
         "round": enc.round,
         "started": enc.started,
+        # after ``end`` a later ``start`` begins combat 2 (rules.engine.combats)
+        "combat": count_combats((e.actor, e.text) for e in log),
         "active": None if active is None else active.name,
         "view": enc.view.to_dict(),
         "combatants": [combatant(c) for c in enc.combatants],
-        "log": [{"round": e.round, "actor": e.actor, "text": e.text} for e in live.full_log()],
+        "log": [{"round": e.round, "actor": e.actor, "text": e.text} for e in log],
     }
 
 
@@ -182,14 +185,12 @@ def markdown_report(live: LiveEncounter) -> str:
     escaper = _Escaper([c["name"] for c in state["combatants"]] + [state["name"]])
     lines = [f"# {md_cell(state['name'])}", ""]
     rules = _escape(state["ruleset"]["name"])
-    rounds = state["round"]
-    played = f"{rounds} round{'s' if rounds != 1 else ''}"
-    if not state["started"]:  # ``end`` keeps the round count
-        played = f"ended after {played}" if rounds else "not started"
+    headings, combats = _sections(state["log"])
     count = len(state["combatants"])
+    played = _played(state["started"], state["round"], combats)
     lines.append(f"*{rules} rules · {played} · {count} combatant{'s' if count != 1 else ''}*")
     current: int | None = None
-    for entry, heading in zip(state["log"], _headings(state["log"]), strict=True):
+    for entry, heading in zip(state["log"], headings, strict=True):
         if heading:
             current = entry["round"]
             lines += ["", heading, ""]
@@ -221,40 +222,59 @@ def markdown_report(live: LiveEncounter) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _headings(log: list[dict[str, Any]]) -> list[str]:
+def _plural(count: int, word: str) -> str:
+    return f"{count} {word}{'s' if count != 1 else ''}"
+
+
+def _played(started: bool, round_: int, combats: list[int]) -> str:
+    """How much was fought, for the report's header: ``3 rounds`` (``ended
+    after 3 rounds``, ``not started``), or with several combats ``2
+    combats, 5 rounds`` (every combat's rounds; ``ended after …``)."""
+    if len(combats) > 1:
+        played = f"{_plural(len(combats), 'combat')}, {_plural(sum(combats), 'round')}"
+    elif round_:  # ``end`` keeps the round count
+        played = _plural(round_, "round")
+    else:
+        return "not started"
+    return played if started else f"ended after {played}"
+
+
+def _sections(log: list[dict[str, Any]]) -> tuple[list[str], list[int]]:
     """The section heading each log entry opens ("" for none): ``Before
     combat`` and ``Round N`` for the first combat, ``Before combat 2`` and
     ``Combat 2, round N`` for the next (after ``end``), ``After combat N``
-    for what is logged after the last ``end`` with no new combat."""
-    later_start = [False] * len(log)
-    seen = False
-    for i in range(len(log) - 1, -1, -1):
-        later_start[i] = seen
-        seen = seen or log[i]["text"] == "Round 1"
+    for what is logged after the last ``end`` with no new combat; and the
+    rounds each combat reached."""
+    marks = [(entry["actor"] or "", entry["text"]) for entry in log]
+    to_begin = count_combats(marks)  # combats beginning at or after the entry
     out: list[str] = []
-    combat, ended, shown = 1, False, None
-    for i, entry in enumerate(log):
-        rnd = entry["round"]
-        if ended and entry["text"] == "Round 1":  # the next combat begins
-            combat, ended = combat + 1, False
-        elif ended:  # saves from before round 0 outside combat
-            rnd = 0
-        key = (combat, ended, rnd)
+    rounds: list[int] = []
+    fighting, shown = False, None
+    for entry, (actor, text) in zip(log, marks, strict=True):
+        if begins_combat(actor, text):
+            fighting, to_begin = True, to_begin - 1
+            rounds.append(0)
+        # outside a combat is round 0 (fights saved before that rule
+        # logged the ended combat's round after ``end``)
+        rnd = entry["round"] if fighting else 0
+        if fighting:
+            rounds[-1] = max(rounds[-1], rnd)
+        combat = len(rounds)
+        key = (combat, fighting, rnd)
         if key == shown:
             out.append("")
         elif rnd:
-            out.append(f"## Round {rnd}" if combat == 1 else f"## Combat {combat}, round {rnd}")
-        elif not ended:
+            out.append(f"## Round {rnd}" if combat <= 1 else f"## Combat {combat}, round {rnd}")
+        elif not combat:
             out.append("## Before combat")
         else:
-            upcoming = later_start[i]
             out.append(
-                f"## Before combat {combat + 1}" if upcoming else f"## After combat {combat}"
+                f"## Before combat {combat + 1}" if to_begin else f"## After combat {combat}"
             )
         shown = key
-        if str(entry["text"]).startswith(COMBAT_ENDS):
-            ended = True
-    return out
+        if ends_combat(actor, text):
+            fighting = False
+    return out, rounds
 
 
 def register(sub: Subparsers) -> None:
