@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, event, given, settings
+from hypothesis import HealthCheck, event, example, given, settings
 from hypothesis import strategies as st
 from markdown_it import MarkdownIt
 
@@ -425,6 +425,34 @@ def test_a_prepared_file_that_is_not_utf8_is_one_line(capsys, db, tmp_path) -> N
     assert json.loads(run(capsys, db, "list", "--json")[1]) == []
 
 
+def test_a_hand_edited_label_with_edge_whitespace_is_the_label_list_shows(
+    capsys, db, monkeypatch
+) -> None:
+    # a label the app would have trimmed (str.strip trims U+00A0 too), and
+    # a key that still says the old label: what list shows restores it,
+    # and saving that label again asks first, then replaces it
+    monkeypatch.setenv("COLUMNS", "400")
+    run(capsys, db, "new", "Fight")
+    run(capsys, db, "save", "Fight", "before")
+    from saves.seal import seal
+    from saves.storage import parse_tables
+
+    (state,) = Path(f"{db}.d").glob("*/state.json")
+    tables = parse_tables(state.read_bytes())
+    for point in tables["save_points"].values():
+        point["label"] = "\xa0Bridge \xa0"  # its key still says "before"
+    state.write_bytes(seal(tables, "test") + b"\n")
+    listed = run(capsys, db, "list")[1].splitlines()[1]
+    assert listed.rstrip().endswith("  Bridge") and "\xa0" not in listed
+    status, out, err = run(capsys, db, "restore", "Fight", "bridge", "--as", "Again")
+    assert status == 0, err
+    status, _, err = run(capsys, db, "save", "Fight", "Bridge")
+    assert status == 1 and "already has a save point labelled 'Bridge'" in err
+    assert run(capsys, db, "save", "Fight", "Bridge", "--replace")[0] == 0
+    points = json.loads(run(capsys, db, "list", "--json")[1])
+    assert [p["save_points"] for p in points if p["name"] == "Fight"] == [["Bridge"]]
+
+
 def test_bad_names_are_refused_with_one_line_and_nothing_changes(capsys, db) -> None:
     run(capsys, db, "new", "Fight")
     before = run(capsys, db, "list", "--json")[1]
@@ -444,8 +472,19 @@ def test_bad_names_are_refused_with_one_line_and_nothing_changes(capsys, db) -> 
 # -- properties ------------------------------------------------------------------------------
 
 
+#: a label more characters long than cells wide (combining accents), ending
+#: in a no-break space: Rich 15 wraps a table cell's text by its cells, then
+#: drops its trailing whitespace when it has more characters than the
+#: column has cells, so ``list`` lost the no-break space of the label as
+#: the file held it (the one failure seen, then not in 150 more examples).
+ACCENTED = "e\u0301" * 50
+
+
 @PROPERTY
 @given(title=names, combatants=st.lists(names, min_size=1, max_size=3, unique=True))
+@example(title="[/]", combatants=[ACCENTED + "\xa0"])
+@example(title="Fight", combatants=["\xa0later\t", "Gob"])
+@example(title="Fight", combatants=["Gob", ACCENTED + "\xa0"])
 def test_any_planted_name_is_shown_as_given_and_harmless(capsys, monkeypatch, title, combatants):
     # names that differ only by case or normal form would be one name to the
     # engine; the planted file keeps them apart, which is not what this tests
@@ -470,8 +509,10 @@ def test_any_planted_name_is_shown_as_given_and_harmless(capsys, monkeypatch, ti
         assert status == 0, err
         assert_safe(*outputs, listed, err)
         shown, report = outputs[0], outputs[2]
-        # a table cuts a name from a hand-edited file at 200 characters
-        assert shorten(combatants[0], 200) in listed
+        # a table cuts a name from a hand-edited file at 200 characters; a
+        # label is listed trimmed, as restore reads the label it is given
+        label = combatants[0].strip() or combatants[0]
+        assert shorten(label, 200) in listed
         assert title != title.strip() or not title or shorten(title, 200) in listed
         assert shorten(title, 200) in shown
         for name in combatants:
@@ -481,6 +522,10 @@ def test_any_planted_name_is_shown_as_given_and_harmless(capsys, monkeypatch, ti
         rename_in_index(db, title if title.strip() == title and title else "Fight", "Fight")
         status, out, err = run(capsys, db, "export", "Fight", "-o", str(out_file))
         assert status == 0 and out_file.read_text(encoding="utf-8") == report
+        if label.strip() and not as_option(label):  # a label restore can be given
+            # what list shows restores, edge whitespace and all in the file
+            status, out, err = run(capsys, db, "restore", "Fight", label, "--as", "Again")
+            assert status == 0, err
         status, out, _ = run(capsys, db, "show", "Fight", "--json")
         assert out.isascii()
         assert sorted(c["name"] for c in json.loads(out)["combatants"]) == sorted(combatants)
