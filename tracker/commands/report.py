@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from rules.engine.combats import begins_combat, count_combats, ends_combat
+from rules.kept_marks import kept_marks
 from rules.text import visible
 from tracker.commands.common import (
     CommandError,
@@ -99,8 +100,6 @@ _INLINE = re.compile(r"([\\`*_\[\]<>&|~#])")
 #: what starts a block when it opens a list item: a bullet or a setext
 #: mark, or an ordered-list number (``1.``, ``2)``).
 _BLOCK_MARK = re.compile(r"^(?:[-+=]|(\d{1,9})([.)]))")
-#: a kept die in a breakdown (``(5, **14**)``, rules core): bold in the report
-_KEPT = r"\*\*(?P<kept>\d+)\*\*"
 
 
 def _escape(text: str) -> str:
@@ -151,22 +150,23 @@ def _can_embolden(actor: str, rest: str) -> bool:
 
 
 class _Escaper:
-    """Log text as Markdown: kept dice bold, all else literal, a name like a kept die too."""
+    """Log text as Markdown: kept dice bold (``rules.kept_marks``: only in a
+    dice breakdown, so a condition, tag or notes reading ``**5**`` is
+    literal), all else literal, a name holding a breakdown too."""
 
     def __init__(self, names: Iterable[str]) -> None:
         known = sorted({n for n in names if n}, key=len, reverse=True)
-        alternatives = [f"(?P<name>{'|'.join(map(re.escape, known))})"] if known else []
-        self._pattern = re.compile("|".join([*alternatives, _KEPT]))
+        self._names = re.compile("|".join(map(re.escape, known))) if known else None
 
     def __call__(self, text: str) -> str:
+        named = [] if self._names is None else [m.span() for m in self._names.finditer(text)]
         out: list[str] = []
         last = 0
-        for match in self._pattern.finditer(text):
-            kept = match.group("kept")
-            if kept is None:
-                continue  # a name: escaped with the text around it
+        for match in kept_marks(text):
+            if any(start <= match.start() and match.end() <= end for start, end in named):
+                continue  # in a name: escaped with the text around it
             out.append(_escape(text[last : match.start()]))
-            out.append(f"**{kept}**")
+            out.append(f"**{match.group(1)}**")
             last = match.end()
         out.append(_escape(text[last:]))
         return "".join(out)
