@@ -271,15 +271,23 @@ def db(tmp_path: Path) -> Path:
     return tmp_path / "encounters.json"
 
 
-def test_markup_in_encounter_and_save_point_names_does_not_crash_list(
-    capsys, db, monkeypatch
-) -> None:
+def listed_after_edit(capsys, db, monkeypatch, name: str, label: str) -> str:
+    """``list`` of a fight and its one save point renamed *name* and *label*
+    by a hand edit (which the store's API would refuse or trim)."""
     monkeypatch.setenv("COLUMNS", "400")
     run(capsys, db, "new", "Fight")
     run(capsys, db, "save", "Fight", "before")
-    rename_in_index(db, "Fight", "Boss [/] [link=http://evil.example]fight[/link]", "pt [/]")
+    rename_in_index(db, "Fight", name, label)
     status, out, err = run(capsys, db, "list")
     assert status == 0, err
+    return out
+
+
+def test_markup_in_encounter_and_save_point_names_does_not_crash_list(
+    capsys, db, monkeypatch
+) -> None:
+    boss = "Boss [/] [link=http://evil.example]fight[/link]"
+    out = listed_after_edit(capsys, db, monkeypatch, boss, "pt [/]")
     assert "[/]" in out and "[link=http://evil.example]fight[/link]" in out
     assert "pt [/]" in out
     assert "\x1b" not in out  # no hyperlink escape (OSC 8) or any other
@@ -428,22 +436,11 @@ def test_a_prepared_file_that_is_not_utf8_is_one_line(capsys, db, tmp_path) -> N
 def test_a_hand_edited_label_with_edge_whitespace_is_the_label_list_shows(
     capsys, db, monkeypatch
 ) -> None:
-    # a label the app would have trimmed (str.strip trims U+00A0 too), and
-    # a key that still says the old label: what list shows restores it,
-    # and saving that label again asks first, then replaces it
-    monkeypatch.setenv("COLUMNS", "400")
-    run(capsys, db, "new", "Fight")
-    run(capsys, db, "save", "Fight", "before")
-    from saves.seal import seal
-    from saves.storage import parse_tables
-
-    (state,) = Path(f"{db}.d").glob("*/state.json")
-    tables = parse_tables(state.read_bytes())
-    for point in tables["save_points"].values():
-        point["label"] = "\xa0Bridge \xa0"  # its key still says "before"
-    state.write_bytes(seal(tables, "test") + b"\n")
-    listed = run(capsys, db, "list")[1].splitlines()[1]
-    assert listed.rstrip().endswith("  Bridge") and "\xa0" not in listed
+    # a label the app would have trimmed (str.strip trims U+00A0 too), its
+    # key untrimmed: what list shows restores it, and saving that label
+    # again asks first, then replaces it
+    listed = listed_after_edit(capsys, db, monkeypatch, "Fight", "\xa0Bridge \xa0")
+    assert listed.splitlines()[1].rstrip().endswith("  Bridge") and "\xa0" not in listed
     status, out, err = run(capsys, db, "restore", "Fight", "bridge", "--as", "Again")
     assert status == 0, err
     status, _, err = run(capsys, db, "save", "Fight", "Bridge")
