@@ -219,6 +219,11 @@ class LiveEncounter:
         """How many log entries are older than :attr:`log`."""
         return self.session.log_earlier
 
+    def combats_earlier(self) -> int | None:
+        """How many combats began in the entries older than :attr:`log`
+        (None: unknown, the saved steps cannot be read)."""
+        return self.session.combats_earlier()
+
     def full_log(self) -> list[LogEntry]:
         """Every log entry (reads the older ones from the steps file)."""
         try:

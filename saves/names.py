@@ -39,6 +39,21 @@ def clean_name(name: Any, what: str = "encounter name") -> str:
     return unicodedata.normalize("NFC", name.strip())
 
 
+def label_key(label: str) -> str:
+    """How a save point kept under *label* is looked up: trimmed as
+    :func:`clean_name` trims the label asked for, then :func:`name_key`.
+    Worked out from the label, not taken from the file's ``key``, which a
+    hand edit can leave stale or untrimmed."""
+    return name_key(shown_label(label))
+
+
+def shown_label(label: str) -> str:
+    """*label* as ``list`` and the picker offer it: trimmed as a lookup
+    trims it, so what is shown restores the save point (a label only of
+    whitespace stays as it is)."""
+    return label.strip() or label
+
+
 def new_name(name: Any, what: str = "encounter name") -> str:
     """A name to save something under: checked as every typed text is."""
     try:

@@ -20,6 +20,7 @@ if TYPE_CHECKING:
 from saves.errors import CorruptData, SaveError
 from saves.fsutil import read_regular
 from saves.migrations import SCHEMA_VERSION, migrate
+from saves.names import label_key, shown_label
 from saves.storage import SealedStorage, parse_tables
 
 STATE_FILE = "state.json"
@@ -74,10 +75,13 @@ def new_snapshot(
 
 def own_points(doc: Doc, points: list[Doc]) -> tuple[list[Doc], list[str]]:
     """The save points that really are *doc*'s, one per label (the newest),
-    and a notice for each that names another encounter."""
+    and a notice for each that names another encounter.  Each label is as a
+    lookup reads it (``names.shown_label``), with its key worked out again."""
     kept: dict[str, dict[str, Any]] = {}
     notices = []
     for point in points:
+        label = point["label"]
+        point = {**point, "label": shown_label(label), "key": label_key(label)}
         if point["id"] != doc["id"]:
             notices.append(
                 f"A save point kept with {doc['name']!r} ({point['label']!r}) belongs "
@@ -139,7 +143,7 @@ class StateFile:
         """Add a save point, or replace the one with the same key."""
         table = self._tinydb().table(SAVE_POINTS)
         for old in table.all():
-            if old.get("key") == doc["key"]:
+            if label_key(str(old.get("label", ""))) == doc["key"]:
                 table.upsert(Document(doc, doc_id=old.doc_id))
                 return
         table.insert(doc)

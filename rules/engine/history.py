@@ -11,6 +11,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Protocol
 
 from rules.encounter import LogEntry
+from rules.engine.combats import count_combats
 from rules.engine.runs import Runs, expand, load_runs, overlap, pop_top, push
 from rules.engine.step import Step
 from rules.errors import ActionError
@@ -43,6 +44,10 @@ class History:
         self.log: list[LogEntry] = list(log or [])
         #: how many log entries the older undo steps (``undo_older``) hold
         self.log_earlier = 0
+        #: how many combats began in those entries (None: not counted yet, a
+        #: snapshot from before the count was kept; see :meth:`combats_earlier`)
+        self._combats_earlier: int | None = 0
+        self._combats_unreadable = False
         #: the tops in memory, bottom first
         self.undo_steps: list[Step] = list(undo or [])
         self.redo_steps: list[Step] = list(redo or [])
@@ -66,6 +71,20 @@ class History:
         """The whole undo stack, bottom first (reads the older steps)."""
         self._read_older(self.undo_steps, self.undo_older, len(expand(self.undo_older)))
         return tuple(self.undo_steps)
+
+    def combats_earlier(self) -> int | None:
+        """How many combats began in the entries older than :attr:`log`, so
+        the log's combats are numbered as ``export`` numbers them; None when
+        that is unknown and the older steps cannot be read.  Counted from the
+        saved steps once, for a snapshot that did not keep the count."""
+        if self._combats_earlier is None and not self._combats_unreadable:
+            try:
+                older = self._source().read_steps(expand(self.undo_older))
+            except ActionError:
+                self._combats_unreadable = True  # asked again on every repaint
+                return None
+            self._combats_earlier = _combats_in(older)
+        return self._combats_earlier
 
     def full_log(self) -> list[LogEntry]:
         """Every log entry, the older ones read without keeping them (an export)."""
@@ -106,6 +125,8 @@ class History:
             entries = [e for st in steps for e in st.log]
             self.log[:0] = entries
             self.log_earlier -= len(entries)
+            if self._combats_earlier is not None:
+                self._combats_earlier -= _combats_in(steps)
 
     def _top(self, stack: list[Step], older: Runs) -> Step | None:
         if not stack and older:
@@ -150,13 +171,16 @@ class History:
         undo_cut = len(undo) - undo_keep
         redo_cut = len(redo) - redo_keep
         earlier = self.log_earlier + sum(len(s.log) for s in undo[:undo_cut])
-        return {
+        out = {
             "undo": [s.to_dict() for s in undo[undo_cut:]],
             "undo_older": _runs_with(self.undo_older, undo[:undo_cut]),
             "log_earlier": earlier,
             "redo": [s.to_dict() for s in redo[redo_cut:]],
             "redo_older": _runs_with(self.redo_older, redo[:redo_cut]),
         }
+        if self._combats_earlier is not None:  # else counted when the log is shown
+            out["combats_earlier"] = self._combats_earlier + _combats_in(undo[:undo_cut])
+        return out
 
     def load_older(self, data: Mapping[str, Any], seq: int) -> None:
         """Take the older parts of both stacks from a snapshot *data* and
@@ -167,12 +191,20 @@ class History:
         if type(earlier) is not int or earlier < 0:
             raise ValueError(f"log_earlier is {earlier!r}")
         self.log_earlier = earlier
+        combats = data.get("combats_earlier", None if self.undo_older else 0)
+        if combats is not None and (type(combats) is not int or combats < 0):
+            raise ValueError(f"combats_earlier is {combats!r}")
+        self._combats_earlier = combats
         steps = self.undo_steps + self.redo_steps
         runs = self.undo_older + self.redo_older + [[s.seq, s.seq] for s in steps]
         if overlap(runs, seq):
             raise ValueError("its undo and redo stacks do not fit its sequence number")
         if any(s.kind != "do" for s in steps):
             raise ValueError("its undo or redo stack holds an undo or redo step")
+
+
+def _combats_in(steps: Sequence[Step]) -> int:
+    return count_combats((e.actor, e.text) for st in steps for e in st.log)
 
 
 def _runs_with(runs: Runs, steps: list[Step]) -> Runs:

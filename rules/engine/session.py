@@ -72,6 +72,11 @@ class Session:
         """How many log entries the older undo steps (not in memory) hold."""
         return self.history.log_earlier
 
+    def combats_earlier(self) -> int | None:
+        """How many combats began in the entries older than :attr:`log`
+        (None: unknown, the older steps cannot be read)."""
+        return self.history.combats_earlier()
+
     @property
     def source(self) -> StepSource | None:
         """Reads the older steps (None: there are none, or nobody saved them)."""
@@ -242,7 +247,8 @@ class Session:
         their log entries, bottom first) over ``"undo_older"`` /
         ``"redo_older"`` (the sequence numbers of the steps below, as
         ``[first, last]`` ranges), with ``"log_earlier"`` the number of log
-        entries the older undo steps hold.  The log is the entries of the
+        entries the older undo steps hold and ``"combats_earlier"`` the
+        combats begun in them (``rules.engine.combats``).  The log is the entries of the
         undo steps, so it is not stored again.  ``bounded``: keep at most
         ``history.KEEP_STEPS`` steps of each stack in full (and the undo steps only
         until they hold ``KEEP_ENTRIES`` entries), so the snapshot's size

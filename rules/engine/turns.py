@@ -12,6 +12,7 @@ from rules.combatant import Combatant
 from rules.durations import Duration, tick_durations
 from rules.encounter import Encounter
 from rules.endurance import endurance_check, endurance_of, start_of_turn
+from rules.engine.combats import COMBAT_BEGINS, COMBAT_ENDS
 from rules.engine.groups import grouped_order, same_group, share_initiative
 from rules.engine.verbs_view import reveal_on_turn
 from rules.engine.work import Work
@@ -182,13 +183,9 @@ def start_combat(work: Work) -> None:
     first, _ = following(work, None)
     if first is None:
         raise ActionError(f"start: {NOBODY_ACTS}")
-    work.log("", "Round 1")
+    work.log("", COMBAT_BEGINS)  # the log's mark of a new combat (rules.engine.combats)
     work.enc = replace(work.enc, turn=first)
     begin_turn(work)
-
-
-#: how ``end``'s log line begins (the export finds where a combat ended by it)
-COMBAT_ENDS = "Combat ends after "
 
 
 def end_combat(work: Work) -> None:

@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, event, given, settings
+from hypothesis import HealthCheck, event, example, given, settings
 from hypothesis import strategies as st
 from markdown_it import MarkdownIt
 
@@ -271,15 +271,23 @@ def db(tmp_path: Path) -> Path:
     return tmp_path / "encounters.json"
 
 
-def test_markup_in_encounter_and_save_point_names_does_not_crash_list(
-    capsys, db, monkeypatch
-) -> None:
+def listed_after_edit(capsys, db, monkeypatch, name: str, label: str) -> str:
+    """``list`` of a fight and its one save point renamed *name* and *label*
+    by a hand edit (which the store's API would refuse or trim)."""
     monkeypatch.setenv("COLUMNS", "400")
     run(capsys, db, "new", "Fight")
     run(capsys, db, "save", "Fight", "before")
-    rename_in_index(db, "Fight", "Boss [/] [link=http://evil.example]fight[/link]", "pt [/]")
+    rename_in_index(db, "Fight", name, label)
     status, out, err = run(capsys, db, "list")
     assert status == 0, err
+    return out
+
+
+def test_markup_in_encounter_and_save_point_names_does_not_crash_list(
+    capsys, db, monkeypatch
+) -> None:
+    boss = "Boss [/] [link=http://evil.example]fight[/link]"
+    out = listed_after_edit(capsys, db, monkeypatch, boss, "pt [/]")
     assert "[/]" in out and "[link=http://evil.example]fight[/link]" in out
     assert "pt [/]" in out
     assert "\x1b" not in out  # no hyperlink escape (OSC 8) or any other
@@ -425,6 +433,23 @@ def test_a_prepared_file_that_is_not_utf8_is_one_line(capsys, db, tmp_path) -> N
     assert json.loads(run(capsys, db, "list", "--json")[1]) == []
 
 
+def test_a_hand_edited_label_with_edge_whitespace_is_the_label_list_shows(
+    capsys, db, monkeypatch
+) -> None:
+    # a label the app would have trimmed (str.strip trims U+00A0 too), its
+    # key untrimmed: what list shows restores it, and saving that label
+    # again asks first, then replaces it
+    listed = listed_after_edit(capsys, db, monkeypatch, "Fight", "\xa0Bridge \xa0")
+    assert listed.splitlines()[1].rstrip().endswith("  Bridge") and "\xa0" not in listed
+    status, out, err = run(capsys, db, "restore", "Fight", "bridge", "--as", "Again")
+    assert status == 0, err
+    status, _, err = run(capsys, db, "save", "Fight", "Bridge")
+    assert status == 1 and "already has a save point labelled 'Bridge'" in err
+    assert run(capsys, db, "save", "Fight", "Bridge", "--replace")[0] == 0
+    points = json.loads(run(capsys, db, "list", "--json")[1])
+    assert [p["save_points"] for p in points if p["name"] == "Fight"] == [["Bridge"]]
+
+
 def test_bad_names_are_refused_with_one_line_and_nothing_changes(capsys, db) -> None:
     run(capsys, db, "new", "Fight")
     before = run(capsys, db, "list", "--json")[1]
@@ -444,8 +469,19 @@ def test_bad_names_are_refused_with_one_line_and_nothing_changes(capsys, db) -> 
 # -- properties ------------------------------------------------------------------------------
 
 
+#: a label more characters long than cells wide (combining accents), ending
+#: in a no-break space: Rich 15 wraps a table cell's text by its cells, then
+#: drops its trailing whitespace when it has more characters than the
+#: column has cells, so ``list`` lost the no-break space of the label as
+#: the file held it (the one failure seen, then not in 150 more examples).
+ACCENTED = "e\u0301" * 50
+
+
 @PROPERTY
 @given(title=names, combatants=st.lists(names, min_size=1, max_size=3, unique=True))
+@example(title="[/]", combatants=[ACCENTED + "\xa0"])
+@example(title="Fight", combatants=["\xa0later\t", "Gob"])
+@example(title="Fight", combatants=["Gob", ACCENTED + "\xa0"])
 def test_any_planted_name_is_shown_as_given_and_harmless(capsys, monkeypatch, title, combatants):
     # names that differ only by case or normal form would be one name to the
     # engine; the planted file keeps them apart, which is not what this tests
@@ -470,8 +506,10 @@ def test_any_planted_name_is_shown_as_given_and_harmless(capsys, monkeypatch, ti
         assert status == 0, err
         assert_safe(*outputs, listed, err)
         shown, report = outputs[0], outputs[2]
-        # a table cuts a name from a hand-edited file at 200 characters
-        assert shorten(combatants[0], 200) in listed
+        # a table cuts a name from a hand-edited file at 200 characters; a
+        # label is listed trimmed, as restore reads the label it is given
+        label = combatants[0].strip() or combatants[0]
+        assert shorten(label, 200) in listed
         assert title != title.strip() or not title or shorten(title, 200) in listed
         assert shorten(title, 200) in shown
         for name in combatants:
@@ -481,6 +519,10 @@ def test_any_planted_name_is_shown_as_given_and_harmless(capsys, monkeypatch, ti
         rename_in_index(db, title if title.strip() == title and title else "Fight", "Fight")
         status, out, err = run(capsys, db, "export", "Fight", "-o", str(out_file))
         assert status == 0 and out_file.read_text(encoding="utf-8") == report
+        if label.strip() and not as_option(label):  # a label restore can be given
+            # what list shows restores, edge whitespace and all in the file
+            status, out, err = run(capsys, db, "restore", "Fight", label, "--as", "Again")
+            assert status == 0, err
         status, out, _ = run(capsys, db, "show", "Fight", "--json")
         assert out.isascii()
         assert sorted(c["name"] for c in json.loads(out)["combatants"]) == sorted(combatants)

@@ -1,9 +1,14 @@
-"""Kept dice read as bold, and engine text is never taken for markup."""
+"""Kept dice read as bold, and engine text is never taken for markup: a
+name, condition, tag or notes reading ``**5**`` stays those characters."""
 
-from hypothesis import given
+import random
+import re
+
+from hypothesis import example, given
 from hypothesis import strategies as st
 
-from tracker.breakdown import plain, styled
+from rules.dice import roll
+from tracker.breakdown import styled
 
 
 def test_kept_dice_are_bold_and_the_marks_are_gone() -> None:
@@ -17,6 +22,33 @@ def test_brackets_in_engine_text_stay_literal() -> None:
     assert styled("usage: damage T AMOUNT [TAG…] [crit]").plain.endswith("[TAG…] [crit]")
 
 
-@given(st.text(alphabet=st.characters(blacklist_categories=("Cc", "Cs"))))
-def test_any_text_survives(text: str) -> None:
-    assert styled(text).plain == plain(text)
+def bold(text: str) -> list[str]:
+    styled_text = styled(text)
+    return [styled_text.plain[s.start : s.end] for s in styled_text.spans]
+
+
+def test_typed_text_like_a_kept_die_is_not_one() -> None:
+    line = "Gob is **4** 1 (resist **5**=2, tag **6**): 4d6kh3 (**3**, 1, **4**, **4**) = 11"
+    shown = styled(line)
+    assert shown.plain == "Gob is **4** 1 (resist **5**=2, tag **6**): 4d6kh3 (3, 1, 4, 4) = 11"
+    assert bold(line) == ["3", "4", "4"]
+
+
+#: any text a GM can type, around the marks the Markdown and Rich readers know
+typed = st.lists(
+    st.one_of(
+        st.sampled_from(["**5**", "**", "(", ")", ", ", "2d20kh1", "kh1 (", "**7**)"]),
+        st.text(st.characters(blacklist_categories=("Cc", "Cs")), max_size=6),
+    ),
+    max_size=6,
+).map("".join)
+
+
+@given(typed, st.sampled_from(["2d20kh1", "4d6kl2+3", "3d8kh2!+1d4", "1d20"]), st.integers(0, 99))
+@example("condition **5**", "2d20kh1", 0)
+@example("tag **9** (8, **7**)", "2d20kl1", 3)
+def test_typed_text_stays_as_typed_beside_a_real_breakdown(text: str, dice: str, seed: int) -> None:
+    rendered = roll(dice, random.Random(seed)).render()
+    line = f"{text} rolls {rendered} after {text}"
+    assert styled(line).plain == f"{text} rolls {rendered.replace('**', '')} after {text}"
+    assert bold(line) == re.findall(r"\*\*(\d+)\*\*", rendered)  # the breakdown's marks only

@@ -107,15 +107,20 @@ def _show(args: argparse.Namespace, store: Store) -> int:
     from rich.table import Table
     from rich.text import Text
 
-    from tracker.breakdown import styled
+    from rules.engine.combats import openings
+    from tracker.breakdown import combat_rule, styled
     from tracker.defenses import defenses_text
 
     console = _console()
     title = shorten(state["name"], CELL) + " — "
+    # from the second combat of a fight on (after ``end``), it is named as
+    # export heads it
+    named = f"combat {state['combat']}" if state["combat"] > 1 else ""
     if state["started"]:
+        title += f"{named}, " if named else ""
         title += f"round {state['round']}, {shorten(state['active'] or '—', CELL)}'s turn"
     elif state["round"]:  # ``end`` keeps the round count
-        title += f"combat over after round {state['round']}"
+        title += f"{named or 'combat'} over after round {state['round']}"
     else:
         title += "not started"
     console.print(Text(title), highlight=False)  # a table title would wrap to the table
@@ -155,7 +160,11 @@ def _show(args: argparse.Namespace, store: Store) -> int:
             cells.insert(3, _text(c["group"] or ""))
         table.add_row(*cells, style=style)
     console.print(table)
-    for entry in state["log"][-10:]:
+    log = state["log"]
+    marks = openings((e["actor"], e["text"]) for e in log)
+    for entry, opens in list(zip(log, marks, strict=True))[-10:]:
+        if opens > 1:  # as the app's log shows a new combat
+            console.print(combat_rule(opens), highlight=False)
         # outside any round (before the first start, after end): "–", as
         # the app's log shows it; there is no round 0 to point the GM at
         line = Text(f"R{entry['round']} " if entry["round"] else "–  ", style="dim")

@@ -13,7 +13,8 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from rules.engine.turns import COMBAT_ENDS
+from rules.engine.combats import begins_combat, count_combats, ends_combat
+from rules.kept_marks import kept_marks
 from rules.text import visible
 from tracker.commands.common import (
     CommandError,
@@ -65,15 +66,18 @@ def state_json(live: LiveEncounter) -> dict[str, Any]:
             "endurance": endurance,
         }
 
+    log = live.full_log()
     return {
         "name": enc.name,
         "ruleset": enc.ruleset.to_dict(),
         "round": enc.round,
         "started": enc.started,
+        # after ``end`` a later ``start`` begins combat 2 (rules.engine.combats)
+        "combat": count_combats((e.actor, e.text) for e in log),
         "active": None if active is None else active.name,
         "view": enc.view.to_dict(),
         "combatants": [combatant(c) for c in enc.combatants],
-        "log": [{"round": e.round, "actor": e.actor, "text": e.text} for e in live.full_log()],
+        "log": [{"round": e.round, "actor": e.actor, "text": e.text} for e in log],
     }
 
 
@@ -96,8 +100,6 @@ _INLINE = re.compile(r"([\\`*_\[\]<>&|~#])")
 #: what starts a block when it opens a list item: a bullet or a setext
 #: mark, or an ordered-list number (``1.``, ``2)``).
 _BLOCK_MARK = re.compile(r"^(?:[-+=]|(\d{1,9})([.)]))")
-#: a kept die in a breakdown (``(5, **14**)``, rules core): bold in the report
-_KEPT = r"\*\*(?P<kept>\d+)\*\*"
 
 
 def _escape(text: str) -> str:
@@ -148,22 +150,23 @@ def _can_embolden(actor: str, rest: str) -> bool:
 
 
 class _Escaper:
-    """Log text as Markdown: kept dice bold, all else literal, a name like a kept die too."""
+    """Log text as Markdown: kept dice bold (``rules.kept_marks``: only in a
+    dice breakdown, so a condition, tag or notes reading ``**5**`` is
+    literal), all else literal, a name holding a breakdown too."""
 
     def __init__(self, names: Iterable[str]) -> None:
         known = sorted({n for n in names if n}, key=len, reverse=True)
-        alternatives = [f"(?P<name>{'|'.join(map(re.escape, known))})"] if known else []
-        self._pattern = re.compile("|".join([*alternatives, _KEPT]))
+        self._names = re.compile("|".join(map(re.escape, known))) if known else None
 
     def __call__(self, text: str) -> str:
+        named = [] if self._names is None else [m.span() for m in self._names.finditer(text)]
         out: list[str] = []
         last = 0
-        for match in self._pattern.finditer(text):
-            kept = match.group("kept")
-            if kept is None:
-                continue  # a name: escaped with the text around it
+        for match in kept_marks(text):
+            if any(start <= match.start() and match.end() <= end for start, end in named):
+                continue  # in a name: escaped with the text around it
             out.append(_escape(text[last : match.start()]))
-            out.append(f"**{kept}**")
+            out.append(f"**{match.group(1)}**")
             last = match.end()
         out.append(_escape(text[last:]))
         return "".join(out)
@@ -182,14 +185,12 @@ def markdown_report(live: LiveEncounter) -> str:
     escaper = _Escaper([c["name"] for c in state["combatants"]] + [state["name"]])
     lines = [f"# {md_cell(state['name'])}", ""]
     rules = _escape(state["ruleset"]["name"])
-    rounds = state["round"]
-    played = f"{rounds} round{'s' if rounds != 1 else ''}"
-    if not state["started"]:  # ``end`` keeps the round count
-        played = f"ended after {played}" if rounds else "not started"
+    headings, combats = _sections(state["log"])
     count = len(state["combatants"])
+    played = _played(state["started"], state["round"], combats)
     lines.append(f"*{rules} rules · {played} · {count} combatant{'s' if count != 1 else ''}*")
     current: int | None = None
-    for entry, heading in zip(state["log"], _headings(state["log"]), strict=True):
+    for entry, heading in zip(state["log"], headings, strict=True):
         if heading:
             current = entry["round"]
             lines += ["", heading, ""]
@@ -221,40 +222,59 @@ def markdown_report(live: LiveEncounter) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _headings(log: list[dict[str, Any]]) -> list[str]:
+def _plural(count: int, word: str) -> str:
+    return f"{count} {word}{'s' if count != 1 else ''}"
+
+
+def _played(started: bool, round_: int, combats: list[int]) -> str:
+    """How much was fought, for the report's header: ``3 rounds`` (``ended
+    after 3 rounds``, ``not started``), or with several combats ``2
+    combats, 5 rounds`` (every combat's rounds; ``ended after …``)."""
+    if len(combats) > 1:
+        played = f"{_plural(len(combats), 'combat')}, {_plural(sum(combats), 'round')}"
+    elif round_:  # ``end`` keeps the round count
+        played = _plural(round_, "round")
+    else:
+        return "not started"
+    return played if started else f"ended after {played}"
+
+
+def _sections(log: list[dict[str, Any]]) -> tuple[list[str], list[int]]:
     """The section heading each log entry opens ("" for none): ``Before
     combat`` and ``Round N`` for the first combat, ``Before combat 2`` and
     ``Combat 2, round N`` for the next (after ``end``), ``After combat N``
-    for what is logged after the last ``end`` with no new combat."""
-    later_start = [False] * len(log)
-    seen = False
-    for i in range(len(log) - 1, -1, -1):
-        later_start[i] = seen
-        seen = seen or log[i]["text"] == "Round 1"
+    for what is logged after the last ``end`` with no new combat; and the
+    rounds each combat reached."""
+    marks = [(entry["actor"] or "", entry["text"]) for entry in log]
+    to_begin = count_combats(marks)  # combats beginning at or after the entry
     out: list[str] = []
-    combat, ended, shown = 1, False, None
-    for i, entry in enumerate(log):
-        rnd = entry["round"]
-        if ended and entry["text"] == "Round 1":  # the next combat begins
-            combat, ended = combat + 1, False
-        elif ended:  # saves from before round 0 outside combat
-            rnd = 0
-        key = (combat, ended, rnd)
+    rounds: list[int] = []
+    fighting, shown = False, None
+    for entry, (actor, text) in zip(log, marks, strict=True):
+        if begins_combat(actor, text):
+            fighting, to_begin = True, to_begin - 1
+            rounds.append(0)
+        # outside a combat is round 0 (fights saved before that rule
+        # logged the ended combat's round after ``end``)
+        rnd = entry["round"] if fighting else 0
+        if fighting:
+            rounds[-1] = max(rounds[-1], rnd)
+        combat = len(rounds)
+        key = (combat, fighting, rnd)
         if key == shown:
             out.append("")
         elif rnd:
-            out.append(f"## Round {rnd}" if combat == 1 else f"## Combat {combat}, round {rnd}")
-        elif not ended:
+            out.append(f"## Round {rnd}" if combat <= 1 else f"## Combat {combat}, round {rnd}")
+        elif not combat:
             out.append("## Before combat")
         else:
-            upcoming = later_start[i]
             out.append(
-                f"## Before combat {combat + 1}" if upcoming else f"## After combat {combat}"
+                f"## Before combat {combat + 1}" if to_begin else f"## After combat {combat}"
             )
         shown = key
-        if str(entry["text"]).startswith(COMBAT_ENDS):
-            ended = True
-    return out
+        if ends_combat(actor, text):
+            fighting = False
+    return out, rounds
 
 
 def register(sub: Subparsers) -> None:

@@ -152,7 +152,7 @@ class EncounterView(Screen[None]):
         index = ctl.follow()  # None: the selection is whoever the cursor is on
         if index is not None and table.cursor_row != index:
             table.move_cursor(row=index, animate=False)
-        self._log.show(self.live.log, self.live.log_earlier)
+        self._log.show(self.live.log, self.live.log_earlier, self.live.combats_earlier())
         self._show_selected(marked)
         active = enc.active
         deck = on_deck(enc)

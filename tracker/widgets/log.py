@@ -1,7 +1,9 @@
 """The log pane, a line-API widget showing the newest entries at the bottom,
 followed.  It keeps a window of the last entries wrapped to its width: at
 first the tail that fills the pane, widened to ``WINDOW`` entries when the
-GM scrolls to the top (older ones are in ``export``).  It is first wrapped
+GM scrolls to the top (older ones are in ``export``); an entry that begins
+combat 2 or later has a rule over it naming the combat, numbered as
+``export`` numbers them.  It is first wrapped
 before the first frame (:meth:`LogPane._planned_size`), not on a Resize
 event as ``RichLog`` is, which arrives only after it."""
 
@@ -14,8 +16,9 @@ from textual.geometry import Region, Size
 from textual.strip import Strip
 
 from rules.encounter import LogEntry
+from rules.engine.combats import begins_combat, count_combats
 from rules.text import visible
-from tracker.breakdown import styled
+from tracker.breakdown import combat_rule, styled
 from tracker.widgets.steady import SteadyScrollView, text_segments
 
 #: Entries kept on screen when the GM scrolls to the top of the tail.
@@ -40,6 +43,10 @@ def entry_text(entry: LogEntry) -> Text:
     return text
 
 
+def _combats_in(entries: Sequence[LogEntry]) -> int:
+    return count_combats((e.actor, e.text) for e in entries)
+
+
 class LogPane(SteadyScrollView, can_focus=True):
     """The log's last entries, wrapped to the pane's width; ``lines`` holds
     the wrapped window (line 0 is the "earlier entries" note when the log
@@ -61,6 +68,10 @@ class LogPane(SteadyScrollView, can_focus=True):
         super().__init__(id=id)
         self._log: Sequence[LogEntry] = ()
         self._earlier = 0
+        #: combats begun before the log's first entry, and up to its last
+        #: one (None: unknown, the older steps could not be read)
+        self._combats_before: int | None = 0
+        self._combats: int | None = 0
         #: log length and last entry the window was built from
         self._count = 0
         self._last: LogEntry | None = None
@@ -139,6 +150,15 @@ class LogPane(SteadyScrollView, can_focus=True):
             return [Strip(text_segments(text, console))]
         return [Strip(text_segments(line, console)) for line in text.wrap(console, self._width)]
 
+    def _block(self, entry: LogEntry, combat: int | None) -> list[Strip]:
+        """*entry*'s lines; *combat*: the number of the combat it begins (0:
+        none), a rule over it from combat 2 on (combat 1 has none, as in
+        ``export``)."""
+        lines = self._wrap(entry_text(entry))
+        if combat is None or combat > 1:
+            lines[:0] = self._wrap(combat_rule(combat, self._width))
+        return lines
+
     def _make_note(self) -> None:
         count = self._count
         start = count - len(self._entries) + self._earlier
@@ -161,21 +181,34 @@ class LogPane(SteadyScrollView, can_focus=True):
         self._heights.clear()
         self._body.clear()
         start = max(0, count - self._limit)
-        blocks = [self._wrap(entry_text(e)) for e in log[start:]]
+        before = self._combats_before
+        self._combats = None if before is None else before + _combats_in(log)
+        # wrapped newest first, so each combat's number counts down from the last
+        number = self._combats
+
+        def block(index: int) -> list[Strip]:
+            nonlocal number
+            entry = log[index]
+            if not begins_combat(entry.actor, entry.text):
+                return self._block(entry, 0)
+            lines = self._block(entry, number)
+            number = None if number is None else number - 1
+            return lines
+
+        blocks = [block(i) for i in range(count - 1, start - 1, -1)]
         if self._limit < WINDOW:  # a tail: add entries until the pane is full
             if height is None:
                 height = self.scrollable_content_region.height
             room = height - sum(map(len, blocks))
-            more: list[list[Strip]] = []
             while start > 0 and room > 0:
                 start -= 1
-                more.append(self._wrap(entry_text(log[start])))
-                room -= len(more[-1])
-            blocks[:0] = more[::-1]
-        for entry, block in zip(log[start:], blocks, strict=True):
+                blocks.append(block(start))
+                room -= len(blocks[-1])
+        blocks.reverse()
+        for entry, block_lines in zip(log[start:], blocks, strict=True):
             self._entries.append(entry)
-            self._heights.append(len(block))
-            self._body.extend(block)
+            self._heights.append(len(block_lines))
+            self._body.extend(block_lines)
         self._count = count
         self._last = log[-1] if count else None
         self._limit = max(self._limit, count - start)
@@ -209,12 +242,17 @@ class LogPane(SteadyScrollView, can_focus=True):
             return strip.crop_extend(0, width, None).apply_style(self.pane_style)
         return Strip.blank(width, self.pane_style)
 
-    def show(self, log: Sequence[LogEntry], earlier: int = 0) -> int:
+    def show(
+        self, log: Sequence[LogEntry], earlier: int = 0, combats_earlier: int | None = 0
+    ) -> int:
         """Bring the pane in line with *log* (*earlier*: older entries only in the
-        saved steps); return how many entries were wrapped: only appended ones
+        saved steps, *combats_earlier*: the combats begun in them, None if
+        unknown); return how many entries were wrapped: only appended ones
         (an undo's are cut off the bottom; any other change rewraps)."""
         self._log = log
         self._earlier = earlier  # entries older than *log*, only in the saved steps
+        renumbered = combats_earlier != self._combats_before
+        self._combats_before = combats_earlier
         if not self._width and not self.size:  # not laid out yet
             size = self._planned_size()
             if size is not None:
@@ -223,6 +261,9 @@ class LogPane(SteadyScrollView, can_focus=True):
         if not self._width:
             return 0
         count = len(log)
+        if renumbered:
+            self._rebuild()
+            return len(self._entries)
         if 0 < count < self._count and self._cut(count, log):
             return 0
         last = self._last
@@ -239,7 +280,10 @@ class LogPane(SteadyScrollView, can_focus=True):
         if count == self._count:
             return 0
         for entry in log[self._count :]:
-            block = self._wrap(entry_text(entry))
+            combat: int | None = 0
+            if begins_combat(entry.actor, entry.text):
+                combat = self._combats = None if self._combats is None else self._combats + 1
+            block = self._block(entry, combat)
             self._entries.append(entry)
             self._heights.append(len(block))
             self._body.extend(block)
@@ -265,6 +309,8 @@ class LogPane(SteadyScrollView, can_focus=True):
         removed = self._count - count
         if removed >= len(self._entries) or log[count - 1] != self._entries[-removed - 1]:
             return False
+        if self._combats is not None:
+            self._combats -= _combats_in(self._entries[-removed:])
         del self._body[len(self._body) - sum(self._heights[-removed:]) :]
         del self._heights[-removed:]
         del self._entries[-removed:]

@@ -1,0 +1,81 @@
+"""A fight of several combats (``end``, then ``start`` again) as ``export``
+and ``show`` tell it: the report's header counts every combat and its
+rounds, ``show`` names the combat under way and marks where it began in the
+log, as the app's log pane does."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tests.cli.test_encounters import run
+
+SECOND = "── Combat 2 ──"
+
+
+@pytest.fixture
+def db(tmp_path: Path) -> Path:
+    return tmp_path / "encounters.json"
+
+
+def fight(capsys: pytest.CaptureFixture[str], db: Path, *batches: str) -> None:
+    run(capsys, db, "new", "Fight")
+    run(capsys, db, "do", "Fight", "add Ogre hp 40 init 5\nadd Goblin hp 8 init 12")
+    for batch in batches:
+        status, _, err = run(capsys, db, "do", "Fight", batch)
+        assert status == 0, err
+
+
+def header(capsys: pytest.CaptureFixture[str], db: Path) -> str:
+    status, report, _ = run(capsys, db, "export", "Fight")
+    assert status == 0
+    return report.splitlines()[2]
+
+
+@pytest.mark.parametrize(
+    ("batches", "played"),
+    [
+        ((), "not started"),
+        (("start\nnext\nnext",), "2 rounds"),
+        (("start\nnext\nnext\nend",), "ended after 2 rounds"),
+        # the second combat's round 1 does not hide the first one's two
+        (("start\nnext\nnext\nend", "start\nnext"), "2 combats, 3 rounds"),
+        (("start\nnext\nnext\nend", "start\nnext\nend"), "ended after 2 combats, 3 rounds"),
+        (("start\nend", "start\nend", "start\nnext\nnext"), "3 combats, 4 rounds"),
+    ],
+)
+def test_the_report_header_counts_every_combat(capsys, db, batches, played) -> None:
+    fight(capsys, db, *batches)
+    assert header(capsys, db) == f"*core rules · {played} · 2 combatants*"
+
+
+def test_an_undone_second_combat_is_not_counted(capsys, db) -> None:
+    fight(capsys, db, "start\nnext\nnext\nend", "start\nnext", "undo\nundo")
+    assert header(capsys, db) == "*core rules · ended after 2 rounds · 2 combatants*"
+
+
+def test_show_names_the_second_combat_and_where_it_began(capsys, db) -> None:
+    fight(capsys, db, "start\nnext\nnext\nend", "damage Ogre 2\nstart\nnext")
+    status, out, _ = run(capsys, db, "show", "Fight")
+    assert status == 0
+    lines = out.splitlines()
+    assert lines[0] == "Fight — combat 2, round 1, Ogre's turn"
+    assert lines.count(SECOND) == 1
+    assert lines[lines.index(SECOND) + 1] == "R1 Round 1"  # as the app's log shows it
+    assert json.loads(run(capsys, db, "show", "Fight", "--json")[1])["combat"] == 2
+    run(capsys, db, "do", "Fight", "end")
+    assert run(capsys, db, "show", "Fight")[1].startswith("Fight — combat 2 over after round 1")
+
+
+def test_show_of_one_combat_reads_as_before(capsys, db) -> None:
+    fight(capsys, db)
+    assert json.loads(run(capsys, db, "show", "Fight", "--json")[1])["combat"] == 0
+    run(capsys, db, "do", "Fight", "start\nnext")
+    status, out, _ = run(capsys, db, "show", "Fight")
+    assert out.splitlines()[0] == "Fight — round 1, Ogre's turn"
+    assert "── Combat" not in out
+    assert json.loads(run(capsys, db, "show", "Fight", "--json")[1])["combat"] == 1
+    run(capsys, db, "do", "Fight", "end")
+    assert run(capsys, db, "show", "Fight")[1].startswith("Fight — combat over after round 1")

@@ -1,0 +1,113 @@
+"""Several combats in one fight (``end``, then ``start`` again) numbered the
+same in the app's log as in ``export``, when the first combat's start is
+only in the saved steps: the snapshot keeps how many combats began in the
+entries older than the log in memory, an undo that reads older steps back
+keeps the count right, and a snapshot written before the count was kept
+has it counted from the steps file."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import pytest
+
+from rules.encounter import Encounter
+from rules.engine.combats import count_combats
+from rules.engine.history import KEEP_ENTRIES
+from rules.engine.session import Session
+from rules.errors import ActionError
+from saves.live import LiveEncounter, open_store
+
+CAST = ["add Zalek player hp 38 al 15 init 14", "add Goblin count 2 hp 9 al 13"]
+
+
+def combats(entries: object) -> int:
+    return count_combats((e.actor, e.text) for e in entries)  # type: ignore[attr-defined]
+
+
+def two_combats(db: Path, first_rounds: int = 150) -> None:
+    """A fight whose first combat is long enough that its start is older
+    than the log a snapshot keeps, then ``end``, a heal between the
+    combats, and a second combat two turns in; saved and closed."""
+    with open_store(db) as store:
+        live = LiveEncounter.create(store, "Ambush", rng=random.Random(2), actions=CAST)
+        live.do("start")
+        for _ in range(first_rounds * 3):
+            live.do("next")
+        for line in ("end", "damage 'Goblin 1' 2", "start", "next", "next"):
+            live.do(line)
+        live.close()
+
+
+def counted(live: LiveEncounter) -> int | None:
+    """Combats begun before the log plus those in it: export's count when right."""
+    earlier = live.combats_earlier()
+    return None if earlier is None else earlier + combats(live.log)
+
+
+def test_a_resumed_fight_knows_its_first_combat_began_before_the_log(tmp_path: Path) -> None:
+    db = tmp_path / "encounters.json"
+    two_combats(db)
+    with open_store(db) as store:
+        live = LiveEncounter.open(store, "Ambush")
+        assert live.log_earlier > 0 and len(live.log) >= KEEP_ENTRIES
+        assert combats(live.log) == 1  # only the second start is in memory
+        assert live.combats_earlier() == 1
+        assert counted(live) == combats(live.full_log()) == 2
+        # undo back through the second combat and into the steps file: the
+        # older entries read back take their combat with them
+        while live.log_earlier:
+            live.undo()
+            assert counted(live) == combats(live.full_log())
+        assert live.combats_earlier() == 0 and combats(live.log) == 1
+        while live.can_redo:
+            live.redo()
+        assert counted(live) == 2
+        live.close()
+    with open_store(db) as store:  # and the snapshot closing wrote says so again
+        again = LiveEncounter.open(store, "Ambush")
+        assert again.log_earlier > 0 and counted(again) == 2
+
+
+def test_a_snapshot_from_before_the_count_has_it_counted_from_the_steps(tmp_path: Path) -> None:
+    from saves.seal import seal
+    from saves.storage import parse_tables
+
+    db = tmp_path / "encounters.json"
+    two_combats(db)
+    (state,) = Path(f"{db}.d").glob("*/state.json")
+    tables = parse_tables(state.read_bytes())
+    del tables["snapshot"]["1"]["session"]["combats_earlier"]
+    state.write_bytes(seal(tables, "test") + b"\n")
+    with open_store(db) as store:
+        live = LiveEncounter.open(store, "Ambush")
+        assert live.log_earlier > 0
+        assert live.combats_earlier() == 1 and counted(live) == 2
+        live.do("next")
+        live.compact()
+    with open_store(db) as store:
+        tables = parse_tables(state.read_bytes())
+        assert tables["snapshot"]["1"]["session"]["combats_earlier"] == 1
+
+
+def test_a_count_that_cannot_be_read_is_unknown_not_a_guess(tmp_path: Path) -> None:
+    session = Session(Encounter("Ambush"), rng=random.Random(1))
+    for line in [*CAST, "start", *["next"] * 300, "end", "start"]:
+        session.apply(line)
+    data = json.loads(json.dumps(session.to_dict(bounded=True)))
+    del data["combats_earlier"]
+    again = Session.from_dict(data)  # no steps file to read the older steps from
+    assert again.log_earlier > 0
+    assert again.combats_earlier() is None
+
+
+@pytest.mark.parametrize("value", [-1, "1", 1.5, True])
+def test_a_malformed_count_is_one_clear_error(value: object) -> None:
+    session = Session(Encounter("Ambush"), rng=random.Random(1))
+    for line in [*CAST, "start", *["next"] * 300]:
+        session.apply(line)
+    data = {**json.loads(json.dumps(session.to_dict(bounded=True))), "combats_earlier": value}
+    with pytest.raises(ActionError, match="not a saved session: combats_earlier"):
+        Session.from_dict(data)
