@@ -279,6 +279,12 @@ class EncounterController:
             pick = (ENDINGS[action].title, self.carried(action, names))
         return lines.ask_for(action, names, line, self.selected_group(), self.marks_used(), pick)
 
+    def prompt_completes(self, ask: Ask) -> bool:
+        """Whether Tab can ever complete in *ask*'s prompt (not in ``h`` or ``i``)."""
+        from rules.engine.complete import tail_completes
+
+        return bool(ask.head) and tail_completes(ask.head)
+
     def prompt_completions(self, ask: Ask, text: str) -> list[str]:
         """What Tab offers in *ask*'s prompt holding *text*: the engine's
         completion of the prompt's whole line, its fixed start taken off."""

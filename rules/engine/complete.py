@@ -301,6 +301,18 @@ def complete(
     return found[0] if found else None
 
 
+def tail_completes(head: str) -> bool:
+    """Whether a prompt's text after *head* may ever complete: the verb
+    takes a keyword, a tag or a word after its targets (``heal T 2d6`` and
+    ``init T 15`` take only a number or dice, so their prompts offer no Tab)."""
+    words = head.split(maxsplit=1)
+    spec = SPECS.get(verb_of(words[0])) if words else None
+    if spec is None:
+        return False
+    after = [kind for _key, kind in spec.positional if kind not in ("targets", "target")]
+    return bool(spec.options or spec.free or any(k not in ("int", "dice") for k in after))
+
+
 def tail_completions(head: str, tail: str, known: Known | None = None) -> list[str]:
     """Every completed *tail* of an action line that begins *head*: a
     prompt's own start (``damage 'Goblin 1' ``, the verb and the targets

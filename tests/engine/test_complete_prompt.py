@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from rules.encounter import Encounter
 from rules.engine import Session
-from rules.engine.complete import Known, completions, known_in, tail_completions
+from rules.engine.complete import Known, completions, known_in, tail_completes, tail_completions
 from rules.engine.words import split_batch
 from rules.text import first_unsafe
 
@@ -70,6 +70,16 @@ def test_nothing_to_complete_is_nothing() -> None:
     assert tails("attack Ogre ", "") == []
     assert tails("init Ogre ", "1") == []
     assert tails("cond Ogre ", "frightened") == []  # typed in full
+
+
+def test_only_prompts_with_words_to_complete_offer_tab() -> None:
+    # heal and init take a number or dice after their targets, nothing more
+    assert not tail_completes("heal Ogre ")
+    assert not tail_completes("init Ogre ")
+    for head in ("damage Ogre ", "dmg Ogre ", "cond Ogre ", "persist Ogre ", "temp Ogre "):
+        assert tail_completes(head), head
+    assert tail_completes("attack Ogre ") and tail_completes("roll ")
+    assert not tail_completes("") and not tail_completes("frobnicate Ogre ")
 
 
 def test_half_and_none_offer_only_the_targets_not_yet_named() -> None:

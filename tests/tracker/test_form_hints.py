@@ -12,7 +12,7 @@ from rich.cells import cell_len
 from test_keys import fight, make_app
 from test_picker_keys import picker_app
 from textual.pilot import Pilot
-from textual.widgets import Input
+from textual.widgets import Input, Static
 
 from tracker.app import CombatTrackerApp
 from tracker.screens.form import FormScreen
@@ -72,3 +72,17 @@ async def test_the_new_encounter_form_shows_the_rulesets_whole_at_60x20(tmp_path
             await pilot.pause()
             assert cut_hints(app) == []
             assert "cinematic" in form.query_one("#field-ruleset", Input).placeholder
+
+
+async def test_the_keys_row_offers_space_only_where_a_box_ticks(tmp_path: Path) -> None:
+    def keys(app: CombatTrackerApp) -> str:
+        return str(app.screen.query_one(".dialog-keys", Static).render())
+
+    with picker_app(tmp_path) as app:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await open_form(pilot, app, "n")  # name and ruleset: nothing to tick
+            assert "Tab: next field" in keys(app) and "space" not in keys(app)
+    app = make_app(fight())
+    async with app.run_test(size=(80, 24)) as pilot:
+        await open_form(pilot, app, "a")  # player, average HP: boxes
+        assert "space: tick" in keys(app)

@@ -146,3 +146,16 @@ async def test_a_burst_of_keys_opening_the_prompt_completes_all_that_was_typed()
             await pilot.pause()
         assert isinstance(app.screen, PromptScreen)
         assert shown(app) == "frightened"
+
+
+async def test_the_prompts_say_tab_completes_only_where_it_can() -> None:
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await select(pilot, app, "Ogre")
+        for key, completes in (("h", False), ("i", False), ("d", True), ("c", True)):
+            await pilot.press(key)
+            await pilot.pause()
+            row = str(app.screen.query_one(".dialog-keys", Static).render())
+            assert ("Tab completes" in row) is completes, (key, row)
+            await pilot.press("escape")
+            await pilot.pause()

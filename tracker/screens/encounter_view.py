@@ -19,6 +19,7 @@ from tracker.controller import EncounterController
 from tracker.lines import Ask
 from tracker.screens.quitting import quitting
 from tracker.widgets.combatant import CombatantPane
+from tracker.widgets.completing_input import Completions, no_completions
 from tracker.widgets.footer import KeyFooter
 from tracker.widgets.initiative import InitiativePane
 from tracker.widgets.log import LogPane
@@ -271,7 +272,9 @@ class EncounterView(Screen[None]):
             return self.apply(ask.line(text), then)
 
         history = self.typed.kind(kind) if kind else None
-        complete = partial(self.controller.prompt_completions, ask)
+        complete: Completions = no_completions
+        if self.controller.prompt_completes(ask):
+            complete = partial(self.controller.prompt_completions, ask)
         if ask.saves is None:
             self.app.push_screen(
                 PromptScreen(ask.title, ask.usage, submit, complete=complete, history=history)

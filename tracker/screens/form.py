@@ -104,7 +104,8 @@ class FormScreen(TakesTyping, Dialog[None]):
                         for key, label, value in self._checks:
                             yield FormCheckbox(label, value, id=f"check-{key}")
             yield Static("", id="form-message", classes="dialog-hint form-message", markup=False)
-            yield keys_row("Enter: apply · Tab: next field · space: tick · Esc: cancel")
+            tick = " · space: tick" if self._checks else ""
+            yield keys_row(f"Enter: apply · Tab: next field{tick} · Esc: cancel")
 
     def values(self) -> tuple[dict[str, str], dict[str, bool]]:
         texts = {
