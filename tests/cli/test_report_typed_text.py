@@ -96,6 +96,15 @@ def typed_fields(**texts: str) -> dict[str, str]:
 @example(typed_fields(condition="**4**", tag="**6**", group="**7**", notes="**1**"))
 @example(typed_fields(removed="**3**", renamed="**8**", condition="x **5**"))
 @example(typed_fields(tag="*it*|x", group="<b>", notes="`c` # 1. ", condition="~~\\_"))
+@example(  # whole breakdowns rules.dice could not have written (one die kept of one, …)
+    typed_fields(
+        condition="1d20kh1 (**5**)",
+        tag="x 2d20kh1 (**9**)",
+        group="1d20kh1 (**4**)",
+        renamed="2d20kh1 (**3**, 14)",
+        notes="3d6kh1 (**5**, 2)",
+    )
+)
 def test_typed_text_in_every_field_reads_as_typed(capsys, monkeypatch, typed) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         db = Path(tmp) / "encounters.json"
