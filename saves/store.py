@@ -36,7 +36,7 @@ from saves.errors import (
 from saves.fsutil import make_dirs
 from saves.listing import Summary, summaries
 from saves.lock import FileLock
-from saves.names import clean_name, new_id, new_name, now, parse_time
+from saves.names import clean_name, label_key, new_id, new_name, now, parse_time
 from saves.state import StateFile, own_points, snapshot_doc
 from saves.step_lines import origin_line, step_line
 from saves.steps import StepsFile
@@ -216,10 +216,13 @@ class Store:
     def load_save_point(self, name: str, label: str) -> dict[str, Any]:
         """The save point *label*: ``{"session", "ui", "seq", …}``."""
         with self._op():
-            key = name_key(clean_name(label, "save point label"))
+            # the key as the file's labels are read (a label only of
+            # whitespace, from a hand edit, is listed and picked as it is)
+            key = label_key(label) if isinstance(label, str) else None
             for point in self._points(name):
                 if point["key"] == key:
                     return point
+            clean_name(label, "save point label")  # a blank label none has: say so
             raise SavePointNotFound(self._get(name)["name"], label)
 
     # --- writing ---------------------------------------------------------------

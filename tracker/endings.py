@@ -2,9 +2,8 @@
 conditions (RULES.md §10), ``X`` one of their persistent damage entries
 (§7: the GM ends an entry at any time, someone stopped the bleeding).  Both
 offer what the targets have, each once, and end the choice on every target
-that carries it, one undoable batch (``unpersist 'Goblin 1' bleed;
-unpersist Ogre bleed``): one ``uncond`` / ``unpersist`` per target, as a
-target without it would refuse the whole line."""
+that carries it, one undoable step (``unpersist 'Goblin 1,Ogre' bleed``):
+only on those, as a target without it would refuse the whole line."""
 
 from __future__ import annotations
 
@@ -60,11 +59,13 @@ def choices(action: str, chosen: Sequence[Combatant]) -> list[str]:
 
 
 def end_line(action: str, chosen: Sequence[Combatant], choice: str) -> str:
-    """End *choice* on each of *chosen* that carries it, one batch ('' for nobody)."""
+    """End *choice* on each of *chosen* that carries it, one batch ('' for
+    nobody): one action on all who carry it by the same word (a horde of a
+    hundred in one line, not a hundred actions past the line's length)."""
     ending = ENDINGS[action]
-    ends: list[tuple[str, str]] = []
+    ends: dict[str, list[str]] = {}
     for c in chosen:
         word = next((w for label, w in ending.carried(c) if label == choice), None)
         if word is not None:
-            ends.append((c.name, word))
-    return ending_line(ending.verb, ends)
+            ends.setdefault(word, []).append(c.name)
+    return ending_line(ending.verb, [(names, word) for word, names in ends.items()])

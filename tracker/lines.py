@@ -186,10 +186,10 @@ def with_value(text: str) -> str:
     return " ".join(words)
 
 
-def ending_line(verb: str, ends: Sequence[tuple[str, str]]) -> str:
-    """``VERB T WORD`` for each (name, word) of *ends*, one undoable batch
-    (``uncond 'Goblin 1' prone; uncond Ogre prone``: ``tracker.endings``)."""
-    return "; ".join(f"{verb} {targets([name])} {_quote(word)}" for name, word in ends)
+def ending_line(verb: str, ends: Sequence[tuple[Sequence[str], str]]) -> str:
+    """``VERB T WORD`` for each (names, word) of *ends*, one undoable batch
+    (``uncond 'Goblin 1,Ogre' prone``: ``tracker.endings``)."""
+    return "; ".join(f"{verb} {targets(names)} {_quote(word)}" for names, word in ends)
 
 
 def line_head(action: str, names: Sequence[str]) -> str | None:

@@ -23,8 +23,11 @@ if TYPE_CHECKING:
 
 
 def _names(saved: object) -> list[str]:
-    """A saved list of names (anything else: none)."""
-    return [str(n) for n in saved] if isinstance(saved, list) else []
+    """A saved list of names, each once (anything else: none): a hand-edited
+    snapshot may repeat one, and one ``space`` must unmark it."""
+    if not isinstance(saved, list):
+        return []
+    return list(dict.fromkeys(n for n in saved if isinstance(n, str)))
 
 
 def _members(combatants: Sequence[Combatant], key: str) -> list[Combatant]:
@@ -39,8 +42,12 @@ class Marks:
         """*names*, *groups*: as :meth:`saved` wrote them (anything else: none)."""
         #: combatants marked on their own rows, in the order they were marked
         self.names: list[str] = _names(names)
-        #: groups marked on their collapsed row, as their members spell the name
-        self.groups: list[str] = _names(groups)
+        #: groups marked on their collapsed row, as their members spell the
+        #: name; each once, as a group's name is compared (``name_key``)
+        once: dict[str, str] = {}
+        for group in _names(groups):
+            once.setdefault(name_key(group), group)
+        self.groups: list[str] = list(once.values())
 
     def __bool__(self) -> bool:
         return bool(self.names or self.groups)

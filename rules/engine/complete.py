@@ -36,11 +36,31 @@ if TYPE_CHECKING:
 
 def current_word(value: str) -> tuple[str, str]:
     """Split *value* into (everything before the word being typed, the word)."""
-    if value.count('"') % 2 == 1:
-        i = value.rfind('"')
-        return value[:i], value[i:]
+    opened = _open_double_quote(value)
+    if opened is not None:
+        return value[:opened], value[opened:]
     i = max(value.rfind(" "), value.rfind(","))
     return value[: i + 1], value[i + 1 :]
+
+
+def _open_double_quote(value: str) -> int | None:
+    """Where the double quote left open at the end of *value* is, read as
+    shlex reads the line (None: none is open).  A double quote inside
+    single quotes opens nothing: a prompt's line starts with its target
+    quoted so (``damage 'Ogre"s Pet' ``)."""
+    quote, start, escaped = "", 0, False
+    for i, ch in enumerate(value):
+        if escaped:
+            escaped = False
+        elif quote == "'":
+            quote = "" if ch == "'" else quote
+        elif ch == "\\":
+            escaped = True
+        elif quote == '"':
+            quote = "" if ch == '"' else quote
+        elif ch in "'\"":
+            quote, start = ch, i
+    return start if quote == '"' else None
 
 
 #: what makes a name more than one bare word of the action language: white
@@ -239,11 +259,18 @@ def completions(
     none).  Everything before the word being typed is kept as it is.  With
     nothing typed of the word, only a keyword's choices are offered
     (``cover`` then a space: ``half``, ``three-quarters``, ``total``)."""
+    if first_unsafe(value) >= 0:  # not typed: a line never holds one
+        return []
+    return _completed(value, names, verbs, known)
+
+
+def _completed(
+    value: str, names: Sequence[str], verbs: Sequence[str], known: Known | None
+) -> list[str]:
+    """:func:`completions` of *value*, whatever it holds before the word typed."""
     known = known or Known(names)
     if not known.names:
         known = replace(known, names=names)
-    if first_unsafe(value) >= 0:  # not typed: a line never holds one
-        return []
     head, word = current_word(value)
     segment = split_batch(head)[-1]
     if not segment.strip():
@@ -319,8 +346,11 @@ def tail_completions(head: str, tail: str, known: Known | None = None) -> list[s
     its key fixed), the prompt holding *tail*.  These are
     :func:`completions` of the whole line with *head* taken off again;
     none changes *head*, and a *tail* that starts a second action (``;``)
-    completes to nothing: the prompt's line is one action on its targets."""
+    completes to nothing: the prompt's line is one action on its targets.
+    Only *tail* is typed: a name in *head* that a hand edit gave a control
+    character does not stop it completing."""
     line = head + tail
-    if len(split_batch(line)) != 1:
+    if first_unsafe(tail) >= 0 or len(split_batch(line)) != 1:
         return []
-    return [done[len(head) :] for done in completions(line, known=known) if done.startswith(head)]
+    done = _completed(line, (), VERBS, known)
+    return [d[len(head) :] for d in done if d.startswith(head)]

@@ -10,7 +10,7 @@ keeps the first part in ``amount``/``tags`` and the others, in order, in
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from rules.damage import COMMON_TAGS
@@ -40,9 +40,6 @@ def _tag(verb: str, token: str) -> str:
         raise fail(verb, f"damage tag {token!r} is dice (an amount goes before the tags{more})")
     if tag in PLUS_WORDS:
         raise fail(verb, f"{token!r} is not a damage tag (list the tags with spaces: fire cold)")
-    keyword = misspelled_keyword(verb, tag)
-    if keyword is not None:
-        raise fail(verb, f"unexpected {token!r}; did you mean {keyword}?")
     return tag
 
 
@@ -57,6 +54,25 @@ def misspelled_keyword(verb: str, tag: str) -> str | None:
         return None
     keywords = [k for k in SPECS[verb].options if k[:1] == tag[:1]]
     return closest(tag, keywords, cutoff=0.75)
+
+
+def refuse_keyword_tags(
+    verb: str, action: Mapping[str, Any], amount_key: str, known: Iterable[str]
+) -> None:
+    """Refuse a tag of *action*'s damage that most likely misspells a
+    keyword of *verb* (:func:`misspelled_keyword`), unless it is one of the
+    *known* tags (those the fight's combatants defend against: ``hail`` is
+    then the GM's tag, not ``half``).  Checked when the action applies, as
+    only the fight knows its tags; a missed attack is refused too
+    (docs/rules.md §5, an unknown tag)."""
+    if not action.get(amount_key):
+        return
+    known = set(known)
+    for _, tags in parts_of(action, amount_key):
+        for tag in tags:
+            keyword = None if tag in known else misspelled_keyword(verb, tag)
+            if keyword is not None:
+                raise fail(verb, f"unexpected {tag!r}; did you mean {keyword}?")
 
 
 class FreeWords:

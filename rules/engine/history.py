@@ -15,6 +15,7 @@ from rules.engine.combats import count_combats
 from rules.engine.runs import Runs, expand, load_runs, overlap, pop_top, push
 from rules.engine.step import Step
 from rules.errors import ActionError
+from rules.text import shorten
 
 #: A bounded snapshot (``to_dict(bounded=True)``) keeps at most this many
 #: steps of each stack in full ...
@@ -189,11 +190,12 @@ class History:
         self.redo_older = load_runs(data.get("redo_older", ()))
         earlier = data.get("log_earlier", 0)
         if type(earlier) is not int or earlier < 0:
-            raise ValueError(f"log_earlier is {earlier!r}")
+            raise ValueError(f"log_earlier is {shorten(repr(earlier), 40)}")
         self.log_earlier = earlier
         combats = data.get("combats_earlier", None if self.undo_older else 0)
-        if combats is not None and (type(combats) is not int or combats < 0):
-            raise ValueError(f"combats_earlier is {combats!r}")
+        # each combat begins with one entry: the older ones hold no more
+        if combats is not None and (type(combats) is not int or not 0 <= combats <= earlier):
+            raise ValueError(f"combats_earlier is {shorten(repr(combats), 40)}")
         self._combats_earlier = combats
         steps = self.undo_steps + self.redo_steps
         runs = self.undo_older + self.redo_older + [[s.seq, s.seq] for s in steps]

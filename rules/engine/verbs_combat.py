@@ -13,8 +13,10 @@ from rules.bonuses import Bonus, effective_al, stack
 from rules.checks import check as roll_check
 from rules.checks import difficulty_level, judge, roll_expression_with_advantage
 from rules.combatant import Combatant
+from rules.damage import defense_tags
 from rules.encounter import Encounter
 from rules.endurance import Endurance, endurance_check, endurance_of
+from rules.engine.damage_parts import refuse_keyword_tags
 from rules.engine.grammar import MOVEMENTS
 from rules.engine.verbs_effects import hurt_parts, roll_parts
 from rules.engine.work import Roller, Work, call
@@ -109,6 +111,7 @@ def attack(work: Work, a: Mapping[str, Any]) -> None:
     stacked attack bonuses vs effective AL with cover (§9), degree (§3),
     damage on a success, doubled on a critical success (§5)."""
     names = work.resolve_all(a["targets"])
+    refuse_keyword_tags("attack", a, "damage", defense_tags(work.enc.combatants))
     cover = a.get("cover")
     if cover == "total":
         raise ActionError(f"attack: {', '.join(names)} cannot be targeted (total cover)")

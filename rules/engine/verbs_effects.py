@@ -11,11 +11,16 @@ from typing import Any
 
 from rules.bonuses import DICE_TYPES, STACKING, Bonus
 from rules.conditions import Condition, add_condition, remove_condition, unknown_condition_warning
-from rules.damage import apply_damage_parts, grant_temp_hp, unknown_tag_warnings
+from rules.damage import (
+    apply_damage_parts,
+    defense_tags,
+    grant_temp_hp,
+    unknown_tag_warnings,
+)
 from rules.damage import heal as heal_hp
 from rules.dice import RollResult, roll, roll_damage
 from rules.durations import Duration, describe_duration
-from rules.engine.damage_parts import check_subsets, parts_of
+from rules.engine.damage_parts import check_subsets, parts_of, refuse_keyword_tags
 from rules.engine.turns import ending_round
 from rules.engine.work import Work, call
 from rules.errors import ActionError
@@ -47,6 +52,7 @@ def damage(work: Work, a: Mapping[str, Any]) -> None:
     half = work.resolve_all(a.get("half", ()), "half") if a.get("half") else []
     none = work.resolve_all(a.get("none", ()), "none") if a.get("none") else []
     check_subsets("damage", names, half, none)
+    refuse_keyword_tags("damage", a, "amount", defense_tags(work.enc.combatants))
     rolled = roll_parts(work, "damage", a, "amount", bool(a.get("crit")))
     for name in names:
         if name in none:

@@ -125,6 +125,30 @@ def test_a_name_no_gm_could_type_is_never_offered() -> None:
     assert completions("damage O", known=known) == []
 
 
+def test_a_target_named_with_a_double_quote_completes_as_any_other() -> None:
+    # the key quotes such a name in single quotes: its double quote opens
+    # no word, so the prompt's text still completes (it used to offer nothing)
+    session = crypt()
+    session.apply("add 'Ogre\"s Pet' hp 9")
+    session.apply("add '\"' hp 9")
+    known = known_in(session.encounter)
+    head = "damage " + shlex.quote('Ogre"s Pet') + " "
+    assert tails(head, "2d6 fi", known) == ["2d6 fire"]
+    assert tails(head, "2d6 fire c", known) == ["2d6 fire crit", "2d6 fire cold"]
+    assert tails("cond " + shlex.quote('"') + " ", "fri", known) == ["frightened"]
+    assert tails("attack " + shlex.quote('"') + " ", "co", known) == ["cover"]
+    # and a word typed in double quotes after it is still one word
+    assert tails(head, '2d6 "fi', known) == ["2d6 fire"]
+
+
+def test_a_target_a_hand_edit_named_with_a_control_character_completes_too() -> None:
+    # the name is the prompt's, not typed: what the GM types still completes
+    known = Known(["Imp\x1b[31m", "Ogre"])
+    head = "damage " + shlex.quote("Imp\x1b[31m") + " "
+    assert tails(head, "2d6 fi", known) == ["2d6 fire"]
+    assert tails(head, "2d6 fi\x1b", known) == []  # typed, it is not a word
+
+
 # -- properties ----------------------------------------------------------------
 
 #: prompt heads as the keys build them (names quoted by shlex, as tracker.lines does)
@@ -140,6 +164,7 @@ HEADS = st.sampled_from(
         "roll ",
         "damage " + shlex.quote("Imp;next") + " ",
         "damage " + shlex.quote("O'Brien") + " ",
+        "damage " + shlex.quote('Ogre"s Pet') + " ",
     ]
 )
 TYPED = st.text(max_size=20) | st.text(

@@ -115,6 +115,28 @@ def test_crtl_is_refused_not_dealt_as_a_plain_hit_tagged_crtl() -> None:
     )
 
 
+def test_a_tag_the_fight_defends_against_is_never_taken_for_a_keyword() -> None:
+    # "hail" is as near "half" as "crtl" is to "crit", but an Ogre here
+    # resists hail: the GM means the tag, and refusing it left no way at
+    # all to deal hail damage to the Ogre, or wither damage with an attack
+    assert usage_cut(refused(fight(), "damage Ogre 5 hail")) == (
+        "damage: unexpected 'hail'; did you mean half?"
+    )  # where nobody resists it, still a likely typo
+    s = fight()
+    s.apply("set Ogre resistances hail=3,wither=2")
+    s.apply("damage Ogre 5 hail")
+    assert s.log[-1].text == "Ogre takes 5 hail → resist ½ = 2 (2 HP lost, 57/59 left)"
+    s.apply("attack Ogre roll 20 damage 4 wither")
+    assert s.log[-1].text.startswith("Ogre takes 8 wither → resist ½ = 4")
+    # a likely typo of a keyword is refused as before, a missed attack too
+    assert usage_cut(refused(s, "damage Ogre 5 hail crtl")) == (
+        "damage: unexpected 'crtl'; did you mean crit?"
+    )
+    assert usage_cut(refused(s, "attack Ogre roll 1 damage 2d6 wither rolled")) == (
+        "attack: unexpected 'rolled'; did you mean roll?"
+    )
+
+
 def test_a_tag_merely_like_a_keyword_is_still_a_tag() -> None:
     # conservative: not one letter from a keyword with the same first letter
     s = fight()

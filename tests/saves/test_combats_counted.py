@@ -111,3 +111,21 @@ def test_a_malformed_count_is_one_clear_error(value: object) -> None:
     data = {**json.loads(json.dumps(session.to_dict(bounded=True))), "combats_earlier": value}
     with pytest.raises(ActionError, match="not a saved session: combats_earlier"):
         Session.from_dict(data)
+
+
+@pytest.mark.parametrize("extra", [1, 10**4000], ids=["one more", "4000 digits"])
+def test_a_count_past_the_older_entries_is_one_clear_error(extra: int) -> None:
+    # each combat begins with one entry ("Round 1"), so the older entries
+    # hold at most as many combats as entries: a hand edit past that
+    # would put a rule "Combat 1000…0" of thousands of digits in the log
+    session = Session(Encounter("Ambush"), rng=random.Random(1))
+    for line in [*CAST, "start", *["next"] * 300]:
+        session.apply(line)
+    data = json.loads(json.dumps(session.to_dict(bounded=True)))
+    assert data["log_earlier"] > 0
+    data["combats_earlier"] = data["log_earlier"] + extra
+    with pytest.raises(ActionError, match="not a saved session: combats_earlier") as refused:
+        Session.from_dict(data)
+    assert len(str(refused.value)) < 200  # one line to read, not the number
+    data["combats_earlier"] = data["log_earlier"]  # the most there can be
+    assert Session.from_dict(data).combats_earlier() == data["log_earlier"]

@@ -217,3 +217,30 @@ def test_the_default_path_honours_the_environment(
     monkeypatch.delenv("COMBAT_TRACKER_DB")
     assert default_db_path().name == "encounters.json"
     assert os.fspath(default_db_path()).count("combat-tracker") == 1
+
+
+def test_a_hand_edited_blank_label_restores_as_it_is_listed(tmp_path: Path) -> None:
+    # a label only of whitespace is listed as it is (trimmed, it would be
+    # nothing); the picker hands that label back, and it must find the
+    # save point rather than say "the label must be a non-empty text"
+    from saves.seal import seal
+    from saves.storage import parse_tables
+
+    db = tmp_path / "e.json"
+    with open_store(db) as store:
+        live = new_fight(store, steps=3)
+        live.save_point("before")
+        live.close()
+    (state,) = folder(db).glob("state.json")
+    tables = parse_tables(state.read_bytes())
+    for point in tables["save_points"].values():
+        point["label"] = " \t "
+    state.write_bytes(seal(tables, "test") + b"\n")
+    with open_store(db) as store:
+        (listed,) = [label for label, _ in store.save_points("Bridge")]
+        assert listed == " \t "
+        name = restore_save_point(store, "Bridge", listed, "Again")
+        assert LiveEncounter.open(store, name).encounter.round == 1
+        # a blank label that names no save point is still refused as blank
+        with pytest.raises(SaveError, match="must be a non-empty text"):
+            store.load_save_point("Bridge", "  ")

@@ -34,6 +34,28 @@ def test_typed_text_like_a_kept_die_is_not_one() -> None:
     assert bold(line) == ["3", "4", "4"]
 
 
+def test_typed_text_holding_a_breakdown_rules_dice_never_writes_is_not_one() -> None:
+    # a condition, tag or group name crafted to look like a breakdown came
+    # out bold, its asterisks gone, in the log pane, show and the report;
+    # rules.dice marks kept dice only in a term that dropped some, every
+    # die's face listed, the kept ones the highest (kh) or lowest (kl)
+    for forged in (
+        "1d20kh1 (**5**)",  # one die: nothing dropped, nothing marked
+        "x 2d20kh1 (**9**)",  # one face for two dice
+        "2d20kh1 (**3**, 14)",  # the lower kept by kh
+        "2d20kl1 (3, **14**)",  # the higher kept by kl
+        "2d20kh1 (**3**, **14**)",  # two kept of one
+        "2d6kh1 (**9**, 2)",  # no 9 on a d6
+        "2d6kh1 (**0**, 0)",  # nor a 0
+        "3d6kh1 (**5**, 2)",  # two faces for three dice
+    ):
+        line = f"Gob is {forged} (2 rounds left)"
+        assert styled(line).plain == line and bold(line) == [], forged
+    # what rules.dice writes still is bold, ties included
+    assert bold("2d20kh1 (**14**, 14) + 5 = 19") == ["14"]
+    assert bold("4d6kl2 (3, **1**, **3**, 6) = 4") == ["1", "3"]
+
+
 #: any text a GM can type, around the marks the Markdown and Rich readers know
 typed = st.lists(
     st.one_of(

@@ -186,9 +186,7 @@ def test_uncondition_line_removes_only_where_present() -> None:
     live.do("cond 'Goblin 2' frightened value 1")
     names = ["Goblin 1", "Goblin 2", "Ogre"]
     assert ctl.carried("uncondition", names) == ["frightened", "prone"]
-    assert (
-        ctl.end_line("uncondition", names, "prone") == "uncond 'Goblin 1' prone; uncond Ogre prone"
-    )
+    assert ctl.end_line("uncondition", names, "prone") == "uncond 'Goblin 1,Ogre' prone"
     live.do(ctl.end_line("uncondition", names, "prone"))
     assert ctl.carried("uncondition", names) == ["frightened"]
 
@@ -410,7 +408,7 @@ def test_uncondition_offers_the_targets_conditions_and_removes_one() -> None:
     line = ask.line("prone")
     assert line == ctl.line("uncondition", "prone")
     having = [n for n in ctl.names() if n in ("Goblin 1", "Ogre")]  # in the order of play
-    assert line == "; ".join(f"uncond {shlex.quote(n)} prone" for n in having)
+    assert line == f"uncond {shlex.quote(','.join(having))} prone"
     assert ctl.do(line) is None
     assert ctl.carried("uncondition", ctl.names()) == ["frightened"]
     ctl.clear_marks()
@@ -492,7 +490,7 @@ def test_a_condition_name_is_quoted_when_removed() -> None:
     ask = ctl.ask("uncondition")
     assert ask is not None and ask.choices == (odd,)
     line = ask.line(odd)
-    assert line == lines.ending_line("uncond", [("Ogre", odd)]) == "uncond Ogre 'x; remove Zalek'"
+    assert line == lines.ending_line("uncond", [(["Ogre"], odd)]) == "uncond Ogre 'x; remove Zalek'"
     assert ctl.do(line) is None
     assert ctl.carried("uncondition", ["Ogre"]) == [] and "Zalek" in ctl.names()
 

@@ -146,6 +146,27 @@ def test_the_group_mark_is_saved_and_resumed_and_clears_as_marks_do() -> None:
     assert again.clear_marks() and live.ui_state["marked_groups"] == []
 
 
+def test_hand_edited_marks_read_each_mark_once_so_space_unmarks() -> None:
+    # a snapshot edited by hand (or by an older tracker) may repeat a name,
+    # spell a group in another case, or hold what is no name at all: each
+    # mark counts once, so one space takes it off, as the row shows
+    ctl, cursor, live = fight()
+    assert ctl.do("add None hp 5 init 1") is None  # a null in the list is not them
+    live.set_ui_state(
+        marked=["Ogre", "Ogre", 7, None, "Ogre"] * 1000,
+        marked_groups=["Zombie", "ZOMBIE", "zombie", ["Zombie"]] * 1000,
+    )
+    again = EncounterController(live, cursor)  # a resume reads the UI state
+    assert again.marked() == [*ZOMBIES, "Ogre"]
+    cursor.row = again.row_of(again.names().index("Ogre"))
+    assert again.toggle_mark()
+    assert again.marked() == ZOMBIES
+    on_group_row(again, cursor)
+    assert again.toggle_mark()
+    assert not again.marks and again.marked() == []
+    assert live.ui_state["marked"] == [] and live.ui_state["marked_groups"] == []
+
+
 def test_a_group_mark_goes_when_the_group_does() -> None:
     ctl, cursor, live = group_marked()
     ctl.do("ungroup Zombie")
