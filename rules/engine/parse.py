@@ -294,6 +294,9 @@ def _unexpected(verb: str, spec: _Spec, rest: list[str], i: int) -> ActionError:
     is most likely the rest of it (``add Animated Armor``), unless a number
     follows as a keyword's would (``add Orc armor 15``)."""
     hint = did_you_mean(rest[i], list(spec.options))
+    if not hint and "value" in spec.options and is_number(rest[i]):
+        # the condition prompt (key c) takes "frightened 2"; this line wants the keyword
+        hint = f"; did you mean value {rest[i]}?"
     keyword_like = hint and i + 1 < len(rest) and is_number(rest[i + 1])
     if verb == "add" and i == 1 and not is_number(rest[i]) and not keyword_like:
         return fail(verb, f"unexpected {rest[i]!r}; {in_quotes(verb, f'{rest[0]} {rest[i]}')}")

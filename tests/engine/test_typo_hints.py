@@ -103,6 +103,18 @@ def test_a_misspelled_keyword_is_named_with_the_keyword_meant() -> None:
     )
 
 
+def test_a_bare_condition_value_is_answered_with_the_value_keyword() -> None:
+    # the c prompt takes "frightened 2"; a GM who then types the same on the
+    # ':' line was told only "unexpected '2'"
+    s = fight()
+    assert usage_cut(refused(s, "cond Ogre frightened 2 rounds 1")) == (
+        "cond: unexpected '2'; did you mean value 2?"
+    )
+    s.apply("cond Ogre frightened value 2 rounds 1")
+    ogre = next(c for c in s.encounter.combatants if c.name == "Ogre")
+    assert [(x.name, x.value) for x in ogre.conditions] == [("frightened", 2)]
+
+
 def test_crtl_is_refused_not_dealt_as_a_plain_hit_tagged_crtl() -> None:
     # any word after the amount is a damage tag: "crtl" used to deal the
     # damage uncritical with a warning about an unknown tag

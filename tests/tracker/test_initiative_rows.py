@@ -14,6 +14,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from rich.cells import cell_len
 from rich.text import Text
 
@@ -219,6 +221,21 @@ def test_hp_numbers_and_temp_hp() -> None:
     bloodied = Combatant("Zalek", 38, 19, temp_hp=5)
     assert hp_cell(bloodied, Style(), 0).plain == " 19/38 ½ +5"
     assert hp_cell(Combatant("Ogre", 59, 0), Style(), 4).plain == " ░░░░ down"
+
+
+@given(st.integers(1, 1000).flatmap(lambda top: st.tuples(st.just(top), st.integers(0, top))))
+def test_the_bar_is_empty_only_when_down_and_full_only_unhurt(hp: tuple[int, int]) -> None:
+    # a glance at the bar tells down from standing and hurt from unhurt: Mira
+    # at 1 of 24 HP drew the empty bar of a down combatant (4 and 9 cells)
+    from rich.style import Style
+
+    top, now = hp
+    for bar in (1, 4, 9):
+        drawn = hp_cell(Combatant("Mira", top, now), Style(), bar).plain[1 : 1 + bar]
+        filled = drawn.count("█")
+        assert (filled == 0) == (now == 0), (now, top, bar, drawn)
+        if bar > 1:
+            assert (filled == bar) == (now == top), (now, top, bar, drawn)
 
 
 def test_badges_are_whole_or_counted(crypt_fight: Callable[[], Session]) -> None:

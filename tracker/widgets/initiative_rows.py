@@ -287,11 +287,23 @@ def row_cells(
     ]
 
 
-def hp_cell(c: Combatant, base: Style, bar: int, style: StyleOf = no_style) -> Text:
-    """The HP bar (*bar* cells) then the numbers and the temp HP."""
+def bar_fill(c: Combatant, bar: int) -> tuple[int, str]:
+    """How many of the HP bar's *bar* cells are filled, and its colour level.
+    Empty only when down and full only at full HP: rounding alone would show
+    1 of 24 HP as the empty bar of a down combatant, and 37 of 38 as unhurt."""
     fraction = 0.0 if c.max_hp <= 0 else max(0.0, min(1.0, c.hp / c.max_hp))
     level = "high" if fraction > 0.5 else "mid" if fraction > 0.25 else "low"
     filled = round(fraction * bar)
+    if c.hp < c.max_hp:
+        filled = min(filled, bar - 1)
+    if c.hp > 0:
+        filled = max(filled, 1)
+    return min(filled, bar), level
+
+
+def hp_cell(c: Combatant, base: Style, bar: int, style: StyleOf = no_style) -> Text:
+    """The HP bar (*bar* cells) then the numbers and the temp HP."""
+    filled, level = bar_fill(c, bar)
     bar_style = base + style(f"initiative--hp-{level}")
     text = Text(style=base)
     if bar:  # a narrow pane gives up the bar, never the numbers

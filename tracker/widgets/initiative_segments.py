@@ -18,6 +18,7 @@ from tracker.widgets.initiative_rows import (
     Layout,
     RowState,
     StyleOf,
+    bar_fill,
     hp_text,
     name_cell,
     row_base,
@@ -81,9 +82,7 @@ def row_segments(row: RowState, style: StyleOf, lay: Layout) -> list[Segment] | 
     if room < 0:
         return None
     if bar:
-        fraction = 0.0 if c.max_hp <= 0 else max(0.0, min(1.0, c.hp / c.max_hp))
-        level = "high" if fraction > 0.5 else "mid" if fraction > 0.25 else "low"
-        filled = round(fraction * bar)
+        filled, level = bar_fill(c, bar)
         add((" ", base))
         if filled:
             add(("█" * filled, base + (base + style(f"initiative--hp-{level}"))))
