@@ -99,14 +99,19 @@ POOL = (
 )
 
 
+def played(cast: tuple[str, ...], lines: list[str], seed: int) -> Session:
+    """A seeded fight of *cast*, then *lines*, the refused ones changing nothing."""
+    s = Session(Encounter("Road"), rng=random.Random(seed))
+    for line in (*cast, *lines):
+        with contextlib.suppress(ActionError):
+            s.apply(line)
+    return s
+
+
 @given(st.lists(st.sampled_from(POOL), max_size=30), st.integers(0, 10_000))
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 def test_every_combat_opens_once_with_what_its_start_logged(lines: list[str], seed: int) -> None:
-    s = Session(Encounter("Road"), rng=random.Random(seed))
-    for line in (*CAST, *lines):
-        with contextlib.suppress(ActionError):  # refused: nothing changed
-            s.apply(line)
-    log = s.log
+    log = played(CAST, lines, seed).log
     numbers = list(openings(log))
     assert [n for n in numbers if n] == list(
         range(1, count_combats((e.actor, e.text) for e in log) + 1)

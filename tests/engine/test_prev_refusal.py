@@ -4,7 +4,6 @@ with it on every repaint), and the same answer ``prev`` itself gives."""
 
 from __future__ import annotations
 
-import contextlib
 import json
 import random
 
@@ -15,6 +14,7 @@ from rules.encounter import Encounter
 from rules.engine import Session
 from rules.engine.history import StepSource
 from rules.errors import ActionError
+from tests.engine.test_combat_openings import played
 
 CAST = ("add Ana hp 30 player init 15", "add Ogre hp 59 init 9", "add Imp hp 5 init 3")
 FIRST = "prev: already at the first turn of round 1"
@@ -103,10 +103,7 @@ POOL = (
 @given(st.lists(st.sampled_from(POOL), max_size=25), st.integers(0, 10_000))
 @settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 def test_the_refusal_is_the_one_prev_gives(lines: list[str], seed: int) -> None:
-    s = Session(Encounter("Road"), rng=random.Random(seed))
-    for line in (*CAST, *lines):
-        with contextlib.suppress(ActionError):
-            s.apply(line)
+    s = played(CAST, lines, seed)
     said = s.prev_refusal()
     copy = Session.from_dict(json.loads(json.dumps(s.to_dict())))
     try:
