@@ -240,6 +240,15 @@ class LiveEncounter:
         return self.session.can_redo
 
     @property
+    def seq(self) -> int:
+        """The last step's sequence number: each action, undo and redo moves it on."""
+        return self.session.seq
+
+    def prev_refusal(self) -> str | None:
+        """Why ``prev`` would be refused now (``Session.prev_refusal``: reads nothing)."""
+        return self.session.prev_refusal()
+
+    @property
     def rng(self) -> random.Random:
         """The fight's random source (rolls the program makes for the GM)."""
         return self.session.rng

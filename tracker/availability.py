@@ -57,14 +57,19 @@ def availability(ctl: EncounterController) -> tuple[bool, ...]:
         live.can_undo,
         live.can_redo,
         bool(ctl.defeated()),
+        ctl.unavailable("previous_turn") is None,
         bool(enc.delayed),
     )
 
 
 def unavailable(ctl: EncounterController, action: str) -> str | None:
     enc = ctl.encounter
-    if action in ("next_turn", "previous_turn", "select_active"):
-        return None if enc.started else NOT_STARTED
+    if action in ("next_turn", "previous_turn", "select_active") and not enc.started:
+        return NOT_STARTED
+    if action == "previous_turn":  # e.g. at round 1's first turn, as the engine says
+        return ctl.live.prev_refusal()
+    if action in ("next_turn", "select_active"):
+        return None
     if action == "start":
         if enc.started:
             return "the fight has started already"
@@ -140,8 +145,9 @@ def _cannot_return(ctl: EncounterController) -> str | None:
 class Reasons:
     """:func:`unavailable`'s answers, worked out once per state of what they
     read (the encounter, by identity, the cursor, the marks, the expanded
-    groups, undo and redo): Textual asks about every binding each time the
-    footer refreshes, and with a horde each answer scans the combatants."""
+    groups, undo and redo, the last step: ``p`` undoes a ``next`` on top):
+    Textual asks about every binding each time the footer refreshes, and
+    with a horde each answer scans the combatants."""
 
     def __init__(self, ctl: EncounterController) -> None:
         self._ctl = ctl
@@ -158,6 +164,7 @@ class Reasons:
             tuple(ctl.collapse.saved()),
             live.can_undo,
             live.can_redo,
+            live.seq,
         )
         if live.encounter is not self._encounter or state != self._state:
             self._answers, self._encounter, self._state = {}, live.encounter, state

@@ -98,6 +98,11 @@ class History:
         """The step an undo would revert, read from the saved steps if need be."""
         return self._top(self.undo_steps, self.undo_older)
 
+    def undo_top_held(self) -> Step | None:
+        """The step an undo would revert when it is in memory; None when
+        there is none or it is only in the saved steps (nothing is read)."""
+        return self.undo_steps[-1] if self.undo_steps else None
+
     def redo_top(self) -> Step | None:
         """The step a redo would re-apply, read from the saved steps if need be."""
         return self._top(self.redo_steps, self.redo_older)

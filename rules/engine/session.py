@@ -197,6 +197,21 @@ class Session:
             return False
         return top is not None and top.action.get("verb") == "next"
 
+    def prev_refusal(self) -> str | None:
+        """Why ``prev`` would be refused now (its message; None: it would
+        apply), for a key to grey on every repaint, so nothing is read from
+        the saved steps: a ``next`` on top of the undo stack is undone,
+        else the turn moves back (``rules.engine.turns.cannot_step_back``).
+        A top only in the saved steps (after undoing past those held in
+        memory) counts as no ``next``, as one that cannot be read does; it
+        matters only when a ``next`` landed on round 1's first turn."""
+        top = self.history.undo_top_held()
+        if top is not None and top.action.get("verb") == "next":
+            return None
+        from rules.engine.turns import cannot_step_back
+
+        return cannot_step_back(self.encounter)
+
     def _undo_last(self, target: Step, verb: str) -> Step:
         record = {"verb": verb, "undone": target.seq, "line": target.line}
         step = Step(self.seq + 1, "undo", record, target.after, target.before, ())

@@ -316,17 +316,30 @@ def step_back(work: Work) -> None:
     roster changes meanwhile cannot make an unprocessed boundary look
     processed."""
     enc = work.enc
-    if not enc.started or enc.turn is None:
-        raise ActionError("prev: combat has not started")
+    refused = cannot_step_back(enc)
+    if refused is not None:
+        raise ActionError(refused)
+    assert enc.turn is not None  # else refused
     prev, wrapped = preceding(work, enc.turn)
-    if prev is None:
-        raise ActionError(f"prev: {NOBODY_ACTS}")
-    if wrapped and enc.round <= 1:
-        raise ActionError("prev: already at the first turn of round 1")
+    assert prev is not None
     new_round = enc.round - 1 if wrapped else enc.round
     work.enc = replace(enc, turn=prev, round=new_round, rewound=enc.rewound + 1)
     name = work.enc.combatants[prev].name
     work.log(name, f"Turn moved back to {name} (round {new_round}); nothing was undone")
+
+
+def cannot_step_back(enc: Encounter) -> str | None:
+    """Why :func:`step_back` is refused now (its message; None: it moves
+    the turn back): before the fight, when nobody can act, and at round 1's
+    first turn, which has no turn before it (§4)."""
+    if not enc.started or enc.turn is None:
+        return "prev: combat has not started"
+    prev, wrapped = _turn_from(enc, enc.turn, -1)
+    if prev is None:
+        return f"prev: {NOBODY_ACTS}"
+    if wrapped and enc.round <= 1:
+        return "prev: already at the first turn of round 1"
+    return None
 
 
 def on_deck(enc: Encounter) -> int | None:

@@ -63,7 +63,13 @@ def test_show_names_the_second_combat_and_where_it_began(capsys, db) -> None:
     lines = out.splitlines()
     assert lines[0] == "Fight — combat 2, round 1, Ogre's turn"
     assert lines.count(SECOND) == 1
-    assert lines[lines.index(SECOND) + 1] == "R1 Round 1"  # as the app's log shows it
+    # over what the second start logged, as the app's log draws it; what
+    # came before that start is above
+    rule = lines.index(SECOND)
+    assert lines[rule - 1] == "–  Ogre takes 2 (2 HP lost, 38/40 left)"
+    opening = lines[rule + 1 : lines.index("R1 Round 1")]
+    assert sum("rolls initiative" in line for line in opening) == 2
+    assert "Dash check" in opening[-1]
     assert json.loads(run(capsys, db, "show", "Fight", "--json")[1])["combat"] == 2
     run(capsys, db, "do", "Fight", "end")
     assert run(capsys, db, "show", "Fight")[1].startswith("Fight — combat 2 over after round 1")

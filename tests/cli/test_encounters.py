@@ -321,12 +321,18 @@ def test_export_puts_a_second_combat_under_its_own_headings(capsys, db) -> None:
         "## Round 1",
         "## Round 2",
         "## Before combat 2",
+        "## Combat 2",
         "## Combat 2, round 1",
         "## Where things stand",
     ]
-    between = report[report.index("## Before combat 2") : report.index("## Combat 2, round 1")]
+    between = report[report.index("## Before combat 2") : report.index("## Combat 2\n")]
     assert "initiative is now 3" in between and "**Ogre** takes 2" in between
     assert "Combat ends after 2 rounds" in report[: report.index("## Before combat 2")]
+    # what start logged is the new combat's: its initiative, its Dash checks
+    opening = report[report.index("## Combat 2\n") : report.index("## Combat 2, round 1")]
+    assert "**Goblin** has a fixed initiative of 3" in opening
+    assert "**Ogre** rolls initiative" in opening and "Dash check" in opening
+    assert "initiative" not in between.replace("initiative is now 3", "")
 
 
 def test_export_after_the_last_end_says_after_combat(capsys, db) -> None:

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from rules.encounter import Encounter
-from rules.engine.combats import count_combats
+from rules.engine.combats import count_combats, openings
 from rules.engine.history import KEEP_ENTRIES
 from rules.engine.session import Session
 from rules.errors import ActionError
@@ -69,6 +69,43 @@ def test_a_resumed_fight_knows_its_first_combat_began_before_the_log(tmp_path: P
     with open_store(db) as store:  # and the snapshot closing wrote says so again
         again = LiveEncounter.open(store, "Ambush")
         assert again.log_earlier > 0 and counted(again) == 2
+
+
+def test_the_second_combat_opens_where_its_start_began_read_back_or_not(
+    tmp_path: Path,
+) -> None:
+    """The log in memory, numbered from the combats before it, places each
+    opening as the whole log does: over the second start's first entry
+    (its initiative), under the damage dealt between the combats."""
+    db = tmp_path / "encounters.json"
+    two_combats(db)
+
+    def placed(live: LiveEncounter) -> list[tuple[int, str, str]]:
+        """Each opening: its number, the entry above it, its own entry."""
+        full = live.full_log()
+        whole = list(openings(full))
+        held = list(openings(live.log, live.combats_earlier() or 0))
+        assert whole[len(full) - len(live.log) :] == held
+        above = [""] + [e.text for e in full]
+        return [(n, above[i], full[i].text) for i, n in enumerate(whole) if n]
+
+    with open_store(db) as store:
+        live = LiveEncounter.open(store, "Ambush")
+        assert live.log_earlier > 0
+        first = placed(live)
+        assert [n for n, _, _ in first] == [1, 2]
+        assert first[0][2] == "Zalek has a fixed initiative of 14"
+        assert first[1][1] == "Goblin 1 takes 2 (2 HP lost, 7/9 left)"
+        assert "rolls initiative" in first[1][2]  # end cleared it: combat 2 rolls anew
+        while live.log_earlier:  # undo into the steps file, read back
+            live.undo()
+            placed(live)
+        while live.can_redo:
+            live.redo()
+        assert placed(live) == first
+        live.close()
+    with open_store(db) as store:
+        assert placed(LiveEncounter.open(store, "Ambush")) == first
 
 
 def test_a_snapshot_from_before_the_count_has_it_counted_from_the_steps(tmp_path: Path) -> None:

@@ -238,7 +238,7 @@ def test_unavailable_with_no_combatants() -> None:
     for action in ("damage", "select_down", "toggle_mark", "remove", "move"):
         assert ctl.unavailable(action) == "no combatants yet: a adds some", action
     assert ctl.unavailable("roll") is None
-    assert ctl.availability() == (False, False, False, False, False, False)
+    assert ctl.availability() == (False,) * 7
 
 
 def test_unavailable_clear_marks_and_uncondition_follow_the_marks() -> None:

@@ -1,14 +1,21 @@
 """The keys for the action language's turn and attack verbs: ``A`` opens a
 prompt with the attack line on the targets, ``w`` makes the active
-combatant delay and ``W`` brings the selected delaying one back, each
-greyed with a reason when it does not apply."""
+combatant delay and ``W`` brings the selected delaying one back, ``p``
+steps back, each greyed with a reason when it does not apply."""
 
 from __future__ import annotations
 
-from tests.tracker.test_keys import fight, hp, make_app, select, type_text
+import random
+from pathlib import Path
+
+from saves.live import LiveEncounter, open_store
+from tests.tracker.test_keys import SETUP, fight, hp, make_app, select, type_text
 from tests.tracker.test_typing import flat_log, notices, shown
+from tracker.app import CombatTrackerApp
+from tracker.config import Config
 from tracker.screens.encounter import EncounterScreen
 from tracker.screens.prompt import PromptScreen
+from tracker.widgets.footer import KeyFooter
 
 
 async def test_shift_a_attacks_the_selection_with_the_attack_line() -> None:
@@ -64,3 +71,50 @@ async def test_delay_and_return_say_why_not() -> None:
         assert screen.unavailable("return") == "Ogre is not delaying; select one delaying: Goblin 2"
         await select(pilot, app, "Goblin 2")
         assert screen.unavailable("return") is None
+
+
+def prev_key(app: CombatTrackerApp) -> bool:
+    """Whether the footer shows ``p`` as applying (not greyed)."""
+    footer = app.screen.query_one(KeyFooter)
+    return next(on for key, _shown, label, on in footer.items if label == "Prev")
+
+
+async def test_p_is_greyed_at_round_ones_first_turn_and_applies_after_n() -> None:
+    app = make_app(fight(started=True))
+    async with app.run_test(size=(120, 40), notifications=True) as pilot:
+        await pilot.pause()
+        assert not prev_key(app)
+        before = app.live.encounter
+        await pilot.press("p")  # greyed: says why, nothing happens
+        assert app.live.encounter is before
+        assert notices(app)[-1] == "prev: already at the first turn of round 1"
+        await pilot.press("n")
+        await pilot.pause()
+        assert prev_key(app)  # it undoes that next
+        await pilot.press("p")
+        await pilot.pause()
+        assert app.live.encounter.turn == before.turn
+        assert not prev_key(app)
+        await pilot.press("ctrl+y")  # the next again
+        await pilot.pause()
+        assert prev_key(app)
+
+
+async def test_p_is_greyed_after_a_resume_at_round_ones_first_turn(tmp_path: Path) -> None:
+    db = tmp_path / "encounters.json"
+    with open_store(db) as store:
+        LiveEncounter.create(store, "Road", rng=random.Random(3), actions=[*SETUP, "start"])
+
+    async def resumed() -> tuple[bool, bool]:
+        """``p`` as the footer shows it after a resume, and after pressing n once."""
+        with open_store(db) as store:
+            app = CombatTrackerApp(store, live=LiveEncounter.open(store, "Road"), config=Config())
+            async with app.run_test(size=(120, 40)) as pilot:
+                await pilot.pause()
+                on = prev_key(app)
+                await pilot.press("n")
+                await pilot.pause()
+                return on, prev_key(app)
+
+    assert await resumed() == (False, True)
+    assert await resumed() == (True, True)  # the next saved on top: p undoes it

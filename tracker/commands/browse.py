@@ -100,7 +100,8 @@ def _show(args: argparse.Namespace, store: Store) -> int:
     from tracker.commands.report import condition_text, state_json, to_json
 
     live = open_live(args, store, prefix=True)
-    state = state_json(live)
+    entries = live.full_log()
+    state = state_json(live, entries)
     if args.json:
         print(to_json(state))
         return 0
@@ -161,9 +162,8 @@ def _show(args: argparse.Namespace, store: Store) -> int:
         table.add_row(*cells, style=style)
     console.print(table)
     log = state["log"]
-    marks = openings((e["actor"], e["text"]) for e in log)
-    for entry, opens in list(zip(log, marks, strict=True))[-10:]:
-        if opens > 1:  # as the app's log shows a new combat
+    for entry, opens in list(zip(log, openings(entries), strict=True))[-10:]:
+        if opens > 1:  # over what its start logged, as the app's log draws it
             console.print(combat_rule(opens), highlight=False)
         # outside any round (before the first start, after end): "–", as
         # the app's log shows it; there is no round 0 to point the GM at

@@ -9,11 +9,11 @@ import json
 import re
 import sys
 import unicodedata
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from rules.engine.combats import begins_combat, count_combats, ends_combat
+from rules.engine.combats import begins_combat, count_combats, ends_combat, openings
 from rules.kept_marks import kept_marks
 from rules.text import visible
 from tracker.commands.common import (
@@ -26,12 +26,14 @@ from tracker.commands.common import (
 )
 
 if TYPE_CHECKING:
+    from rules.encounter import LogEntry
     from saves.live import LiveEncounter
     from saves.store import Store
 
 
-def state_json(live: LiveEncounter) -> dict[str, Any]:
-    """The documented ``show --json`` object (README: CLI)."""
+def state_json(live: LiveEncounter, log: Sequence[LogEntry] | None = None) -> dict[str, Any]:
+    """The documented ``show --json`` object (README: CLI); *log*: the
+    fight's whole log when the caller read it already."""
     enc = live.encounter
     active = enc.active
 
@@ -66,7 +68,8 @@ def state_json(live: LiveEncounter) -> dict[str, Any]:
             "endurance": endurance,
         }
 
-    log = live.full_log()
+    if log is None:
+        log = live.full_log()
     return {
         "name": enc.name,
         "ruleset": enc.ruleset.to_dict(),
@@ -181,11 +184,12 @@ def _log_item(escaper: _Escaper, actor: str, text: str) -> str:
 
 def markdown_report(live: LiveEncounter) -> str:
     """A round-by-round report a GM can paste into session notes."""
-    state = state_json(live)
+    log = live.full_log()
+    state = state_json(live, log)
     escaper = _Escaper([c["name"] for c in state["combatants"]] + [state["name"]])
     lines = [f"# {md_cell(state['name'])}", ""]
     rules = _escape(state["ruleset"]["name"])
-    headings, combats = _sections(state["log"])
+    headings, combats = _sections(log)
     count = len(state["combatants"])
     played = _played(state["started"], state["round"], combats)
     lines.append(f"*{rules} rules · {played} · {count} combatant{'s' if count != 1 else ''}*")
@@ -239,40 +243,42 @@ def _played(started: bool, round_: int, combats: list[int]) -> str:
     return played if started else f"ended after {played}"
 
 
-def _sections(log: list[dict[str, Any]]) -> tuple[list[str], list[int]]:
+def _sections(log: Sequence[LogEntry]) -> tuple[list[str], list[int]]:
     """The section heading each log entry opens ("" for none): ``Before
-    combat`` and ``Round N`` for the first combat, ``Before combat 2`` and
-    ``Combat 2, round N`` for the next (after ``end``), ``After combat N``
-    for what is logged after the last ``end`` with no new combat; and the
-    rounds each combat reached."""
-    marks = [(entry["actor"] or "", entry["text"]) for entry in log]
-    to_begin = count_combats(marks)  # combats beginning at or after the entry
+    combat`` and ``Round N`` for the first combat; ``Before combat 2`` for
+    what is logged after ``end``, ``Combat 2`` for what the next ``start``
+    logged before its round 1 (initiative, Dash checks: the app's log draws
+    that combat's rule over them) and ``Combat 2, round N``; ``After combat
+    N`` for what is logged after the last ``end`` with no new combat; and
+    the rounds each combat reached."""
+    opens = list(openings(log))
+    to_begin = sum(1 for number in opens if number)  # combats opening at or after the entry
     out: list[str] = []
     rounds: list[int] = []
-    fighting, shown = False, None
-    for entry, (actor, text) in zip(log, marks, strict=True):
-        if begins_combat(actor, text):
-            fighting, to_begin = True, to_begin - 1
+    fighting, opening, shown = False, False, ""
+    for entry, number in zip(log, opens, strict=True):
+        if number:
+            fighting, opening, to_begin = True, True, to_begin - 1
             rounds.append(0)
-        # outside a combat is round 0 (fights saved before that rule
-        # logged the ended combat's round after ``end``)
-        rnd = entry["round"] if fighting else 0
+        if begins_combat(entry.actor, entry.text):
+            opening = False
+        # outside a combat, and before its round 1, is round 0 (fights saved
+        # before that rule logged the ended combat's round after ``end``)
+        rnd = entry.round if fighting and not opening else 0
         if fighting:
             rounds[-1] = max(rounds[-1], rnd)
         combat = len(rounds)
-        key = (combat, fighting, rnd)
-        if key == shown:
-            out.append("")
-        elif rnd:
-            out.append(f"## Round {rnd}" if combat <= 1 else f"## Combat {combat}, round {rnd}")
-        elif not combat:
-            out.append("## Before combat")
+        if rnd:
+            heading = f"## Round {rnd}" if combat <= 1 else f"## Combat {combat}, round {rnd}"
+        elif combat == 0 or (combat == 1 and fighting):
+            heading = "## Before combat"  # the first combat's start, as the log shows it
+        elif fighting:
+            heading = f"## Combat {combat}"
         else:
-            out.append(
-                f"## Before combat {combat + 1}" if to_begin else f"## After combat {combat}"
-            )
-        shown = key
-        if ends_combat(actor, text):
+            heading = f"## Before combat {combat + 1}" if to_begin else f"## After combat {combat}"
+        out.append("" if heading == shown else heading)
+        shown = heading
+        if ends_combat(entry.actor, entry.text):
             fighting = False
     return out, rounds
 

@@ -1,9 +1,10 @@
 """The log pane, a line-API widget showing the newest entries at the bottom,
 followed.  It keeps a window of the last entries wrapped to its width: at
 first the tail that fills the pane, widened to ``WINDOW`` entries when the
-GM scrolls to the top (older ones are in ``export``); an entry that begins
-combat 2 or later has a rule over it naming the combat, numbered as
-``export`` numbers them.  It is first wrapped
+GM scrolls to the top (older ones are in ``export``); the first entry of
+combat 2 or later (the first its ``start`` logged, ``rules.engine.combats``)
+has a rule over it naming the combat, numbered and placed as ``export``
+heads it.  It is first wrapped
 before the first frame (:meth:`LogPane._planned_size`), not on a Resize
 event as ``RichLog`` is, which arrives only after it."""
 
@@ -16,7 +17,7 @@ from textual.geometry import Region, Size
 from textual.strip import Strip
 
 from rules.encounter import LogEntry
-from rules.engine.combats import begins_combat, count_combats
+from rules.engine.combats import count_combats, opens_combat
 from rules.text import visible
 from tracker.breakdown import combat_rule, styled
 from tracker.widgets.steady import SteadyScrollView, text_segments
@@ -151,7 +152,7 @@ class LogPane(SteadyScrollView, can_focus=True):
         return [Strip(text_segments(line, console)) for line in text.wrap(console, self._width)]
 
     def _block(self, entry: LogEntry, combat: int | None) -> list[Strip]:
-        """*entry*'s lines; *combat*: the number of the combat it begins (0:
+        """*entry*'s lines; *combat*: the number of the combat it opens (0:
         none), a rule over it from combat 2 on (combat 1 has none, as in
         ``export``)."""
         lines = self._wrap(entry_text(entry))
@@ -189,7 +190,7 @@ class LogPane(SteadyScrollView, can_focus=True):
         def block(index: int) -> list[Strip]:
             nonlocal number
             entry = log[index]
-            if not begins_combat(entry.actor, entry.text):
+            if not opens_combat(log, index):
                 return self._block(entry, 0)
             lines = self._block(entry, number)
             number = None if number is None else number - 1
@@ -279,9 +280,10 @@ class LogPane(SteadyScrollView, can_focus=True):
             return len(self._entries)
         if count == self._count:
             return 0
-        for entry in log[self._count :]:
+        for index in range(self._count, count):
+            entry = log[index]
             combat: int | None = 0
-            if begins_combat(entry.actor, entry.text):
+            if opens_combat(log, index):  # its Round 1 is among these entries
                 combat = self._combats = None if self._combats is None else self._combats + 1
             block = self._block(entry, combat)
             self._entries.append(entry)
