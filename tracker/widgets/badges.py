@@ -1,6 +1,7 @@
 """The initiative pane's conditions column, without Textual: a combatant's
 conditions and persistent damage as badges (``poisoned 2·3``, ``~fire
-1d6``).
+1d6``), and a collapsed group's as what its standing members carry
+(``~necrotic``: every one of them; ``frightened 1 ×3``: three).
 
 A badge is shown whole, or shortened to its start (``pois…2·3``,
 ``~necr…``) when the whole ones do not fit; what still does not fit is
@@ -10,7 +11,7 @@ fragment cut at the column's edge."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, NamedTuple
 
 from rich.cells import cell_len, get_character_cell_size
@@ -86,6 +87,41 @@ def combatant_badges(c: Combatant) -> list[Badge]:
         *(condition_badge(cond) for cond in c.conditions),
         *(persistent_badge(entry) for entry in c.persistent),
     ]
+
+
+def group_badges(members: Iterable[Combatant]) -> list[Badge]:
+    """What a collapsed group's standing members carry (the row acts on
+    them; a down member's bleeding is not the horde's): a badge every one
+    of them has is shown as on one combatant's row, one only some have ends
+    with how many (``frightened 1 ×3``).  The most carried first (what the
+    whole group has leads), conditions before persistent damage among
+    equals as on one row, then as met."""
+    standing = [c for c in members if not c.down]
+    found: dict[tuple[object, ...], tuple[int, int, Badge]] = {}
+    for c in standing:
+        keys: dict[tuple[object, ...], Badge] = {}
+        for cond in c.conditions:
+            keys[("c", cond.name, cond.value, cond.rounds_left)] = condition_badge(cond)
+        for entry in c.persistent:
+            keys[("p", entry.tags, entry.dice)] = persistent_badge(entry)
+        for key, badge in keys.items():  # a member counts once per badge
+            kind = 0 if key[0] == "c" else 1
+            seen = found.get(key)
+            found[key] = (kind, 1, badge) if seen is None else (kind, seen[1] + 1, seen[2])
+    ordered = sorted(found.values(), key=lambda kept: (-kept[1], kept[0]))  # stable: as met
+    out = []
+    for _, count, badge in ordered:
+        if count < len(standing):
+            badge = Badge(*(_counted(text, count) for text in badge))
+        out.append(badge)
+    return out
+
+
+def _counted(text: Text, count: int) -> Text:
+    """*text* then `` ×count`` in its own look (one badge, not two)."""
+    counted = text.copy()
+    counted.append(f" ×{count}", text.style)
+    return counted
 
 
 def _joined(items: Sequence[Text]) -> Text:
