@@ -197,6 +197,7 @@ def test_fit_name_keeps_the_number_of_a_group() -> None:
     assert fit_name("Goblin Archer 12", 4) == "Gob…"  # no room for " 12" and a letter
     assert fit_name("Goblin Archer B", 9) == "Goblin… B"
     assert fit_name("Goblin Archer", 9) == "Goblin A…"  # a long last word is not kept
+    assert fit_name("Goblin ambush at the old mill", 26) == "Goblin ambush at the old…"
     assert fit_name("Ogre", 1) == "…" and fit_name("Ogre", 0) == ""
     assert fit_name("漢字漢字漢字", 5) == "漢字…"  # cells, not characters
     for width in range(7, 17):

@@ -160,7 +160,8 @@ def fit_name(name: str, width: int) -> str:
     distinct = tail.isdigit() or cell_len(tail) <= 3  # "12", "B", "IV"
     keep = f" {tail}" if head and distinct and cell_len(tail) + 3 <= width else ""
     room = width - 1 - cell_len(keep)
-    return head_cells(name[: len(name) - len(keep)], room) + "…" + keep
+    # "the old…", not "the old …": the cut shows where the word stops
+    return head_cells(name[: len(name) - len(keep)], room).rstrip() + "…" + keep
 
 
 #: What the GM is told of a combatant the players' view does not show in full.
