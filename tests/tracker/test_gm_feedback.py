@@ -34,11 +34,11 @@ from tracker.screens.form import FormScreen
 from tracker.screens.movement import MovementScreen
 from tracker.screens.picker import PickerScreen
 from tracker.screens.prompt import ChoiceScreen, ConfirmScreen, NoticeScreen
+from tracker.widgets.badges import combatant_badges, fit_badges
 from tracker.widgets.combatant import CombatantPane, describe, pack
 from tracker.widgets.command_line import CommandInput
 from tracker.widgets.footer import KeyFooter
 from tracker.widgets.initiative import InitiativePane
-from tracker.widgets.initiative_rows import badges
 from tracker.widgets.log import LogPane, entry_text
 
 
@@ -295,9 +295,9 @@ async def test_narrow_initiative_columns_adapt_and_badges_never_split() -> None:
         header = screen_line(pane, 0)
         assert "Cond." in header and "Conditio" not in header
         zalek = screen_line(pane, 1 + names(app).index("Zalek"))
-        assert zalek.rstrip().endswith(("+1", "+2", "+3", "+4"))  # what did not fit
+        assert zalek.rstrip().endswith(("…+1", "…+2", "…+3", "…+4"))  # what did not fit
         shown = zalek.split(" 15 ", 1)[1]
-        for badge in ("pois2·3", "frig1", "~fire", "~blee"):
+        for badge in ("pois…2·3", "frig…1", "~fire", "~blee…"):
             assert badge in shown or badge[:2] not in shown  # whole or absent
 
 
@@ -339,9 +339,11 @@ def test_badges_fit_whole_or_count() -> None:
     session.apply("cond Zalek poisoned value 2 rounds 3")
     session.apply("persist Zalek 1d6 fire")
     c = session.encounter.combatants[0]
-    assert badges(c, compact=True).plain == " pois2·3 ~fire"
-    assert badges(c, compact=True, width=11).plain == " pois2·3 +1"
-    assert badges(c, compact=True, width=5).plain == " +2"
+    found = combatant_badges(c)
+    assert fit_badges(found).plain == " poisoned 2·3 ~fire 1d6"
+    assert fit_badges(found, 15).plain == " pois…2·3 ~fire"
+    assert fit_badges(found, 14).plain == " pois…2·3 …+1"
+    assert fit_badges(found, 5).plain == " …+2"
 
 
 async def test_the_combatant_pane_wraps_abilities_between_items_and_scrolls() -> None:

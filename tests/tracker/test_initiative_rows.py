@@ -21,6 +21,7 @@ from rich.text import Text
 
 from rules.combatant import Combatant
 from rules.engine import Session
+from tracker.widgets.badges import head_cells
 from tracker.widgets.initiative_rows import (
     ACTIVE_MARKER,
     BADGES_FEW,
@@ -31,13 +32,10 @@ from tracker.widgets.initiative_rows import (
     Content,
     Layout,
     RowState,
-    badge_items,
-    badges,
     bloodied,
     content_of,
     fit_cells,
     fit_name,
-    head_cells,
     header_labels,
     hp_cell,
     layout,
@@ -67,16 +65,16 @@ def named(rows: list[RowState], name: str) -> RowState:
     return next(row for row in rows if row.combatant.name == name)
 
 
-def line(row: RowState, lay: Layout, compact: bool = True) -> str:
+def line(row: RowState, lay: Layout) -> str:
     """The row as the pane draws it, in plain text: its cells fitted to the
     columns, cropped to the pane (a zero-width column's leftover goes)."""
-    text = Text("").join(fit_cells(row_cells(row, compact, lay=lay), lay))
+    text = Text("").join(fit_cells(row_cells(row, lay=lay), lay))
     text.truncate(sum(lay.widths), pad=True)
     return text.plain
 
 
 def cell_of(row: RowState, lay: Layout, column: int) -> str:
-    return fit_cells(row_cells(row, True, lay=lay), lay)[column].plain
+    return fit_cells(row_cells(row, lay=lay), lay)[column].plain
 
 
 def test_importing_the_rows_does_not_import_textual() -> None:
@@ -95,7 +93,7 @@ def test_content_is_the_widest_name_and_hp_text(crypt_fight: Callable[[], Sessio
     assert content_of(delayed).name == len("Zalek (delayed)")
 
 
-# (pane width, HP bar cells, name column) for the crypt fight, compact badges;
+# (pane width, HP bar cells, name column) for the crypt fight, compact names;
 # every column shows at each of these widths
 WIDTHS = [(200, 20, 14), (80, 10, 14), (60, 7, 14), (45, 4, 14), (40, 4, NAME_SQUEEZED)]
 
@@ -182,9 +180,12 @@ def test_a_row_shows_the_active_turn_and_the_badges(crypt_fight: Callable[[], Se
     assert cell_of(named(rows, "Zalek"), lay, MARK) == "  "
     assert cell_of(named(rows, "Zalek"), lay, INIT) == " 19"
     assert cell_of(named(rows, "Zalek"), lay, NAME).rstrip() == " Zalek"
-    assert cell_of(archer, lay, BADGES).split() == ["pois2·3", "pron", "~fire"]
+    # room for every badge whole at 80 cells; at 60 each shortened to its start
+    assert cell_of(archer, lay, BADGES).rstrip() == " poisoned 2·3 prone ~fire 1d6"
+    narrow = layout(60, content_of(rows), compact=True)
+    assert cell_of(archer, narrow, BADGES).rstrip() == " pois…2·3 prone ~fire"
     # without a layout: every badge in full, the name whole
-    full = row_cells(archer, compact=False)
+    full = row_cells(archer)
     assert full[NAME].plain == " Goblin Archer 1"
     assert full[BADGES].plain == " poisoned 2·3 prone ~fire 1d6"
 
@@ -196,6 +197,7 @@ def test_fit_name_keeps_the_number_of_a_group() -> None:
     assert fit_name("Goblin Archer 12", 4) == "Gob…"  # no room for " 12" and a letter
     assert fit_name("Goblin Archer B", 9) == "Goblin… B"
     assert fit_name("Goblin Archer", 9) == "Goblin A…"  # a long last word is not kept
+    assert fit_name("Goblin ambush at the old mill", 26) == "Goblin ambush at the old…"
     assert fit_name("Ogre", 1) == "…" and fit_name("Ogre", 0) == ""
     assert fit_name("漢字漢字漢字", 5) == "漢字…"  # cells, not characters
     for width in range(7, 17):
@@ -236,20 +238,6 @@ def test_the_bar_is_empty_only_when_down_and_full_only_unhurt(hp: tuple[int, int
         assert (filled == 0) == (now == 0), (now, top, bar, drawn)
         if bar > 1:
             assert (filled == bar) == (now == top), (now, top, bar, drawn)
-
-
-def test_badges_are_whole_or_counted(crypt_fight: Callable[[], Session]) -> None:
-    c = named(crypt(crypt_fight()), "Goblin Archer 1").combatant
-    items = [item.plain for item in badge_items(c, compact=True)]
-    for width in range(0, 30):
-        text = badges(c, compact=True, width=width).plain
-        words = text.split()
-        if words[-1].startswith("+"):
-            shown = words[:-1]
-            assert int(words[-1][1:]) == len(items) - len(shown)
-        else:
-            shown = words
-        assert shown == items[: len(shown)], (width, text)
 
 
 def test_the_header_says_cond_when_narrow_and_counts_marks(
@@ -298,13 +286,13 @@ def test_bloodied_and_down_read_in_words_at_every_width(
 
 def test_the_gutter_shows_the_turn_then_who_is_on_deck() -> None:
     c = Combatant("Goblin 2", 7, 7)
-    gutter = row_cells(RowState(c, False, False, False, on_deck=True), True)[MARK]
+    gutter = row_cells(RowState(c, False, False, False, on_deck=True))[MARK]
     assert gutter.plain == ON_DECK_MARKER + " "
-    marked = row_cells(RowState(c, False, True, False, on_deck=True), True)[MARK]
+    marked = row_cells(RowState(c, False, True, False, on_deck=True))[MARK]
     assert marked.plain == ON_DECK_MARKER + "●"
-    active = row_cells(RowState(c, True, False, False), True)[MARK]
+    active = row_cells(RowState(c, True, False, False))[MARK]
     assert active.plain == ACTIVE_MARKER + " " and ON_DECK_MARKER != ACTIVE_MARKER
-    assert row_cells(RowState(c, False, False, False), True)[MARK].plain == "  "
+    assert row_cells(RowState(c, False, False, False))[MARK].plain == "  "
 
 
 WIDE = ("ゴブリン弓兵 12", "🐉🐉 Wyrm 3", "火龍 Ancient Red Dragon", "Zoë Ω 2")
@@ -346,11 +334,3 @@ def test_rows_of_wide_names_fill_the_pane_exactly(width: int) -> None:
     assert content_of(rows).name == max(
         cell_len(n) + (10 if i == 2 else 0) for i, n in enumerate(WIDE)
     )
-
-
-def test_wide_condition_names_are_shortened_by_cells() -> None:
-    from rules.conditions import Condition
-
-    c = Combatant("Imp", 7, 7, conditions=(Condition("毒状態"),))
-    (item,) = badge_items(c, compact=True)
-    assert item.plain == "毒状" and cell_len(item.plain) <= 4

@@ -58,7 +58,7 @@ def cells_of(segments: list[Segment]) -> list[tuple[str, Style]]:
 def reference(row: RowState, style: StyleOf, lay: Layout) -> list[tuple[str, Style]]:
     """The row as the reference cells draw it (``InitiativePane._line``)."""
     segments: list[Segment] = []
-    for cell in fit_cells(row_cells(row, True, style, lay), lay):
+    for cell in fit_cells(row_cells(row, style, lay), lay):
         segments.extend(text_segments(cell, CONSOLE))
     return cells_of(segments)
 

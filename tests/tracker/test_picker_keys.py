@@ -174,9 +174,9 @@ async def test_the_delete_question_reads_the_listing_not_the_round_cell(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # the Round column may be worded any way: the question still says the round
-    import tracker.screens.picker as picker
+    import tracker.widgets.encounter_list as columns
 
-    monkeypatch.setattr(picker, "round_shown", lambda started, n: f"R{n}" if started else f"({n})")
+    monkeypatch.setattr(columns, "round_shown", lambda started, n: f"R{n}" if started else f"({n})")
     store = open_store(tmp_path / "e.json")
     try:
         three_fights(store)

@@ -39,7 +39,7 @@ def test_the_name_column_makes_room_for_the_note_and_the_whole_row_says_it() -> 
     spy = Combatant("Spy", 9, 9, visibility="hidden")
     row = RowState(spy, False, False, False)
     assert content_of([row]).name == len("Spy (hidden)")
-    assert "Spy (hidden)" in str(row_cells(row, compact=False)[2])
+    assert "Spy (hidden)" in str(row_cells(row)[2])
 
 
 def test_the_keys_are_data_with_stable_ids_and_no_clash() -> None:

@@ -165,7 +165,7 @@ def move(screen: EncounterView) -> None:
 
 def save_point(screen: EncounterView) -> None:
     """The named save point prompt (a kept label: Enter again replaces it)."""
-    from tracker.screens.prompt import PromptScreen
+    from tracker.screens.prompt import EXAMPLES, PromptScreen
 
     store = screen.controller.save_points()
 
@@ -176,4 +176,6 @@ def save_point(screen: EncounterView) -> None:
         return error
 
     history = screen.typed.kind("save_point")
-    screen.app.push_screen(PromptScreen("Named save point", "LABEL", submit, history=history))
+    example = EXAMPLES["save_point"]
+    prompt = PromptScreen("Named save point", "LABEL", submit, example=example, history=history)
+    screen.app.push_screen(prompt)

@@ -264,7 +264,7 @@ class EncounterView(Screen[None]):
         runs once it was applied.  *kind*: the history Up/Down walk (and
         the applied line joins).  Damage can take a save per target
         (``tracker.screens.saves_form``)."""
-        from tracker.screens.prompt import PromptScreen
+        from tracker.screens.prompt import EXAMPLES, PromptScreen
 
         def submit(text: str) -> str | None:
             if not text and not ask.blank:
@@ -272,13 +272,15 @@ class EncounterView(Screen[None]):
             return self.apply(ask.line(text), then)
 
         history = self.typed.kind(kind) if kind else None
+        example = EXAMPLES.get(kind, "")
         complete: Completions = no_completions
         if self.controller.prompt_completes(ask):
             complete = partial(self.controller.prompt_completions, ask)
         if ask.saves is None:
-            self.app.push_screen(
-                PromptScreen(ask.title, ask.usage, submit, complete=complete, history=history)
+            prompt = PromptScreen(
+                ask.title, ask.usage, submit, example=example, complete=complete, history=history
             )
+            self.app.push_screen(prompt)
             return
         from tracker.screens.saves_form import DamagePromptScreen
 
@@ -298,6 +300,7 @@ class EncounterView(Screen[None]):
                 submit,
                 ask.names,
                 saves,
+                example=example,
                 complete=complete,
                 history=history,
                 check=check,

@@ -5,9 +5,9 @@ it posts :class:`PickerScreen.Open` and the app opens the encounter."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime
 from typing import TYPE_CHECKING
 
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.coordinate import Coordinate
@@ -16,12 +16,12 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Label
 
 from rules.rulesets import DEFAULT_RULESET, RULESETS
-from saves.listing import round_said, round_shown
+from saves.listing import round_said
 from tracker.bindings import PICKER_KEYS, bindings
 from tracker.screens.dialog import keys_row
 from tracker.screens.prompt import ChoiceScreen, ConfirmScreen, PromptScreen
 from tracker.screens.quitting import QuietWhenQuitting, quitting
-from tracker.widgets.plain import shown
+from tracker.widgets.encounter_list import Listed, Plan, plan, row_cells, when
 
 if TYPE_CHECKING:
     from saves.store import Store
@@ -39,12 +39,18 @@ def _round(summary: object) -> tuple[bool, int]:
     return bool(_get(summary, "started", False)), rounds if isinstance(rounds, int) else 0
 
 
-def when(value: object) -> str:
-    """``2026-11-30 07:15`` from a datetime or an ISO string."""
-    if isinstance(value, datetime):
-        return value.strftime("%Y-%m-%d %H:%M")
-    text = str(value or "")
-    return text[:16].replace("T", " ")
+def listed(summary: object) -> Listed:
+    """What the picker shows of *summary* (a ``Summary``, or a dict)."""
+    combatants, points = _get(summary, "combatants", 0), _get(summary, "save_points", 0)
+    active = _get(summary, "active")
+    return Listed(
+        str(_get(summary, "name")),
+        *_round(summary),
+        active if isinstance(active, str) else None,
+        combatants if isinstance(combatants, int) else 0,
+        points if isinstance(points, int) else 0,
+        _get(summary, "updated") or "",  # type: ignore[arg-type]
+    )
 
 
 class PickerScreen(QuietWhenQuitting, Screen[None]):
@@ -63,6 +69,8 @@ class PickerScreen(QuietWhenQuitting, Screen[None]):
         self.store = store
         #: each row's summary by name, as listed: what the delete question says
         self._listed: dict[str, object] = {}
+        #: the columns drawn, for the table's width (None: none yet)
+        self._plan: Plan | None = None
 
     def compose(self) -> ComposeResult:
         with Vertical(id="picker"):
@@ -76,29 +84,40 @@ class PickerScreen(QuietWhenQuitting, Screen[None]):
     def on_mount(self) -> None:
         if quitting(self):
             return
-        table = self.query_one(DataTable)
-        for label in ("Name", "Round", "Turn", "Combatants", "Save points", "Last change"):
-            table.add_column(label, key=label.lower())
         self.reload()
-        table.focus()
+        self.query_one(DataTable).focus()
+        self.call_after_refresh(self._draw)  # the table's width is known now
+
+    def on_resize(self) -> None:
+        self._draw()
 
     def reload(self) -> None:
+        self._listed = {str(_get(s, "name")): s for s in self.store.list()}
+        self._draw(again=True)
+
+    def _draw(self, again: bool = False) -> None:
+        """The rows in the columns the table's width holds
+        (:mod:`tracker.widgets.encounter_list`); the same encounter stays
+        highlighted.  *again*: the rows changed, not only the width."""
         table = self.query_one(DataTable)
-        table.clear()
-        self._listed = {}
-        for summary in self.store.list():
-            name = str(_get(summary, "name"))
-            self._listed[name] = summary
+        rows = [listed(summary) for summary in self._listed.values()]
+        width = table.size.width or self.size.width - 6  # not laid out yet: the screen's
+        if len(rows) + 1 > table.size.height > 0:
+            width -= table.styles.scrollbar_size_vertical
+        shown = plan(width, rows)
+        if shown == self._plan and not again:
+            return
+        keep = self._highlighted()
+        table.clear(columns=shown != self._plan)
+        if shown != self._plan:
+            for key, header in shown.columns:
+                table.add_column(header, key=key)
+        self._plan = shown
+        for row in rows:
             # DataTable reads a str cell as markup: every cell is a Text
-            cells = (
-                name,
-                round_shown(*_round(summary)),
-                str(_get(summary, "active") or "—"),
-                str(_get(summary, "combatants", 0)),
-                str(_get(summary, "save_points", 0) or "—"),
-                when(_get(summary, "updated")),
-            )
-            table.add_row(*map(shown, cells), key=name)
+            table.add_row(*(Text(text) for text in row_cells(row, shown)), key=row.name)
+        if keep in self._listed:
+            table.move_cursor(row=table.get_row_index(keep))
 
     def _highlighted(self) -> str | None:
         table = self.query_one(DataTable)

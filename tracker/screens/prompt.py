@@ -27,13 +27,30 @@ if TYPE_CHECKING:
 #: Applies the typed text; returns an error message to show, or None when done.
 Submit = Callable[[str], str | None]
 
+#: What each prompt key's field shows before anything is typed: an answer
+#: the GM could give (the usage is on the line below it, and stays while
+#: typing), by key action; the save point prompt's too.
+EXAMPLES = {
+    "damage": "2d6+3 fire",
+    "heal": "2d4+2",
+    "temp": "5 rounds 3",
+    "persistent": "1d6 fire",
+    "condition": "frightened 2 rounds 3",
+    "attack": "with +5 damage 1d8+3 slashing",
+    "initiative": "15",
+    "roll": "d20+5 adv 1",
+    "save_point": "before the bridge",
+}
+
 
 class PromptScreen(TakesTyping, Dialog[None]):
     """Ask for one line; ``submit`` decides whether it was good.  With a
     *history*, Up/Down recall the lines this kind of prompt took before, and
     a line ``submit`` accepted is kept there.  *complete*: what Tab offers
     for the text typed (the engine's completion of the line the text ends,
-    ``tracker.controller.Controller.prompt_completions``)."""
+    ``tracker.controller.Controller.prompt_completions``).  The *usage* is
+    the message line's while nothing goes wrong; the empty field shows an
+    *example* (``e.g. 2d6+3 fire``), not the usage a second time."""
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
 
@@ -44,12 +61,14 @@ class PromptScreen(TakesTyping, Dialog[None]):
         submit: Submit,
         *,
         value: str = "",
+        example: str = "",
         complete: Completions = no_completions,
         history: Kept | None = None,
     ) -> None:
         super().__init__()
         self._title = title
         self._usage = usage
+        self._example = example
         self._submit = submit
         self._value = value
         self._complete = complete
@@ -58,8 +77,9 @@ class PromptScreen(TakesTyping, Dialog[None]):
         self._cycling = False
 
     def compose(self) -> ComposeResult:
+        example = f"e.g. {self._example}" if self._example else ""
         field = CompletingInput(
-            self._complete, value=self._value, placeholder=self._usage, id="prompt-input"
+            self._complete, value=self._value, placeholder=example, id="prompt-input"
         )
         if self._history is not None:
             field.recall = self._history.recall()

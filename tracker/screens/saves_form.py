@@ -158,6 +158,7 @@ class DamagePromptScreen(PromptScreen):
         names: Sequence[str],
         saves: Callable[[str, dict[str, str]], str | None],
         *,
+        example: str = "",
         complete: Completions = no_completions,
         history: Kept | None = None,
         check: Callable[[str], str | None] | None = None,
@@ -165,7 +166,7 @@ class DamagePromptScreen(PromptScreen):
         """*saves*: applies the amount with each target's save; *complete*:
         what Tab offers; *check*: why it would fail."""
         title = targets_title(title, names)
-        super().__init__(title, usage, submit, complete=complete, history=history)
+        super().__init__(title, usage, submit, example=example, complete=complete, history=history)
         self._names = list(names)
         self._saves = saves
         self._check = check

@@ -12,6 +12,7 @@ from rich.console import Group, RenderableType
 from rich.text import Text
 
 from rules.text import visible
+from tracker.widgets.badges import condition_badge
 from tracker.widgets.initiative_rows import ACTIVE_MARKER, fit_name, hp_text
 
 if TYPE_CHECKING:
@@ -28,12 +29,7 @@ def hp_words(c: Combatant) -> str:
 
 def conditions_words(c: Combatant) -> str:
     """The member's conditions as the log words them (``poisoned 2·3``)."""
-    out = []
-    for cond in c.conditions:
-        word = visible(cond.name) + ("" if cond.value is None else f" {cond.value}")
-        if cond.rounds_left is not None:
-            word += f"·{cond.rounds_left}"
-        out.append(word)
+    out = [condition_badge(cond).full.plain for cond in c.conditions]
     out += [f"~{visible('/'.join(p.tags)) or 'pers'}" for p in c.persistent]
     return ", ".join(out)
 

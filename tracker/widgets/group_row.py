@@ -1,7 +1,9 @@
 """A collapsed group's row in the initiative pane, without Textual (issue
-11): ``▶  19 Zombies ×12 · 4 bloodied · 2 down`` — the gutter and the
-shared initiative in their columns, then one text over the name, HP, AL and
-badge columns, fitted by :func:`summary`."""
+11): ``▶  19 Zombies ×12 · 4 bloodied · 2 down   ~necrotic frightened ×3``
+— the gutter and the shared initiative in their columns, then one text
+over the name, HP and AL columns, fitted by :func:`summary`, and what its
+standing members carry in the conditions column
+(:func:`tracker.widgets.badges.group_badges`)."""
 
 from __future__ import annotations
 
@@ -14,7 +16,9 @@ from rich.text import Text
 
 from rules.text import visible
 from tracker.collapse import Span
+from tracker.widgets.badges import fit_badges, group_badges
 from tracker.widgets.initiative_rows import (
+    BADGES_FEW,
     NAME_MIN,
     RowState,
     StyleOf,
@@ -86,23 +90,68 @@ def summary(
     return [(fit_name(shown, max(0, room)) + tail, "")]
 
 
-def group_cells(row: RowState, style: StyleOf = no_style, width: int | None = None) -> list[Text]:
+def least_width(name: str, size: int, numbers: Sequence[int], whole: bool = False) -> int:
+    """The fewest cells in which :func:`summary` keeps every count: their
+    short words, ``×size`` and the name (*whole*, else cut to its first
+    letters)."""
+    counts = sum(
+        cell_len(f"{SEPARATOR}{n} {brief}")
+        for n, (_, brief, _) in zip(numbers, COUNTS, strict=True)
+        if n
+    )
+    shown = cell_len(visible(name))
+    return (shown if whole else min(shown, NAME_MIN)) + cell_len(f" ×{size}") + counts
+
+
+def badge_room(room: int, column: int, least: Sequence[int]) -> int:
+    """The cells a collapsed row's badges get of its *room*: the conditions
+    *column*, or less (down to :data:`BADGES_FEW`) when the summary needs
+    more to keep its counts, in the first of its *least* widths that fits
+    so; else what the summary leaves (a count of how many are down matters
+    more than one of badges)."""
+    column = min(column, room)
+    for wanted in least:
+        if room - column >= wanted:
+            return column
+        if room - BADGES_FEW >= wanted:
+            return room - wanted
+    return max(0, min(column, room - least[-1]))
+
+
+def group_cells(
+    row: RowState, style: StyleOf = no_style, width: int | None = None, conditions: int = 0
+) -> list[Text]:
     """The collapsed row's cells: the gutter (``▶``/``▷``, ``●`` when every
     standing member is marked), the shared initiative, and the summary
-    fitted to *width* cells (whole without it)."""
+    fitted to *width* cells (whole without it), its standing members'
+    badges in the last *conditions* of them (the conditions column) — or
+    after the summary when it needs more room to keep its counts."""
     everyone_down = all(c.down for c in row.members)
     base = row_base(row, style, everyone_down)
     gutter = gutter_cell(row, style, base)
     first = row.combatant
     init = "–" if first.initiative is None else str(first.initiative)
     text = Text(" ", base)
-    room = None if width is None else max(0, width - 1)
     name = first.group or ""
-    for piece, part in summary(name, len(row.members), counts(row), room):
+    numbers = counts(row)
+    found = group_badges(row.members)
+    room = None if width is None else max(0, width - 1)
+    column = 0  # the badges' cells
+    if found and room is not None and conditions > 0:
+        size = len(row.members)
+        # the counts before the badges' room, the name whole if it can be
+        least = [least_width(name, size, numbers, whole) for whole in (True, False)]
+        column = badge_room(room, conditions, least)
+        room -= column
+    for piece, part in summary(name, len(row.members), numbers, room):
         if not part:
             text.append(piece, base + Style(bold=row.active))
         else:
             text.append(piece, base + (style(part) if not everyone_down else Style()))
+    if found and (room is None or column):
+        if room is not None:
+            text.append(" " * (1 + room - text.cell_len), base)  # to the column
+        text.append_text(Text.assemble(fit_badges(found, column or None), style=base))
     return [gutter, Text(init, base, justify="right"), text]
 
 

@@ -227,8 +227,10 @@ class InitiativePane(SteadyScrollView, can_focus=True):
 
     def _cells(self, row: RowState, lay: Layout | None = None) -> list[Text]:
         if row.members:
-            return group_cells(row, self._style, None if lay is None else sum(lay.widths[2:]))
-        return row_cells(row, self._compact, self._style, lay)
+            if lay is None:
+                return group_cells(row, self._style)
+            return group_cells(row, self._style, sum(lay.widths[2:]), lay.badges)
+        return row_cells(row, self._style, lay)
 
     def _line(self, cells: list[Text], width: int, lay: Layout) -> Strip:
         """*cells* fitted to the columns, exactly *width* cells."""

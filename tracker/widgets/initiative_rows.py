@@ -1,20 +1,22 @@
 """The initiative rows without Textual, so they are unit-tested without an
 app: column widths by pane width (a narrow pane gives things up, never a
 number), names cut in the middle by screen cells (a group's rows stay
-distinct), HP and badges (bloodied and down in words as well as colour),
-and each row's cells as Rich ``Text``."""
+distinct), HP (bloodied and down in words as well as colour), and each
+row's cells as Rich ``Text`` (the conditions column's badges:
+:mod:`tracker.widgets.badges`)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from typing import NamedTuple
 
-from rich.cells import cell_len, get_character_cell_size
+from rich.cells import cell_len
 from rich.style import Style
 from rich.text import Text
 
 from rules.combatant import Combatant
 from rules.text import visible
+from tracker.widgets.badges import combatant_badges, fit_badges, head_cells
 
 #: A component style by name (``"initiative--active"``): the widget's, from
 #: app.tcss.  :func:`no_style` gives none (tests, plain text).
@@ -40,7 +42,7 @@ HP_BAR_MAX = 20
 #: The name column's width bounds (the longest name decides, within these).
 NAME_MIN, NAME_MAX_NARROW, NAME_MAX_WIDE = 6, 14, 24
 #: Names squeeze to NAME_SQUEEZED so the badges keep BADGES_MIN cells, then
-#: BADGES_FEW (``+2``) before the column goes.
+#: BADGES_FEW (`` …+2``: ``tracker.widgets.badges``) before the column goes.
 NAME_SQUEEZED, BADGES_MIN, BADGES_FEW = 9, 12, 4
 
 
@@ -158,58 +160,8 @@ def fit_name(name: str, width: int) -> str:
     distinct = tail.isdigit() or cell_len(tail) <= 3  # "12", "B", "IV"
     keep = f" {tail}" if head and distinct and cell_len(tail) + 3 <= width else ""
     room = width - 1 - cell_len(keep)
-    return head_cells(name[: len(name) - len(keep)], room) + "…" + keep
-
-
-def head_cells(text: str, width: int) -> str:
-    """The longest start of *text* in *width* cells (a wide character is left out whole)."""
-    used = 0
-    for i, ch in enumerate(text):
-        used += get_character_cell_size(ch)
-        if used > width:
-            return text[:i]
-    return text
-
-
-def badge_items(c: Combatant, compact: bool = False) -> list[Text]:
-    """A Text per condition, then per persistent damage; *compact*: ``pois2·3``."""
-    items = []
-    for cond in c.conditions:
-        name = visible(cond.name)
-        name = head_cells(name, 4) if compact else name
-        label = name if cond.value is None else f"{name}{'' if compact else ' '}{cond.value}"
-        if cond.rounds_left is not None:
-            label += f"·{cond.rounds_left}"
-        items.append(Text(label, "reverse"))
-    for entry in c.persistent:
-        tag = visible("/".join(entry.tags)) or "pers"
-        item = Text(f"~{head_cells(tag, 4) if compact else tag}", "bold italic")
-        if not compact:
-            item.append(f" {visible(str(entry.dice))}", "italic")
-        items.append(item)
-    return items
-
-
-def badges(c: Combatant, compact: bool = False, width: int | None = None) -> Text:
-    """The badges as one Text; with *width*, those that fit then ``+N``."""
-    items = badge_items(c, compact)
-    full = Text()
-    for item in items:
-        full.append(" ")
-        full.append_text(item)
-    if width is None or full.cell_len <= width:
-        return full
-    text = Text()
-    shown = 0
-    for item in items:
-        more = f" +{len(items) - shown - 1}"
-        if text.cell_len + 1 + item.cell_len + len(more) > width:
-            break
-        text.append(" ")
-        text.append_text(item)
-        shown += 1
-    text.append(f" +{len(items) - shown}", "bold")
-    return text
+    # "the old…", not "the old …": the cut shows where the word stops
+    return head_cells(name[: len(name) - len(keep)], room).rstrip() + "…" + keep
 
 
 #: What the GM is told of a combatant the players' view does not show in full.
@@ -263,9 +215,7 @@ def gutter_cell(row: RowState, style: StyleOf, base: Style) -> Text:
     return gutter
 
 
-def row_cells(
-    row: RowState, compact: bool, style: StyleOf = no_style, lay: Layout | None = None
-) -> list[Text]:
+def row_cells(row: RowState, style: StyleOf = no_style, lay: Layout | None = None) -> list[Text]:
     """The row's cells fitted to *lay*'s columns, or whole without *lay*."""
     c = row.combatant
     base = row_base(row, style, c.down or row.delayed)
@@ -283,7 +233,7 @@ def row_cells(
         Text(name, base + Style(bold=c.player or row.active), overflow="ellipsis"),
         hp_cell(c, base, HP_BAR if lay is None else lay.bar, style),
         Text(str(c.al), base, justify="right"),
-        Text.assemble(badges(c, compact, badge_room), style=base),
+        Text.assemble(fit_badges(combatant_badges(c), badge_room), style=base),
     ]
 
 
