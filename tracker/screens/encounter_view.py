@@ -13,6 +13,7 @@ from textual.reactive import Reactive
 from textual.screen import Screen
 
 from rules.engine.turns import on_deck
+from rules.text import possessive
 from tracker.applying import Action
 from tracker.config import Config
 from tracker.controller import EncounterController
@@ -158,7 +159,7 @@ class EncounterView(Screen[None]):
         active = enc.active
         deck = on_deck(enc)
         if enc.started and active is not None:
-            title = f"Round {enc.round} · {active.name}'s turn"
+            title = f"Round {enc.round} · {possessive(active.name)} turn"
         elif enc.round:  # ``end`` keeps the round count
             title = f"Combat over after round {enc.round} · s: new fight"
         else:
