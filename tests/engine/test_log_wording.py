@@ -9,6 +9,7 @@ import random
 
 from rules.encounter import Encounter
 from rules.engine import Session
+from rules.players_view import players_view
 
 
 def fight(*lines: str, seed: int = 9) -> Session:
@@ -20,6 +21,23 @@ def fight(*lines: str, seed: int = 9) -> Session:
 
 def texts(s: Session, line: str) -> list[str]:
     return [e.text for e in s.apply(line).log]
+
+
+# -- back up -------------------------------------------------------------------
+
+
+def test_a_heal_from_zero_says_back_up_once_and_the_players_see_her_up() -> None:
+    s = fight("add Mira player hp 24 al 13 init 20", "add Bram player hp 20 init 12", "start")
+    assert texts(s, "damage Mira 30") == ["Mira takes 30 (24 HP lost, 0/24 left); Mira is down"]
+    assert players_view(s.encounter)["combatants"][0]["down"] is True
+    assert texts(s, "damage Bram 3") == ["Bram takes 3 (3 HP lost, 17/20 left)"]
+    assert texts(s, "heal 'Mira,Bram' 5") == [
+        "Mira heals 5 (5/24 HP); Mira is back up",
+        "Bram heals 3 (20/20 HP)",  # not down: nothing to say
+    ]
+    mira = players_view(s.encounter)["combatants"][0]
+    assert mira["name"] == "Mira" and mira["down"] is False
+    assert texts(s, "heal Mira 2") == ["Mira heals 2 (7/24 HP)"]  # up already
 
 
 # -- possessives ---------------------------------------------------------------
