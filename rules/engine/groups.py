@@ -184,10 +184,11 @@ def share_initiative(work: Work, combatants: Sequence[Combatant]) -> list[Combat
         names = _listing([m.name for m in group])
         if fixed is not None:
             total = fixed.initiative
-            work.log(
-                c.group,
-                f"group {c.group} ({names}) shares {possessive(fixed.name)} initiative of {total}",
-            )
+            if not any(m.name in work.initiative_said for m in group):  # said as it was set
+                work.log(
+                    c.group,
+                    f"group {c.group} ({names}) shares {possessive(fixed.name)} initiative of {total}",
+                )
         else:
             best = max(group, key=initiative_modifier)  # the first on ties
             who = replace(best, name=f"group {c.group}")

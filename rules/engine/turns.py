@@ -167,7 +167,10 @@ def start_combat(work: Work) -> None:
             r = work.roll(f"{c.name} initiative (d20)", roll_initiative, c, work.roller)
             work.log(c.name, r.text)
             c = replace(c, initiative=r.total)
-        elif c.group is None:  # a group's initiative is logged once, above
+        elif c.group is None and c.name not in work.initiative_said:
+            # a group's initiative is logged once, above; a total set by
+            # this same step (the initiative form's ``init P N; start``) was
+            # logged as it was set
             work.log(c.name, f"{c.name} has a fixed initiative of {c.initiative}")
         rolled.append(c)
     ordered = list(grouped_order(rolled))

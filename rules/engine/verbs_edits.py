@@ -52,6 +52,7 @@ def set_field(work: Work, a: Mapping[str, Any]) -> None:
         work.log(
             name, f"{possessive(name)} initiative is now {'none' if new_init is None else new_init}"
         )
+        work.initiative_said.add(name)
         return
     new, shown = _edit(c, field, value, work.batch)
     work.put(new)

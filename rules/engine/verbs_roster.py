@@ -303,6 +303,7 @@ def init(work: Work, a: Mapping[str, Any]) -> None:
     else:
         _reposition(work, c)
     work.log(name, f"{possessive(name)} initiative is now {a['value']}")
+    work.initiative_said.add(name)
     if mates:
         others = ", ".join(shorten(m.name) for m in mates[:6])
         more = f", … ({len(mates)} others)" if len(mates) > 6 else ""

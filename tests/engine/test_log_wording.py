@@ -56,3 +56,25 @@ def test_names_ending_in_s_own_with_a_bare_apostrophe() -> None:
     )
     assert texts(s, "next")[-1] == "Ghoul 1's turn"
     assert "group Ghouls's" not in " ".join(e.text for e in s.log)
+
+
+# -- called-out totals ---------------------------------------------------------
+
+
+def test_totals_applied_with_start_in_one_step_are_said_once() -> None:
+    s = fight(
+        "add Zalek player hp 38 init 0",  # set earlier: start says it, as ever
+        "set Zalek initiative none",
+        "add Mira player hp 24",
+        "add Tess player hp 20 init 11",
+        "add Zombie count 2 hp 9 group Zombies",
+    )
+    log = texts(s, "init Zalek 14; init 'Zombie 2' 7; start")
+    about_zalek = [t for t in log if "Zalek" in t and "initiative" in t]
+    assert about_zalek == ["Zalek's initiative is now 14"]
+    assert "Tess has a fixed initiative of 11" in log  # set in an earlier step
+    assert [t for t in log if "Zombie" in t and "initiative" in t or "shares" in t] == [
+        "Zombie 2's initiative is now 7",
+        "group Zombies shares it (Zombie 1)",
+    ]
+    assert any(t.startswith("Mira rolls initiative: d20") for t in log)
