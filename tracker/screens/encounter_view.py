@@ -125,6 +125,7 @@ class EncounterView(Screen[None]):
             self._show_mark_rows()
 
     def _show_mark_rows(self) -> None:
+        self.refresh_bindings()  # keys greyed by whom they act on (Esc, A)
         marked = self.controller.marked()
         self.table.show(self.encounter, marked, self.controller.rows())
         self._show_marks(marked)
@@ -203,6 +204,7 @@ class EncounterView(Screen[None]):
         """Remember and show the cursor's combatant now: fast keys never act on a stale one."""
         self.controller.cursor_moved()
         self._show_selected()
+        self.refresh_bindings()  # keys greyed by whom they act on (A on the attacker)
 
     def apply(self, line: str, then: Callable[[], None] | None = None) -> str | None:
         """Apply one action line (its dice asked first with physical rolls); an error, or None."""
