@@ -173,7 +173,9 @@ class HealResult(NamedTuple):
 
 
 def heal(c: Combatant, amount: int) -> tuple[Combatant, HealResult]:
-    """Raise HP by *amount*, up to the maximum; temp HP untouched (RULES.md §5)."""
+    """Raise HP by *amount*, up to the maximum; temp HP untouched (RULES.md §5).
+    A down combatant healed above 0 is back up (§4), said in the same line
+    as damage says it is down."""
     amount = _amount(amount, "healing")
     healed = max(0, min(amount, c.max_hp - c.hp))
     new = replace(c, hp=c.hp + healed)
@@ -181,6 +183,8 @@ def heal(c: Combatant, amount: int) -> tuple[Combatant, HealResult]:
         text = f"{c.name} is already at full HP ({c.hp}/{c.max_hp})"
     else:
         text = f"{c.name} heals {healed} ({new.hp}/{c.max_hp} HP)"
+    if c.down and not new.down:
+        text += f"; {c.name} is back up"
     return new, HealResult(healed, text)
 
 

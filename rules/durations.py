@@ -7,6 +7,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Literal
 
+from rules.text import possessive
+
 if TYPE_CHECKING:
     from rules.combatant import Combatant
 
@@ -44,9 +46,11 @@ def describe_duration(duration: Duration | None, ends_round: int | None = None) 
     n = duration.rounds_left
     text = f" for {n} round{'' if n == 1 else 's'}"
     if duration.of and ends_round is not None:
-        text += f" (until the {duration.tick} of {duration.of}'s turn, round {ends_round})"
+        text += (
+            f" (until the {duration.tick} of {possessive(duration.of)} turn, round {ends_round})"
+        )
     elif duration.of:
-        text += f" (counts down at the {duration.tick} of {duration.of}'s turn)"
+        text += f" (counts down at the {duration.tick} of {possessive(duration.of)} turn)"
     return text
 
 
@@ -96,7 +100,7 @@ def tick_durations(
         new = replace(c, conditions=tuple(conditions), bonuses=tuple(bonuses))
         if temp_ended:
             if c.temp_hp:
-                lines.append(f"{c.name}'s {c.temp_hp} temp HP expire")
+                lines.append(f"{possessive(c.name)} {c.temp_hp} temp HP expire")
             new = replace(new, temp_hp=0, temp_hp_duration=None)
         else:
             new = replace(new, temp_hp_duration=temp_dur)

@@ -7,6 +7,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from rules.abilities import check_face
+from rules.text import possessive
 
 if TYPE_CHECKING:
     from rules.combatant import Combatant
@@ -103,7 +104,7 @@ def remove_persistent(c: Combatant, tag: str) -> tuple[Combatant, str]:
         raise ValueError(f"{c.name} has no persistent {tag.strip()} damage (has: {have})")
     gone = [p for p in c.persistent if p not in kept]
     ended = "; ".join(describe(p) for p in gone)
-    return replace(c, persistent=kept), f"{c.name}'s persistent {ended} ends"
+    return replace(c, persistent=kept), f"{possessive(c.name)} persistent {ended} ends"
 
 
 def ending_tag(entry: PersistentDamage) -> str:

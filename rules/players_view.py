@@ -11,7 +11,7 @@ from rules.bonuses import stack
 from rules.conditions import Condition
 from rules.durations import Duration
 from rules.engine.turns import passed_over
-from rules.text import visible
+from rules.text import possessive, visible
 from rules.view_settings import HIDDEN, MASKED, VISIBLE, ViewSettings
 
 if TYPE_CHECKING:
@@ -81,14 +81,14 @@ def duration_words(
     if current == counter.name and duration.tick == "end":
         turns -= 1  # the end of the turn on now is still to come
     if turns <= 0:
-        return f"until the end of {who}'s current turn"
+        return f"until the end of {possessive(who)} current turn"
     if turns == 1:
         when = "next turn"
     elif turns == 2:
         when = "turn after next"
     else:
         when = f"{_ordinal(turns)} turn from now"
-    return f"until the {duration.tick} of {who}'s {when}"
+    return f"until the {duration.tick} of {possessive(who)} {when}"
 
 
 def _condition(enc: Encounter, cond: Condition, current: str | None) -> dict[str, Any]:

@@ -147,3 +147,11 @@ def shorten(text: str, limit: int = 60) -> str:
     if len(shown) <= limit:
         return shown
     return shown[: max(1, limit - 1)] + "…"
+
+
+def possessive(name: str) -> str:
+    """*name* owning something, as the log and the screens write it: a
+    name ending in s takes a bare apostrophe (``Ghouls' initiative``,
+    ``group Zombies' slot``), any other ``'s`` (``Mira's turn``).  One
+    rule everywhere, so a name reads the same in every line."""
+    return f"{name}'" if name[-1:] in ("s", "S") else f"{name}'s"

@@ -95,6 +95,8 @@ def unavailable(ctl: EncounterController, action: str) -> str | None:
         current = ctl.selected()
         if current is not None and current.endurance is None:
             return f"{current.name} has no endurance pool (needs CON and Athletics: e edits them)"
+    if action == "attack" and not ctl.attacked():
+        return _cannot_attack(ctl)
     if action == "delay":
         return _cannot_delay(ctl)
     if action == "return":
@@ -120,6 +122,17 @@ def _cannot_show(ctl: EncounterController, action: str) -> str | None:
         who = chosen[0].name if len(chosen) == 1 else f"all {len(chosen)}"
         return f"{who}: {to} already"
     return None
+
+
+def _cannot_attack(ctl: EncounterController) -> str | None:
+    """Why ``A`` has nobody to attack: its only target is the attacker."""
+    attacker = ctl.attacker()
+    if attacker is None or ctl.targets() != [attacker.name]:
+        return None
+    return (
+        f"{attacker.name} (whose turn it is) cannot attack itself: "
+        "select (j/k) or mark (space) a target first"
+    )
 
 
 def _cannot_delay(ctl: EncounterController) -> str | None:

@@ -225,6 +225,18 @@ class EncounterController:
         current = self.selected()
         return [] if current is None else [current.name]
 
+    def attacker(self) -> Combatant | None:
+        """Who attacks with ``A``: the active combatant (None before the
+        fight starts: the GM attacks, as ``attack`` on the command line)."""
+        return self.active()
+
+    def attacked(self) -> list[str]:
+        """Whom ``A`` attacks: the targets, the attacker left out (it never
+        attacks itself, docs/rules.md §9; as the only target: nobody)."""
+        attacker = self.attacker()
+        targets = self.targets()
+        return targets if attacker is None else [n for n in targets if n != attacker.name]
+
     def _chosen(self, names: Sequence[str]) -> list[Combatant]:
         """*names*' combatants, in that order (the gone ones left out)."""
         by_name = {c.name: c for c in self.encounter.combatants}
@@ -246,6 +258,8 @@ class EncounterController:
                 return self.marked(every=True)
             if group := self.selected_group():
                 return [c.name for c in group]
+        if action == "attack":
+            return self.attacked()
         if action in ON_TARGETS or action in ENDINGS or action in VISIBILITY_KEYS:
             return self.targets()
         if action == "delay":
@@ -277,7 +291,12 @@ class EncounterController:
         pick = None
         if action in ENDINGS:
             pick = (ENDINGS[action].title, self.carried(action, names))
-        return lines.ask_for(action, names, line, self.selected_group(), self.marks_used(), pick)
+        attacker = self.attacker() if action == "attack" else None
+        by = "" if attacker is None else attacker.name
+        left_out = bool(by) and by in self.targets()
+        return lines.ask_for(
+            action, names, line, self.selected_group(), self.marks_used(), pick, by, left_out
+        )
 
     def prompt_completes(self, ask: Ask) -> bool:
         """Whether Tab can ever complete in *ask*'s prompt (not in ``h`` or ``i``)."""

@@ -232,19 +232,29 @@ def ask_for(
     group: Sequence[Combatant] = (),
     uses_marks: bool = False,
     pick: tuple[str, Sequence[str]] | None = None,
+    attacker: str = "",
+    left_out: bool = False,
 ) -> Ask | None:
     """What prompt key *action* asks for on *names*, *line* making the answer
     its line.  *group*: the collapsed group under the cursor, named instead of
     its members; *pick*: a key that picks instead (``tracker.endings``): its
-    title and its choices.  None: not a prompt key, or nothing to pick."""
+    title and its choices; *attacker*: who attacks (``A``), named in the
+    title, *left_out* of the targets it was among.  None: not a prompt
+    key, or nothing to pick."""
     who = ", ".join(names)
     head = line_head(action, names) or ""
+    not_self = f"not {attacker}" if left_out else ""
     if group and not uses_marks and action != "initiative":
         # not thirty names: the group, and whom the key reaches in it
         up = "standing" if any(not c.down for c in group) else "down, every one"
+        if not_self:
+            up += f", {not_self}"
         who = f"group {group[0].group} ({len(names)} {up})"
+    elif not_self:
+        who += f" ({not_self})"
     if action in ON_TARGETS:
         _, title, usage = ON_TARGETS[action]
+        title = f"{attacker} attacks" if attacker else title
         saves = None
         if action == "damage":
 

@@ -15,7 +15,7 @@ from rules.abilities import initiative_modifier, initiative_order, roll_initiati
 from rules.combatant import Combatant
 from rules.engine.work import Work
 from rules.errors import ActionError
-from rules.text import MAX_NAME, name_key
+from rules.text import MAX_NAME, name_key, possessive
 
 
 def natural_key(name: str) -> tuple[tuple[int, int | str], ...]:
@@ -156,8 +156,9 @@ def leave_slot(work: Work, leaving: Sequence[str]) -> None:
             acted = any(c in stay for c in slot[:turn])
             waiting = any(c in stay for c in slot[turn + 1 :])
             if acted and waiting:
+                group = possessive(slot[0].group or "")
                 raise ActionError(
-                    f"ungroup: it is {active}'s turn, in group {slot[0].group}'s slot with "
+                    f"ungroup: it is {possessive(active)} turn, in group {group} slot with "
                     "members before and after it: leaving now would skip or repeat a turn "
                     "(ungroup it after next)"
                 )
@@ -183,16 +184,17 @@ def share_initiative(work: Work, combatants: Sequence[Combatant]) -> list[Combat
         names = _listing([m.name for m in group])
         if fixed is not None:
             total = fixed.initiative
-            work.log(
-                c.group,
-                f"group {c.group} ({names}) shares {fixed.name}'s initiative of {total}",
-            )
+            if not any(m.name in work.initiative_said for m in group):  # said as it was set
+                work.log(
+                    c.group,
+                    f"group {c.group} ({names}) shares {possessive(fixed.name)} initiative of {total}",
+                )
         else:
             best = max(group, key=initiative_modifier)  # the first on ties
             who = replace(best, name=f"group {c.group}")
             r = work.roll(f"group {c.group} initiative (d20)", roll_initiative, who, work.roller)
             total = r.total
-            work.log(c.group, f"{r.text} ({names}; {best.name}'s modifier)")
+            work.log(c.group, f"{r.text} ({names}; {possessive(best.name)} modifier)")
         for i, x in enumerate(out):
             if same_group(x, c.group):
                 out[i] = replace(x, initiative=total)

@@ -18,6 +18,7 @@ from typing import Any
 from rules.combatant import Combatant
 from rules.encounter import Encounter
 from rules.rulesets import Ruleset
+from rules.text import possessive
 from rules.view_settings import ViewSettings
 
 Patch = dict[str, Any]
@@ -132,7 +133,7 @@ def mismatch(enc: Encounter, patch: Mapping[str, Any]) -> str | None:
             data = current.to_dict()
             for key, value in dict(fields).items():
                 if data.get(key) != value:
-                    return f"{name}'s {key} differs from the journal"
+                    return f"{possessive(name)} {key} differs from the journal"
         for name, data in dict(present or {}).items():
             current = by.get(name)
             if data is None:

@@ -18,6 +18,7 @@ from rules.engine.verbs_view import reveal_on_turn
 from rules.engine.work import Work
 from rules.errors import ActionError
 from rules.persistent import tick_persistent
+from rules.text import possessive
 
 #: why no turn can start.
 NOBODY_ACTS = (
@@ -166,7 +167,10 @@ def start_combat(work: Work) -> None:
             r = work.roll(f"{c.name} initiative (d20)", roll_initiative, c, work.roller)
             work.log(c.name, r.text)
             c = replace(c, initiative=r.total)
-        elif c.group is None:  # a group's initiative is logged once, above
+        elif c.group is None and c.name not in work.initiative_said:
+            # a group's initiative is logged once, above; a total set by
+            # this same step (the initiative form's ``init P N; start``) was
+            # logged as it was set
             work.log(c.name, f"{c.name} has a fixed initiative of {c.initiative}")
         rolled.append(c)
     ordered = list(grouped_order(rolled))
@@ -214,9 +218,9 @@ def begin_turn(work: Work) -> None:
     name = active.name
     if work.enc.rewound > 0:
         work.enc = replace(work.enc, rewound=work.enc.rewound - 1)
-        work.log(name, f"{name}'s turn (already processed)")
+        work.log(name, f"{possessive(name)} turn (already processed)")
         return
-    work.log(name, f"{name}'s turn")
+    work.log(name, f"{possessive(name)} turn")
     reveal_on_turn(work, name)
     combatants, lines = work.roll("", tick_durations, work.enc.combatants, name, "start")
     work.enc = replace(work.enc, combatants=combatants)
@@ -243,7 +247,7 @@ def end_turn(work: Work, leaving: frozenset[str] | None = None) -> None:
         return
     name = active.name
     if work.enc.rewound > 0:
-        work.log(name, f"End of {name}'s turn (already processed)")
+        work.log(name, f"End of {possessive(name)} turn (already processed)")
         return
     entries = active.persistent if leaving is None else ()
     if entries and active.down and work.ruleset["down_persistent"] == "stop":

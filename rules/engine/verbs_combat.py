@@ -109,13 +109,15 @@ def _attack_dice(
 def attack(work: Work, a: Mapping[str, Any]) -> None:
     """``attack`` by the active combatant: d20 with advantage (§2) and its
     stacked attack bonuses vs effective AL with cover (§9), degree (§3),
-    damage on a success, doubled on a critical success (§5)."""
-    names = work.resolve_all(a["targets"])
+    damage on a success, doubled on a critical success (§5).  The attacker
+    is never its own target (docs/rules.md §9): left out of several
+    targets (its group, ``all``), refused when it is the only one."""
+    attacker = work.enc.active
+    names = _not_the_attacker(work, work.resolve_all(a["targets"]), attacker)
     refuse_keyword_tags("attack", a, "damage", defense_tags(work.enc.combatants))
     cover = a.get("cover")
     if cover == "total":
         raise ActionError(f"attack: {', '.join(names)} cannot be targeted (total cover)")
-    attacker = work.enc.active
     who = attacker.name if attacker is not None else "GM"
     bonus_total, adv_bonus, dis_bonus, notes, used = _attack_dice(work, attacker)
     if used is not None and attacker is not None and used is not attacker:
@@ -144,6 +146,21 @@ def attack(work: Work, a: Mapping[str, Any]) -> None:
             lead = "Critical hit" if crit else "Hit"
             parts = roll_parts(work, f"{who} damage", a, "damage", crit, lead, who)
             hurt_parts(work, name, parts)
+
+
+def _not_the_attacker(work: Work, names: list[str], attacker: Combatant | None) -> list[str]:
+    """*names* without the *attacker* (the active combatant; None before
+    ``start``: the GM attacks, and anyone may be a target).  It left out
+    of several is said in the log; as the only target, one ActionError."""
+    if attacker is None or attacker.name not in names:
+        return names
+    if len(names) == 1:
+        raise ActionError(
+            f"attack: {attacker.name} (whose turn it is) cannot attack itself: "
+            "choose the target first"
+        )
+    work.log(attacker.name, f"{attacker.name} does not attack itself: left out of the targets")
+    return [n for n in names if n != attacker.name]
 
 
 def roll(work: Work, a: Mapping[str, Any]) -> None:

@@ -21,7 +21,7 @@ from rules.engine.verbs_roster import _check_name, _reposition
 from rules.engine.work import Work, call
 from rules.errors import ActionError
 from rules.luck import luck_points
-from rules.text import name_key
+from rules.text import name_key, possessive
 from rules.view_settings import VISIBLE
 
 
@@ -49,7 +49,10 @@ def set_field(work: Work, a: Mapping[str, Any]) -> None:
     if field == "initiative":
         new_init = None if clears(value) else _int_value(field, value)
         _reposition(work, replace(c, initiative=new_init))
-        work.log(name, f"{name}'s initiative is now {'none' if new_init is None else new_init}")
+        work.log(
+            name, f"{possessive(name)} initiative is now {'none' if new_init is None else new_init}"
+        )
+        work.initiative_said.add(name)
         return
     new, shown = _edit(c, field, value, work.batch)
     work.put(new)
@@ -121,7 +124,7 @@ def check_batch_end(work: Work) -> None:
     for c in work.enc.combatants:
         if c.hp > c.max_hp:
             raise ActionError(
-                f"set hp: {c.name}'s hp {c.hp} is above its max_hp {c.max_hp} "
+                f"set hp: {possessive(c.name)} hp {c.hp} is above its max_hp {c.max_hp} "
                 "at the end of the line"
             )
 

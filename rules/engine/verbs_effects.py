@@ -26,6 +26,7 @@ from rules.engine.work import Work, call
 from rules.errors import ActionError
 from rules.limits import check_total
 from rules.persistent import add_persistent, persistent_entry, remove_persistent
+from rules.text import possessive
 
 
 def _duration(
@@ -153,7 +154,7 @@ def temp(work: Work, a: Mapping[str, Any]) -> None:
         c, text = work.roll(
             "", grant_temp_hp, work.get(name), amount, work.ruleset, dur, ends_round=ends
         )
-        check_total(f"{name}'s temp HP", c.temp_hp)  # temp_hp = add sums them (§6)
+        check_total(f"{possessive(name)} temp HP", c.temp_hp)  # temp_hp = add sums them (§6)
         work.put(c)
         work.log(name, text)
 

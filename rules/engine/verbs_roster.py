@@ -36,7 +36,7 @@ from rules.engine.work import Work, call
 from rules.errors import ActionError
 from rules.limits import check_roster
 from rules.luck import luck_points
-from rules.text import MAX_NAME, name_key, shorten
+from rules.text import MAX_NAME, name_key, possessive, shorten
 
 
 def _check_name(name: str) -> str:
@@ -187,9 +187,11 @@ def add(work: Work, a: Mapping[str, Any]) -> None:
         work.log(name, f"{name} joins the encounter ({', '.join(parts)})")
         if work.enc.started:
             shared = next((m for m in members(work.enc.combatants, group)), None)
-            if shared is not None and c.initiative is None:
+            if shared is not None and group is not None and c.initiative is None:
                 c = replace(c, initiative=shared.initiative)
-                work.log(name, f"{name} takes group {group}'s initiative of {c.initiative}")
+                work.log(
+                    name, f"{name} takes group {possessive(group)} initiative of {c.initiative}"
+                )
             elif c.initiative is None:
                 r = work.roll(f"{name} initiative (d20)", roll_initiative, c, work.roller)
                 work.log(name, r.text)
@@ -300,7 +302,8 @@ def init(work: Work, a: Mapping[str, Any]) -> None:
         reposition_group(work, c)
     else:
         _reposition(work, c)
-    work.log(name, f"{name}'s initiative is now {a['value']}")
+    work.log(name, f"{possessive(name)} initiative is now {a['value']}")
+    work.initiative_said.add(name)
     if mates:
         others = ", ".join(shorten(m.name) for m in mates[:6])
         more = f", … ({len(mates)} others)" if len(mates) > 6 else ""

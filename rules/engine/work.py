@@ -122,6 +122,9 @@ class Work:
         self.asked: list[tuple[str, int]] = []
         #: applying a batch: checks that span parts wait for its end
         self.batch = False
+        #: combatants whose initiative a part of this action logged already
+        #: (``init P N; start`` says each called-out total once)
+        self.initiative_said: set[str] = set()
 
     @property
     def ruleset(self) -> Ruleset:

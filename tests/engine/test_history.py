@@ -190,7 +190,7 @@ def test_snapshot_round_trip_then_continue_identically() -> None:
     s.rng = random.Random(77)
     assert restored.to_dict() == s.to_dict()
     assert restored.can_undo and restored.can_redo
-    for line in ["redo", "next", "attack Ogre damage 1d8", "undo", "undo", "prev", "next"]:
+    for line in ["redo", "next", "attack Ogre,Zalek damage 1d8", "undo", "undo", "prev", "next"]:
         a, b = s.apply(line), restored.apply(line)
         assert a == b
     assert restored.to_dict() == s.to_dict()

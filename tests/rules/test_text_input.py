@@ -22,6 +22,7 @@ from rules.text import (
     is_unsafe,
     modifies_previous,
     name_key,
+    possessive,
     visible,
 )
 from saves.store import SaveError, Store
@@ -273,3 +274,22 @@ def test_adding_and_renaming_compare_names_as_targets_do() -> None:
     session.apply("add STRASSE count 1 hp 5")  # numbered on, never a second "Straße"
     names = [c.name for c in session.encounter.combatants]
     assert len({name_key(n) for n in names}) == len(names) == 3
+
+
+@given(st.text(min_size=1, max_size=40))
+def test_a_possessive_keeps_the_name_and_never_doubles_the_s(name: str) -> None:
+    # one rule for every owner in the log and on screen: "Ghouls' initiative"
+    owned = possessive(name)
+    assert owned.startswith(name)
+    ending = owned[len(name) :]
+    assert ending == ("'" if name[-1] in "sS" else "'s")
+    assert not owned.endswith("s's") and not owned.endswith("S's")
+
+
+def test_possessives_as_the_log_writes_them() -> None:
+    assert [possessive(n) for n in ("Mira", "Ghouls", "group ZOMBIES", "Goblin 2")] == [
+        "Mira's",
+        "Ghouls'",
+        "group ZOMBIES'",
+        "Goblin 2's",
+    ]

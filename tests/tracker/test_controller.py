@@ -742,6 +742,27 @@ def test_attack_delay_and_return_lines_and_why_not() -> None:
     assert ctl.line("return") == f"return {shlex.quote(active.name)}"
 
 
+def test_the_active_combatant_attacks_and_is_never_its_own_target() -> None:
+    ctl, cursor, live = fight()
+    live.do("start")  # Zalek (19) acts first
+    cursor.row = order(live).index("Zalek")
+    why = (
+        "Zalek (whose turn it is) cannot attack itself: select (j/k) or mark (space) a target first"
+    )
+    assert ctl.unavailable("attack") == why
+    assert ctl.ask("attack") is None
+    for name in ("Zalek", "Ogre"):  # marked with its target: left out, and said so
+        cursor.row = order(live).index(name)
+        ctl.toggle_mark()
+    assert ctl.unavailable("attack") is None
+    ask = ctl.ask("attack")
+    assert ask is not None and ask.names == ("Ogre",)
+    assert ask.title == "Zalek attacks: Ogre (not Zalek)"
+    assert ask.line("with +3") == "attack Ogre with +3"
+    ctl.clear_marks()
+    assert ctl.ask("attack").title == "Zalek attacks: Ogre"  # type: ignore[union-attr]
+
+
 # -- marks that stay, saves per target (issue 11) ----------------------------------
 
 

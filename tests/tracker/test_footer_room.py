@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from hypothesis import given
 from hypothesis import strategies as st
-from test_keys import fight, make_app
+from test_keys import fight, make_app, select
 
 from tracker.widgets.footer import Item, KeyFooter, fit
 
@@ -133,3 +133,23 @@ async def test_mid_fight_at_80_columns_the_footer_shows_mark_not_a_greyed_start(
     dropped = [i for i in every if i not in shown]
     assert all(on for *_, on in shown) and any(on for *_, on in dropped)
     assert shown == [i for i in every if i in shown]  # the footer's order
+
+
+async def test_the_footer_follows_the_selection_and_the_marks() -> None:
+    # keys greyed by whom they act on change with the cursor and the marks,
+    # not only when the fight changes
+    app = make_app(fight(started=True))
+    async with app.run_test(size=(80, 24)) as pilot:
+        footer = app.screen.query_one(KeyFooter)
+
+        def applies(key: str) -> bool:
+            return next(on for k, _shown, _label, on in footer.items if k == key)
+
+        await select(pilot, app, "Zalek")
+        assert applies("m")
+        await select(pilot, app, "Goblin 1")  # no endurance pool: m does not apply
+        assert not applies("m") and not applies("escape")
+        await pilot.press("space")
+        assert applies("escape")
+        await pilot.press("escape")
+        assert not applies("escape")

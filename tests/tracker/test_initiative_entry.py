@@ -62,6 +62,7 @@ async def test_s_asks_the_players_totals_then_starts_in_one_undoable_step() -> N
         assert "Mira" in shown and "▶" in shown
         log = log_lines(app)
         assert "Mira's initiative is now 17" in log and "Round 1" in log
+        assert "has a fixed initiative" not in log.replace("\n", " ")  # each total said once
         await pilot.press("ctrl+z")  # one undo removes it all
         enc = app.live.session.encounter
         assert not enc.started and names(app) == before

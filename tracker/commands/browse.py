@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING, Any
 
-from rules.text import shorten
+from rules.text import possessive, shorten
 from saves.listing import round_shown
 from tracker.commands.common import Subparsers, add_common, fail, open_live, run_with_store
 
@@ -119,7 +119,7 @@ def _show(args: argparse.Namespace, store: Store) -> int:
     named = f"combat {state['combat']}" if state["combat"] > 1 else ""
     if state["started"]:
         title += f"{named}, " if named else ""
-        title += f"round {state['round']}, {shorten(state['active'] or '—', CELL)}'s turn"
+        title += f"round {state['round']}, {possessive(shorten(state['active'] or '—', CELL))} turn"
     elif state["round"]:  # ``end`` keeps the round count
         title += f"{named or 'combat'} over after round {state['round']}"
     else:

@@ -208,7 +208,8 @@ ENCOUNTER_KEYS: tuple[Key, ...] = (
         "attack",
         "Attack",
         "combatant: attack…",
-        "attack the targets: [with +N] [adv N] [dis N] [cover half|three-quarters|total] "
+        "the active combatant attacks the targets, never itself: [with +N] [adv N] [dis N] "
+        "[cover half|three-quarters|total] "
         "[roll N] [damage DICE [TAG…]] (Enter alone: a plain d20 against their AL)",
         wide=True,
     ),

@@ -13,6 +13,7 @@ from textual.reactive import Reactive
 from textual.screen import Screen
 
 from rules.engine.turns import on_deck
+from rules.text import possessive
 from tracker.applying import Action
 from tracker.config import Config
 from tracker.controller import EncounterController
@@ -124,6 +125,7 @@ class EncounterView(Screen[None]):
             self._show_mark_rows()
 
     def _show_mark_rows(self) -> None:
+        self.refresh_bindings()  # keys greyed by whom they act on (Esc, A)
         marked = self.controller.marked()
         self.table.show(self.encounter, marked, self.controller.rows())
         self._show_marks(marked)
@@ -158,7 +160,7 @@ class EncounterView(Screen[None]):
         active = enc.active
         deck = on_deck(enc)
         if enc.started and active is not None:
-            title = f"Round {enc.round} · {active.name}'s turn"
+            title = f"Round {enc.round} · {possessive(active.name)} turn"
         elif enc.round:  # ``end`` keeps the round count
             title = f"Combat over after round {enc.round} · s: new fight"
         else:
@@ -202,6 +204,7 @@ class EncounterView(Screen[None]):
         """Remember and show the cursor's combatant now: fast keys never act on a stale one."""
         self.controller.cursor_moved()
         self._show_selected()
+        self.refresh_bindings()  # keys greyed by whom they act on (A on the attacker)
 
     def apply(self, line: str, then: Callable[[], None] | None = None) -> str | None:
         """Apply one action line (its dice asked first with physical rolls); an error, or None."""

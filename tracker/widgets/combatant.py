@@ -21,7 +21,7 @@ from rules.bonuses import effective_al
 from rules.combatant import Combatant
 from rules.durations import Duration
 from rules.rulesets import Ruleset
-from rules.text import visible
+from rules.text import possessive, visible
 from tracker.defenses import defense_parts
 from tracker.lines import ABILITY_FIELDS
 from tracker.widgets.plain import plain
@@ -32,7 +32,7 @@ def _duration(d: Duration | None, owner: str) -> str:
     if d is None:
         return ""
     whose = d.of or owner
-    return f"{d.rounds_left} rnd, {d.tick} of {whose}'s turn"
+    return f"{d.rounds_left} rnd, {d.tick} of {possessive(whose)} turn"
 
 
 def _al(c: Combatant, ruleset: Ruleset) -> str:

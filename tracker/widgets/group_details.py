@@ -11,7 +11,7 @@ from rich.cells import cell_len
 from rich.console import Group, RenderableType
 from rich.text import Text
 
-from rules.text import visible
+from rules.text import possessive, visible
 from tracker.widgets.badges import condition_badge
 from tracker.widgets.initiative_rows import ACTIVE_MARKER, fit_name, hp_text
 
@@ -48,7 +48,7 @@ def describe_group(
     lines: list[Text] = [head]
     acting = next((c for c in members if c.name == active), None)
     if acting is not None:  # in view even when the list below is not
-        lines.append(Text(f"{ACTIVE_MARKER} {visible(acting.name)}'s turn", "bold"))
+        lines.append(Text(f"{ACTIVE_MARKER} {possessive(visible(acting.name))} turn", "bold"))
     als = sorted({c.al for c in members})
     lines.append(Text(f"AL {als[0]}" if len(als) == 1 else f"AL {als[0]}–{als[-1]}"))
     longest = max(cell_len(visible(c.name)) for c in members)
