@@ -5,10 +5,10 @@ the verb, with its usage."""
 
 from __future__ import annotations
 
-import shlex
 from collections.abc import Sequence
 
 from rules.engine.grammar import fail
+from rules.engine.shell import split_shell
 from rules.engine.values import MAX_FACES, bounded, parse_resistances
 from rules.errors import ActionError
 from rules.text import shorten
@@ -114,7 +114,7 @@ def in_quotes(verb: str, name: str, after: str = "…") -> str:
 def split_words(line: str) -> list[str]:
     """The words of one action, split with shell quoting."""
     try:
-        return shlex.split(line)
+        return split_shell(line)
     except ValueError as exc:
         raise ActionError(f"cannot read the line: {exc} (check the quotes)") from None
 
