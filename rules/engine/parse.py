@@ -64,7 +64,7 @@ def _parse_batch(parts: list[str], spelled: Spelled | None) -> dict[str, Any]:
         raise ActionError(f"too many actions on one line ({len(parts)}; at most {MAX_BATCH})")
     actions = []
     for n, part in enumerate(parts, 1):
-        shown = part.strip()
+        shown = shorten(part.strip())
         try:
             record = _parse_one(part, spelled)
         except ActionError as exc:
@@ -151,7 +151,8 @@ def _parse_one(line: str, spelled: Spelled | None) -> dict[str, Any]:
     spec = SPECS.get(verb)
     if spec is None:
         hint = did_you_mean(tokens[0], VERBS)
-        raise ActionError(f"unknown verb {tokens[0]!r}{hint or '; verbs: ' + ', '.join(VERBS)}")
+        shown = shorten(tokens[0])
+        raise ActionError(f"unknown verb {shown!r}{hint or '; verbs: ' + ', '.join(VERBS)}")
     rest = tokens[1:]
     quoted = False
     if spelled is not None and rest:
@@ -290,11 +291,12 @@ def _unexpected(verb: str, spec: _Spec, rest: list[str], i: int) -> ActionError:
     hint = did_you_mean(rest[i], list(spec.options))
     if not hint and "value" in spec.options and is_number(rest[i]):
         # the condition prompt (key c) takes "frightened 2"; this line wants the keyword
-        hint = f"; did you mean value {rest[i]}?"
+        hint = f"; did you mean value {shorten(rest[i])}?"
+    shown = shorten(rest[i])
     keyword_like = hint and i + 1 < len(rest) and is_number(rest[i + 1])
     if verb == "add" and i == 1 and not is_number(rest[i]) and not keyword_like:
-        return fail(verb, f"unexpected {rest[i]!r}; {in_quotes(verb, f'{rest[0]} {rest[i]}')}")
-    return fail(verb, f"unexpected {rest[i]!r}{hint}")
+        return fail(verb, f"unexpected {shown!r}; {in_quotes(verb, f'{rest[0]} {rest[i]}')}")
+    return fail(verb, f"unexpected {shown!r}{hint}")
 
 
 def normalize_action(
