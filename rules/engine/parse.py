@@ -46,6 +46,7 @@ from rules.engine.words import (
     take_dice,
 )
 from rules.errors import ActionError
+from rules.limits import MAX_LINE
 from rules.text import MAX_NAME, MAX_NOTES, check_text, describe, first_unsafe, shorten
 from rules.view_settings import canonical_word
 
@@ -79,11 +80,12 @@ def parse_action(
     """Parse one line into its canonical record (a batch record for several
     actions); raises :class:`ActionError`, and nothing else, for any text.
     With the encounter's *names* (and its *groups*' names), an unquoted full
-    name with spaces is one target (``rules.engine.fuse``)."""
+    name with spaces is one target (``rules.engine.fuse``).  A line is at
+    most ``rules.limits.MAX_LINE`` characters, read in time linear in it."""
     if not isinstance(line, str):
         raise ActionError(f"an action line is text, not {type(line).__name__}")
-    if len(line) > 2000:
-        raise ActionError(f"the line is too long ({len(line)} characters; at most 2000)")
+    if len(line) > MAX_LINE:
+        raise ActionError(f"the line is too long ({len(line):,} characters; at most {MAX_LINE:,})")
     line = unicodedata.normalize("NFC", line)
     spelled = Spelled(names, groups) if names or groups else None
     try:

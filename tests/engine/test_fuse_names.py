@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -16,6 +17,8 @@ from rules.engine import Session
 from rules.engine.fuse import Spelled, begun_name, run_ends
 from rules.engine.parse import parse_action
 from rules.engine.targets import is_selector
+from rules.errors import ActionError
+from rules.limits import MAX_LINE
 from rules.text import name_key
 
 NAMES = ["Goblin Boss", "Goblin", "Ogre 2", "Ogre", "Brother Tomas", "Big Bad Wolf"]
@@ -106,6 +109,34 @@ def test_an_unquoted_comma_list_of_sixty_full_names_is_read_as_targets() -> None
     assert step.action["half"] == names[::2]
     hp = {c.name: c.hp for c in session.encounter.combatants}
     assert hp["Goblin Boss 1"] == 28 and hp["Goblin Boss 2"] == 25 and hp["Goblin"] == 7
+
+
+@pytest.mark.parametrize(
+    ("head", "piece", "tail", "message"),
+    [
+        # words of a name, over and over: read as the name, then what follows
+        ("damage ", "Goblin Boss ", "5", "damage: unexpected 'Boss'; a name with spaces"),
+        ("damage ", "Goblin Boss 1 ", "5", 'damage amount: "G"'),
+        ("damage ", "Goblin Boss 1,", "Goblin x 5", 'damage amount: "x"'),
+        ("heal Brother ", "Tom ", "5", "heal: unexpected 'Tom'; a name with spaces"),
+        ("damage 'Goblin Boss 1' 5 ", "half Goblin Boss 1 ", "", "damage: half given twice"),
+        ("cond 'Goblin Boss 1' prone ", "of ", "Goblin Boss 1", "cond: of given twice"),
+    ],
+)
+def test_a_line_of_name_words_as_long_as_the_bound_gets_one_message(
+    head: str, piece: str, tail: str, message: str
+) -> None:
+    session = spaced_fight()
+    line = head + piece * ((MAX_LINE - len(head) - len(tail)) // len(piece)) + tail
+    assert MAX_LINE - len(piece) < len(line) <= MAX_LINE
+    before = session.to_dict()
+    with pytest.raises(ActionError) as caught:
+        session.apply(line)
+    said = str(caught.value)
+    assert said.startswith(message) and "\n" not in said and len(said) < 400
+    assert session.to_dict() == before
+    with pytest.raises(ActionError, match=f"too long \\({MAX_LINE + 1:,} characters"):
+        session.apply(line + " " * (MAX_LINE + 1 - len(line)))
 
 
 def test_only_the_fights_longest_name_bounds_a_run_not_the_line() -> None:
