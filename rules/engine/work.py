@@ -12,20 +12,12 @@ from dataclasses import replace
 from typing import Any, TypeVar
 
 from rules.combatant import Combatant
-from rules.dice import MAX_DICE
 from rules.encounter import Encounter
 from rules.errors import ActionError
-from rules.limits import MAX_COMBATANTS
 from rules.rulesets import Ruleset
 from rules.text import closest, name_key, shorten, visible
 
 T = TypeVar("T")
-
-#: the most dice one action (a line, all its parts) rolls: an attack on
-#: every combatant, each hit critical with the most dice an amount has
-#: doubled, and its d20.  Every face is journaled with the action, and a
-#: line of a hundred such attacks must not hold the tracker for a minute.
-MAX_ROLLED = MAX_COMBATANTS * (2 * MAX_DICE + 1)
 
 
 class Roller(random.Random):
@@ -35,11 +27,15 @@ class Roller(random.Random):
     ``Session.dice_needed``).  Only ``randint`` is the contract."""
 
     def __init__(self, rng: random.Random, faces: Iterable[int] = (), spent: int = 0) -> None:
-        """*spent*: the dice the earlier parts of a batch rolled (of :data:`MAX_ROLLED`)."""
+        """*spent*: the dice the earlier parts of a batch rolled, of the
+        line's ``rules.limits.MAX_ROLLED`` (loaded with the first action,
+        not with a resumed fight)."""
+        from rules.limits import MAX_ROLLED
+
         super().__init__(0)
         self._rng = rng
         self._queue: deque[int] = deque(faces)
-        self._spent = spent
+        self._left = MAX_ROLLED - spent
         self.rolled: list[int] = []
         self.asked: list[tuple[str, int]] = []
         self.label = ""
@@ -53,7 +49,9 @@ class Roller(random.Random):
                     f"typed face {face} is not possible{what}: a d{b} shows {a} to {b}"
                 )
         else:
-            if self._spent + len(self.rolled) >= MAX_ROLLED:
+            if len(self.rolled) >= self._left:
+                from rules.limits import MAX_ROLLED
+
                 raise ActionError(
                     f"this line rolls more than {MAX_ROLLED:,} dice: split it into several"
                 )
