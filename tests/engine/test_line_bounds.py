@@ -2,7 +2,7 @@
 every target (README, "The action language"): at most MAX_TAGS tags in one
 list (a defense's, a hit's over its parts, persistent damage's), at most
 MAX_PARTS parts in one hit whose dice together are one amount's, and one
-line rolls at most ``rules.engine.work.MAX_ROLLED`` dice.  Past a bound is
+line rolls at most ``rules.limits.MAX_ROLLED`` dice.  Past a bound is
 one message, and nothing changes (the random source neither)."""
 
 from __future__ import annotations
