@@ -56,12 +56,8 @@ def normalize_tags(tags: str | Iterable[str]) -> tuple[str, ...]:
     a single string is one tag."""
     if isinstance(tags, str):
         tags = (tags,)
-    out: list[str] = []
-    for tag in tags:
-        t = str(tag).strip().lower()
-        if t and t not in out:
-            out.append(t)
-    return tuple(out)
+    out = dict.fromkeys(str(tag).strip().lower() for tag in tags)
+    return tuple(t for t in out if t)
 
 
 def _matches(defense: Iterable[str], tags: tuple[str, ...]) -> bool:
@@ -244,7 +240,7 @@ def apply_damage_parts(
         return apply_damage(c, parts[0][0], parts[0][1], ruleset)
     shown: list[str] = []
     all_steps: list[DamageStep] = []
-    all_tags: list[str] = []
+    all_tags: dict[str, None] = {}  # each once, in order
     total = rolled = 0
     for amount, part_tags in parts:
         amount = _amount(amount, "damage")
@@ -253,7 +249,7 @@ def apply_damage_parts(
         text = " → ".join([f"{amount}{_kind(tags)}", *(f"{s.label} = {s.value}" for s in steps)])
         shown.append(f"[{text}]" if steps else text)
         all_steps += steps
-        all_tags += [t for t in tags if t not in all_tags]
+        all_tags.update(dict.fromkeys(tags))
         total += value
         rolled += amount
     bare = replace(c, defenses=Defenses())

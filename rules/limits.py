@@ -2,17 +2,37 @@
 rules: the action language bounds every number typed (``MAX_NUMBER``); these
 hold the same bound for a dice amount's highest possible total (decided
 before rolling, so acceptance never depends on the dice; a critical hit may
-still double it, RULES.md §5), a kept total such as temp HP (§6), and the
-roster (:data:`MAX_COMBATANTS`)."""
+still double it, RULES.md §5), a kept total such as temp HP (§6), the
+roster (:data:`MAX_COMBATANTS`), the length of an action line
+(:data:`MAX_LINE`, derived from the roster so that every key works on the
+largest fight) and the dice one line rolls (:data:`MAX_ROLLED`)."""
 
 from __future__ import annotations
 
-from rules.engine.values import MAX_NUMBER
+from rules.dice import MAX_DICE
+from rules.engine.values import MAX_FACES, MAX_NUMBER
 from rules.errors import ActionError
-from rules.text import shorten
+from rules.text import MAX_NAME, shorten
 
 #: the most combatants one encounter holds (many screenfuls of rows).
 MAX_COMBATANTS = 500
+
+#: the longest action line, in characters (131,000).  The longest line a key
+#: builds is area damage through the saves form on every combatant: each
+#: name twice (the targets, then after ``half`` or ``none``), each at its
+#: longest, quoted at its longest (``rules.engine.shell.quote_word``: twice
+#: its length) and followed by a comma.  The rest of that line (the verb,
+#: the amount and its parts, tags, options) gets as much room again as the
+#: faces of a physical roll take (MAX_FACES of four digits, each with its
+#: comma).  Reading a line takes time linear in its length
+#: (``bench/bench_long_lines.py``), so the bound is about memory, not time.
+MAX_LINE = 2 * MAX_COMBATANTS * (2 * MAX_NAME + 1) + 2 * MAX_FACES * len("1000,")
+
+#: the most dice one line (all its parts) rolls: an attack on every
+#: combatant, each hit critical with the most dice an amount has doubled,
+#: and its d20.  Every face is journaled with the line, and a line of a
+#: hundred such attacks held the tracker for 40 s.
+MAX_ROLLED = MAX_COMBATANTS * (2 * MAX_DICE + 1)
 
 
 def check_roster(current: int, adding: int) -> None:

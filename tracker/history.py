@@ -17,7 +17,8 @@ from saves.fsutil import read_regular
 
 #: entries kept per kind (the oldest go first)
 MAX_ENTRIES = 200
-#: the longest line kept (the action language reads at most 2000 characters)
+#: the longest line kept: what a GM types (a longer one, pasted, is applied
+#: but not kept; the lines keys build from their targets are never kept)
 MAX_LENGTH = 2000
 #: a history file larger than this is not ours: ignored, not read
 MAX_FILE_BYTES = 4 * MAX_ENTRIES * MAX_LENGTH

@@ -147,10 +147,10 @@ class Ask:
 
 
 def _quote(word: str) -> str:
-    """*word* as one shell word (shlex, imported once a line is sent, not at start)."""
-    import shlex
+    """*word* as one word of the line (imported once a line is sent, not at start)."""
+    from rules.engine.shell import quote_word
 
-    return shlex.quote(word)
+    return quote_word(word)
 
 
 def targets(names: Sequence[str]) -> str:

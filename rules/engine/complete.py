@@ -11,7 +11,6 @@ of its whole line (:func:`tail_completions`)."""
 from __future__ import annotations
 
 import re
-import shlex
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
@@ -22,6 +21,7 @@ from rules.conditions import KNOWN_CONDITIONS
 from rules.damage import COMMON_TAGS, defense_tags
 from rules.engine.damage_parts import PART_VERBS
 from rules.engine.grammar import SET_ALIASES, SET_FIELDS, SPECS, VERBS, verb_of
+from rules.engine.shell import quote_word, split_shell
 from rules.engine.targets import SIDES, group_names, resolve_targets
 from rules.engine.words import split_batch, take_dice
 from rules.errors import ActionError
@@ -43,24 +43,25 @@ def current_word(value: str) -> tuple[str, str]:
     return value[: i + 1], value[i + 1 :]
 
 
+#: how :func:`_open_double_quote` reads a line: bare text, an escaped
+#: character, a single-quoted run (closed or not), a closed double-quoted
+#: run, or (captured) one that the end of the line leaves open
+_QUOTED_RUNS = re.compile(
+    r"""[^'"\\]+|\\.|\\$|'[^']*'?"""
+    r"""|"[^"\\]*(?:\\.[^"\\]*)*"|("[^"\\]*(?:\\.[^"\\]*)*\\?$)""",
+    re.DOTALL,
+)
+
+
 def _open_double_quote(value: str) -> int | None:
     """Where the double quote left open at the end of *value* is, read as
     shlex reads the line (None: none is open).  A double quote inside
     single quotes opens nothing: a prompt's line starts with its target
     quoted so (``damage 'Ogre"s Pet' ``)."""
-    quote, start, escaped = "", 0, False
-    for i, ch in enumerate(value):
-        if escaped:
-            escaped = False
-        elif quote == "'":
-            quote = "" if ch == "'" else quote
-        elif ch == "\\":
-            escaped = True
-        elif quote == '"':
-            quote = "" if ch == '"' else quote
-        elif ch in "'\"":
-            quote, start = ch, i
-    return start if quote == '"' else None
+    last = None
+    for run in _QUOTED_RUNS.finditer(value):
+        last = run
+    return last.start() if last is not None and last.group(1) is not None else None
 
 
 #: what makes a name more than one bare word of the action language: white
@@ -71,11 +72,11 @@ _NEEDS_QUOTES = re.compile(r"[\s'\"\\;,]")
 
 def quoted(name: str) -> str:
     """*name* as one word of the action language: in double quotes as a GM
-    types them when it must be, or shlex's single quotes when it holds a
+    types them when it must be, or as ``quote_word`` writes it when it holds a
     double quote or a backslash."""
     if not _NEEDS_QUOTES.search(name):
         return name
-    return shlex.quote(name) if ('"' in name or "\\" in name) else f'"{name}"'
+    return quote_word(name) if ('"' in name or "\\" in name) else f'"{name}"'
 
 
 @dataclass(frozen=True)
@@ -276,7 +277,7 @@ def _completed(
     if not segment.strip():
         return [head + verb for verb in _matching(word, verbs)] if word else []
     try:
-        tokens = shlex.split(segment)
+        tokens = split_shell(segment)
     except ValueError:  # an open single quote: nothing is sure
         return []
     verb = verb_of(tokens[0])

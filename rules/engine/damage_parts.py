@@ -15,10 +15,10 @@ from typing import Any
 
 from rules.damage import COMMON_TAGS
 from rules.engine.grammar import SPECS, fail
-from rules.engine.values import check_dice
+from rules.engine.values import MAX_PARTS, check_dice, check_tags
 from rules.engine.words import PLUS_WORDS, take_dice
 from rules.errors import ActionError
-from rules.text import closest
+from rules.text import closest, shorten
 
 #: verbs whose free words are damage tags and ``+`` parts.
 PART_VERBS = frozenset({"damage", "attack"})
@@ -31,15 +31,21 @@ _DICE = re.compile(r"[+-]?[0-9]*d[0-9]+([+-][0-9]*(d[0-9]+)?)*")
 def _tag(verb: str, token: str) -> str:
     tag = token.strip().lower()
     if not tag or "," in tag:
-        raise fail(verb, f"bad damage tag {token!r}")
+        raise fail(verb, f"bad damage tag {shorten(token)!r}")
     digits = tag[1:] if tag[:1] in "+-" else tag
     if digits.isascii() and digits.isdigit():
-        raise fail(verb, f"damage tag {token!r} is a number (an amount goes before the tags)")
+        raise fail(
+            verb, f"damage tag {shorten(token)!r} is a number (an amount goes before the tags)"
+        )
     if _DICE.fullmatch(tag):
         more = "; another part goes after + or plus: + 2d6 fire" if verb in PART_VERBS else ""
-        raise fail(verb, f"damage tag {token!r} is dice (an amount goes before the tags{more})")
+        raise fail(
+            verb, f"damage tag {shorten(token)!r} is dice (an amount goes before the tags{more})"
+        )
     if tag in PLUS_WORDS:
-        raise fail(verb, f"{token!r} is not a damage tag (list the tags with spaces: fire cold)")
+        raise fail(
+            verb, f"{shorten(token)!r} is not a damage tag (list the tags with spaces: fire cold)"
+        )
     return tag
 
 
@@ -83,6 +89,9 @@ class FreeWords:
         self.verb = verb
         self.tags: list[str] = []
         self.extra: list[dict[str, Any]] = []
+        #: each part's tags so far, to take each once
+        self._seen: list[set[str]] = [set()]
+        self._count = 0  # tags over every part (at most MAX_TAGS)
 
     def _current(self) -> list[str]:
         tags: list[str] = self.extra[-1]["tags"] if self.extra else self.tags
@@ -94,15 +103,16 @@ class FreeWords:
         token = rest[i]
         sign = "+" if token.startswith("+") else token.lower()
         if self.verb in PART_VERBS and sign in ("+", *PLUS_WORDS) and self._current():
-            words = list(rest)
+            if len(self.extra) + 2 > MAX_PARTS:
+                raise fail(self.verb, f"at most {MAX_PARTS} damage parts in one hit")
             if token == "+" or sign in PLUS_WORDS:
                 if i + 1 >= len(rest):
                     raise fail(self.verb, f"{sign} needs a damage part after it ({sign} 2d6 fire)")
                 i += 1
+                first = rest[i]
             else:
-                words[i] = token[1:]
-            first = words[i]
-            expr, i = take_dice(words, i, plus=True)
+                first = token[1:]
+            expr, i = take_dice(rest, i, plus=True, first=first)
             try:
                 check_dice(expr, f"{self.verb} {sign} {expr}", amount=True)
             except ActionError:
@@ -111,14 +121,18 @@ class FreeWords:
                 raise fail(  # ``fire and cold``: one part's tags
                     self.verb,
                     f"{sign} starts another damage part, dice then tags ({sign} 2d6 fire), "
-                    f"not {first!r}; one part's tags are listed with spaces (fire cold)",
+                    f"not {shorten(first)!r}; one part's tags are listed with spaces (fire cold)",
                 ) from None
             self.extra.append({"amount": expr, "tags": []})
+            self._seen.append(set())
             return i
         tag = _tag(self.verb, token)
         current = self._current()
-        if tag not in current:
+        if tag not in self._seen[len(self.extra)]:
+            self._seen[len(self.extra)].add(tag)
             current.append(tag)
+            self._count += 1
+            check_tags(f"{self.verb} tags", self._count)
         return i + 1
 
     def store(self, action: dict[str, Any], key: str) -> None:
@@ -132,18 +146,27 @@ class FreeWords:
             action["extra"] = self.extra
 
     def _check_total(self, first: object) -> None:
-        """The parts are one amount: their highest possible total is held to
-        the bound one amount has (README, "The action language")."""
-        from rules.dice import maximum
+        """The parts are one amount: their highest possible total and their
+        dice are held to the bounds one amount has (README, "The action
+        language")."""
+        from rules.dice import MAX_DICE, maximum, parse
         from rules.engine.values import MAX_NUMBER
 
         if first is None:
             return
-        highest = maximum(str(first)) + sum(maximum(p["amount"]) for p in self.extra)
+        amounts = [str(first), *(str(p["amount"]) for p in self.extra)]
+        parts = len(amounts)
+        highest = sum(maximum(a) for a in amounts)
         if highest > MAX_NUMBER:
             raise ActionError(
-                f"{self.verb}: the {len(self.extra) + 1} damage parts can total {highest:,} "
+                f"{self.verb}: the {parts} damage parts can total {highest:,} "
                 f"(amounts are at most {MAX_NUMBER:,})"
+            )
+        dice = sum(parse(a).dice_count for a in amounts)
+        if dice > MAX_DICE:
+            raise ActionError(
+                f"{self.verb}: the {parts} damage parts roll {dice:,} dice "
+                f"(an amount rolls at most {MAX_DICE:,})"
             )
 
 

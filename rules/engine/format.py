@@ -5,12 +5,12 @@ property-tested)."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from shlex import quote as _quote
 from typing import Any
 
 from rules.abilities import ABILITIES
 from rules.engine.damage_parts import format_free
 from rules.engine.grammar import BATCH, SPECS, VERBS, _Kind, batch_parts, fail
+from rules.engine.shell import quote_word as _quote
 from rules.errors import ActionError
 
 

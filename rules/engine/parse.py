@@ -13,6 +13,7 @@ from typing import Any
 
 from rules.engine.damage_parts import PART_VERBS, FreeWords
 from rules.engine.format import format_action
+from rules.engine.fuse import Spelled, begun_name, fuse_all
 from rules.engine.grammar import (
     ADD_VISIBILITY,
     BATCH,
@@ -29,7 +30,7 @@ from rules.engine.grammar import (
     fail,
     verb_of,
 )
-from rules.engine.targets import fuse_all, targets_at
+from rules.engine.targets import targets_at
 from rules.engine.values import check_dice
 from rules.engine.words import (
     in_quotes,
@@ -45,7 +46,8 @@ from rules.engine.words import (
     take_dice,
 )
 from rules.errors import ActionError
-from rules.text import MAX_NAME, MAX_NOTES, check_text, describe, first_unsafe, name_key
+from rules.limits import MAX_LINE
+from rules.text import MAX_NAME, MAX_NOTES, check_text, describe, first_unsafe, shorten
 from rules.view_settings import canonical_word
 
 
@@ -58,16 +60,14 @@ def _batch_part(record: dict[str, Any], n: int, total: int, shown: str) -> dict[
     return record
 
 
-def _parse_batch(
-    parts: list[str], names: Sequence[str] = (), groups: Sequence[str] = ()
-) -> dict[str, Any]:
+def _parse_batch(parts: list[str], spelled: Spelled | None) -> dict[str, Any]:
     if len(parts) > MAX_BATCH:
         raise ActionError(f"too many actions on one line ({len(parts)}; at most {MAX_BATCH})")
     actions = []
     for n, part in enumerate(parts, 1):
-        shown = part.strip()
+        shown = shorten(part.strip())
         try:
-            record = _parse_one(part, names, groups)
+            record = _parse_one(part, spelled)
         except ActionError as exc:
             raise ActionError(f"part {n} of {len(parts)} ({shown}): {exc}") from None
         actions.append(_batch_part(record, n, len(parts), shown))
@@ -80,19 +80,18 @@ def parse_action(
     """Parse one line into its canonical record (a batch record for several
     actions); raises :class:`ActionError`, and nothing else, for any text.
     With the encounter's *names* (and its *groups*' names), an unquoted full
-    name with spaces is one target (``rules.engine.targets.fuse_names``)."""
+    name with spaces is one target (``rules.engine.fuse``).  A line is at
+    most ``rules.limits.MAX_LINE`` characters, read in time linear in it."""
     if not isinstance(line, str):
         raise ActionError(f"an action line is text, not {type(line).__name__}")
-    if len(line) > 2000:
-        raise ActionError(f"the line is too long ({len(line)} characters; at most 2000)")
+    if len(line) > MAX_LINE:
+        raise ActionError(f"the line is too long ({len(line):,} characters; at most {MAX_LINE:,})")
     line = unicodedata.normalize("NFC", line)
+    spelled = Spelled(names, groups) if names or groups else None
     try:
         parts = [p for p in split_batch(line) if p.strip()]
         one = parts[0] if parts else ""
-        if len(parts) > 1:
-            record = _parse_batch(parts, names, groups)
-        else:
-            record = _parse_one(one, names, groups)
+        record = _parse_batch(parts, spelled) if len(parts) > 1 else _parse_one(one, spelled)
     except ActionError:
         bad = first_unsafe(line.strip())
         if bad >= 0:  # say so, rather than echo the character in a message
@@ -146,7 +145,7 @@ def _check_texts(record: Mapping[str, Any], where: str = "") -> None:
                 check_text(field, str(item), limit)
 
 
-def _parse_one(line: str, names: Sequence[str] = (), groups: Sequence[str] = ()) -> dict[str, Any]:
+def _parse_one(line: str, spelled: Spelled | None) -> dict[str, Any]:
     tokens = split_words(line)
     if not tokens:
         raise ActionError("empty line: type a verb (" + ", ".join(VERBS) + ")")
@@ -154,37 +153,35 @@ def _parse_one(line: str, names: Sequence[str] = (), groups: Sequence[str] = ())
     spec = SPECS.get(verb)
     if spec is None:
         hint = did_you_mean(tokens[0], VERBS)
-        raise ActionError(f"unknown verb {tokens[0]!r}{hint or '; verbs: ' + ', '.join(VERBS)}")
+        shown = shorten(tokens[0])
+        raise ActionError(f"unknown verb {shown!r}{hint or '; verbs: ' + ', '.join(VERBS)}")
     rest = tokens[1:]
     quoted = False
-    if (names or groups) and rest:
+    if spelled is not None and rest:
         after_verb = line.lstrip()[len(tokens[0]) :].lstrip()
         quoted = after_verb[:1] in ("'", '"')
-        rest = fuse_all(
-            spec, rest, names, lambda words: _parse_words(verb, spec, words), quoted, groups
-        )
+        rest = fuse_all(spec, rest, spelled, lambda words: _parse_words(verb, spec, words), quoted)
     try:
         return _parse_words(verb, spec, rest)
     except ActionError:
         start = targets_at(spec)
-        if start is not None and not (quoted and start == 0):
-            _refuse_part_of_name(verb, rest, start, [*names, *groups])
+        if spelled is not None and start is not None and not (quoted and start == 0):
+            _refuse_part_of_name(verb, rest, start, spelled)
         raise
 
 
-def _refuse_part_of_name(verb: str, rest: list[str], start: int, names: Sequence[str]) -> None:
+def _refuse_part_of_name(verb: str, rest: list[str], start: int, spelled: Spelled) -> None:
     """Raise the quoting hint when the words from ``rest[start]`` on, read
     apart, begin a name with spaces (``heal Brother Tom 5`` for Brother
     Tomas: the line failed on "Tom", not on the amount the GM typed)."""
-    for end in range(len(rest), start + 1, -1):
+    end = begun_name(rest, start, spelled)
+    if end is not None:
         typed = " ".join(rest[start:end])
-        piece = name_key(typed.rsplit(",", 1)[-1].strip())
-        if " " in piece and any(name_key(n).startswith(piece) for n in names):
-            raise fail(
-                verb,
-                f"unexpected {rest[start + 1]!r}; "
-                + in_quotes(verb, typed, shlex.join(rest[end:])),
-            )
+        raise fail(
+            verb,
+            f"unexpected {shorten(rest[start + 1])!r}; "
+            + in_quotes(verb, typed, shlex.join(rest[end:])),
+        )
 
 
 def _parse_words(verb: str, spec: _Spec, rest: list[str]) -> dict[str, Any]:
@@ -296,11 +293,12 @@ def _unexpected(verb: str, spec: _Spec, rest: list[str], i: int) -> ActionError:
     hint = did_you_mean(rest[i], list(spec.options))
     if not hint and "value" in spec.options and is_number(rest[i]):
         # the condition prompt (key c) takes "frightened 2"; this line wants the keyword
-        hint = f"; did you mean value {rest[i]}?"
+        hint = f"; did you mean value {shorten(rest[i])}?"
+    shown = shorten(rest[i])
     keyword_like = hint and i + 1 < len(rest) and is_number(rest[i + 1])
     if verb == "add" and i == 1 and not is_number(rest[i]) and not keyword_like:
-        return fail(verb, f"unexpected {rest[i]!r}; {in_quotes(verb, f'{rest[0]} {rest[i]}')}")
-    return fail(verb, f"unexpected {rest[i]!r}{hint}")
+        return fail(verb, f"unexpected {shown!r}; {in_quotes(verb, f'{rest[0]} {rest[i]}')}")
+    return fail(verb, f"unexpected {shown!r}{hint}")
 
 
 def normalize_action(

@@ -5,6 +5,7 @@ durations); these functions decide *when*."""
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from dataclasses import replace
 
 from rules.abilities import roll_initiative
@@ -13,7 +14,7 @@ from rules.durations import Duration, tick_durations
 from rules.encounter import Encounter
 from rules.endurance import endurance_check, endurance_of, start_of_turn
 from rules.engine.combats import COMBAT_BEGINS, COMBAT_ENDS
-from rules.engine.groups import grouped_order, same_group, share_initiative
+from rules.engine.groups import grouped_order, name_runs, same_group, share_initiative
 from rules.engine.verbs_view import reveal_on_turn
 from rules.engine.work import Work
 from rules.errors import ActionError
@@ -66,7 +67,10 @@ def ending_round(enc: Encounter, duration: Duration | None) -> int | None:
     """The round in which *duration* runs out if the fight goes on as it
     stands, for the log line that grants it (RULES.md §10), or None when it
     cannot be foreseen.  The boundaries still to come this round count, and
-    those ``prev`` stepped back over (``Encounter.rewound``) do not."""
+    those ``prev`` stepped back over (``Encounter.rewound``) do not.
+
+    Counted, not walked turn by turn: a condition on each of a horde's
+    hundreds asks once per member."""
     if duration is None or not duration.of:
         return None
     names = [c.name for c in enc.combatants]
@@ -80,18 +84,19 @@ def ending_round(enc: Encounter, duration: Duration | None) -> int | None:
     acting = [i for i, n in enumerate(names) if n not in passed]
     if not acting:
         return None
-    rnd, index, skip = enc.round, enc.turn, enc.rewound
-    for _ in range((skip + 2) * (len(acting) + 1)):
-        if skip == 0 and names[index] == duration.of and duration.tick == "end":
-            return rnd + duration.rounds_left - 1
-        later = [i for i in acting if i > index]
-        index = later[0] if later else acting[0]
-        rnd += 0 if later else 1
-        if skip > 0:
-            skip -= 1
-        elif names[index] == duration.of and duration.tick == "start":
-            return rnd + duration.rounds_left - 1
-    return None  # pragma: no cover - the loop always reaches the combatant
+    # the turns from now: k = 0 is the active one (its end still to come),
+    # k = 1 the next that acts, and so on round the order; the first
+    # ``rewound`` boundaries were processed already
+    skip, at = enc.rewound, names.index(duration.of)
+    if duration.tick == "end" and skip == 0 and enc.turn == at:
+        return enc.round + duration.rounds_left - 1
+    count = len(acting)
+    first = bisect_right(acting, enc.turn)  # where turn 1 is in ``acting``
+    wrapped = first == count  # turn 1 begins the next round
+    first %= count
+    least = max(1, skip) if duration.tick == "end" else skip + 1
+    k = least + (acting.index(at) - (first + least - 1)) % count
+    return enc.round + wrapped + (first + k - 1) // count + duration.rounds_left - 1
 
 
 def warn_shift(work: Work, before: Encounter) -> None:
@@ -182,7 +187,8 @@ def start_combat(work: Work) -> None:
         else:
             ordered[i] = checked
     if skipped:
-        work.log("", "No start-of-combat Dash check (no CON and Athletics): " + ", ".join(skipped))
+        # a horde is one short line, not every name (``Zombie 1–100``)
+        work.log("", f"No start-of-combat Dash check (no CON and Athletics): {name_runs(skipped)}")
     work.enc = replace(work.enc, combatants=tuple(ordered), started=True, round=1, turn=None)
     first, _ = following(work, None)
     if first is None:

@@ -16,6 +16,13 @@ MAX_MODIFIER = 1000
 MAX_COUNT = 100
 MAX_ROUNDS = 1000
 MAX_FACES = 1000
+#: the most tags in one list (a defense's, ``immune fire,cold``; a damage
+#: hit's, over all its parts; persistent damage's): a hit's tags are written
+#: into every target's log line, and every later hit is checked against a
+#: defense's
+MAX_TAGS = 30
+#: the most parts of one hit of damage (``1d8 slashing + 2d6 fire``)
+MAX_PARTS = 10
 
 #: (lowest, highest) of a whole-number field by the word that names it; any
 #: other whole-number field (al, init, bonus, with, value, athletics, …) is
@@ -70,6 +77,13 @@ def clears(value: str) -> bool:
     return value.strip().lower() in CLEARING
 
 
+def check_tags(what: str, count: int) -> None:
+    """Refuse a list of *count* tags longer than :data:`MAX_TAGS`; *what*
+    names it (``add immune``)."""
+    if count > MAX_TAGS:
+        raise ActionError(f"{what}: at most {MAX_TAGS} tags, not {count}")
+
+
 def parse_resistances(text: str, what: str = "") -> dict[str, int]:
     """A resistance table as typed: ``fire=5,cold`` → ``{"fire": 5, "cold":
     0}``; a problem raises ActionError led by *what*."""
@@ -79,11 +93,12 @@ def parse_resistances(text: str, what: str = "") -> dict[str, int]:
         tag, sep, amount = part.partition("=")
         tag = tag.strip().lower()
         if not tag:
-            raise ActionError(f"{lead}empty tag in {text!r} (write fire=5,cold=5)")
+            raise ActionError(f"{lead}empty tag in {shorten(text)!r} (write fire=5,cold=5)")
         try:
-            table[tag] = bounded(f"resist {tag}", amount) if sep else 0
+            table[tag] = bounded(f"resist {shorten(tag)}", amount) if sep else 0
         except ActionError as exc:
             raise ActionError(f"{lead}{exc}") from None
+    check_tags(what or "resist", len(table))
     return table
 
 

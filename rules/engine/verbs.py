@@ -23,6 +23,7 @@ from rules.engine.grammar import BATCH
 from rules.engine.verbs_edits import check_batch_end
 from rules.engine.work import Roller, Work
 from rules.errors import ActionError
+from rules.text import shorten
 
 Handler = Callable[[Work, Mapping[str, Any]], None]
 
@@ -79,7 +80,7 @@ def run(
             resolved.append(_run_one(work, part, rng))
         except ActionError as exc:
             raise ActionError(
-                f"part {n} of {len(parts)} ({_line(part)}): {exc} — nothing was changed"
+                f"part {n} of {len(parts)} ({shorten(_line(part))}): {exc} — nothing was changed"
             ) from None
     try:
         check_batch_end(work)
@@ -91,7 +92,7 @@ def run(
 def _run_one(work: Work, action: Mapping[str, Any], rng: random.Random) -> dict[str, Any]:
     """Run one non-batch action on *work* with its own faces; return its
     resolved record."""
-    roller = Roller(rng, action.get("faces", ()))
+    roller = Roller(rng, action.get("faces", ()), spent=work.rolled)
     if "roll" in action:
         roller.push_front(int(action["roll"]))
     work.roller = roller
@@ -103,6 +104,7 @@ def _run_one(work: Work, action: Mapping[str, Any], rng: random.Random) -> dict[
     except ValueError as exc:  # a rules function's message for the GM
         raise ActionError(f"{action['verb']}: {exc}") from None
     work.asked.extend(roller.asked)
+    work.rolled += len(roller.rolled)
     resolved = {k: v for k, v in action.items() if k not in ("faces", "roll")}
     resolved.update(work.resolved)
     if roller.rolled:

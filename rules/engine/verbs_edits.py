@@ -16,7 +16,7 @@ from rules.damage import set_temp_hp
 from rules.durations import Duration
 from rules.endurance import endurance_of
 from rules.engine.grammar import SET_ALIASES, SET_FIELDS
-from rules.engine.values import bounded, clears, parse_resistances
+from rules.engine.values import bounded, check_tags, clears, parse_resistances
 from rules.engine.verbs_roster import _check_name, _reposition
 from rules.engine.work import Work, call
 from rules.errors import ActionError
@@ -146,6 +146,7 @@ def _edit_defenses(c: Combatant, field: str, value: str) -> tuple[Combatant, str
             if clears(value)
             else frozenset(t.strip().lower() for t in value.split(",") if t.strip())
         )
+        check_tags(f"set {field}", len(tags))
         changes: dict[str, Any] = {field: tags}
         new = replace(d, **changes)
         shown = ", ".join(sorted(tags)) or "none"

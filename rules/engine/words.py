@@ -5,11 +5,11 @@ the verb, with its usage."""
 
 from __future__ import annotations
 
-import shlex
 from collections.abc import Sequence
 
 from rules.engine.grammar import fail
-from rules.engine.values import MAX_FACES, bounded, parse_resistances
+from rules.engine.shell import split_shell
+from rules.engine.values import MAX_FACES, bounded, check_tags, parse_resistances
 from rules.errors import ActionError
 from rules.text import shorten
 
@@ -37,10 +37,12 @@ def is_number(token: str) -> bool:
 PLUS_WORDS = ("plus", "and")
 
 
-def take_dice(tokens: Sequence[str], i: int, plus: bool = False) -> tuple[str, int]:
-    """The dice expression starting at ``tokens[i]``, re-joining pieces typed
-    with spaces around ``+`` and ``-``; with *plus* (a damage amount), the
-    words ``plus`` and ``and`` are read as ``+``."""
+def take_dice(
+    tokens: Sequence[str], i: int, plus: bool = False, first: str | None = None
+) -> tuple[str, int]:
+    """The dice expression starting at ``tokens[i]`` (read as *first* when
+    given), re-joining pieces typed with spaces around ``+`` and ``-``; with
+    *plus* (a damage amount), the words ``plus`` and ``and`` are read as ``+``."""
 
     def piece(k: int) -> str:
         token = tokens[k]
@@ -54,7 +56,7 @@ def take_dice(tokens: Sequence[str], i: int, plus: bool = False) -> tuple[str, i
         # ``hp 6d10+ al 17`` is dice missing a term, not the dice "6d10+al"
         return expr.endswith(("+", "-")) and starts_term(following)
 
-    expr = tokens[i]
+    expr = tokens[i] if first is None else first
     k = i + 1
     while k < len(tokens) and joins(k):
         expr += piece(k)
@@ -72,8 +74,10 @@ def read_tags(verb: str, key: str, token: str) -> list[str]:
     """A comma list of tags, lower-cased, each once."""
     tags = [t.strip().lower() for t in token.split(",")]
     if not all(tags):
-        raise fail(verb, f"{key}: empty tag in {token!r}")
-    return list(dict.fromkeys(tags))
+        raise fail(verb, f"{key}: empty tag in {shorten(token)!r}")
+    tags = list(dict.fromkeys(tags))
+    check_tags(f"{verb} {key}", len(tags))
+    return tags
 
 
 def read_resistances(verb: str, token: str) -> dict[str, int]:
@@ -89,7 +93,7 @@ def read_targets(verb: str, token: str, single: bool) -> list[str]:
     them), each once; exactly one when *single*."""
     names = [n.strip() for n in token.split(",")]
     if not all(names):
-        raise fail(verb, f"empty combatant name in {token!r}")
+        raise fail(verb, f"empty combatant name in {shorten(token)!r}")
     names = list(dict.fromkeys(names))
     if single and len(names) != 1:
         raise fail(verb, f"takes exactly one combatant, not {len(names)}")
@@ -100,7 +104,7 @@ def read_choice(verb: str, key: str, token: str, allowed: tuple[str, ...]) -> st
     """One of the *allowed* words, any case."""
     word = token.strip().lower()
     if word not in allowed:
-        raise fail(verb, f"{key} is {' or '.join(allowed)}, not {token!r}")
+        raise fail(verb, f"{key} is {' or '.join(allowed)}, not {shorten(token)!r}")
     return word
 
 
@@ -114,7 +118,7 @@ def in_quotes(verb: str, name: str, after: str = "…") -> str:
 def split_words(line: str) -> list[str]:
     """The words of one action, split with shell quoting."""
     try:
-        return shlex.split(line)
+        return split_shell(line)
     except ValueError as exc:
         raise ActionError(f"cannot read the line: {exc} (check the quotes)") from None
 
@@ -125,7 +129,7 @@ def read_faces(token: str) -> list[int]:
     for part in token.split(","):
         part = part.strip()
         if not part.isascii() or not part.isdigit() or len(part) > 4 or int(part) < 1:
-            raise ActionError(f"faces: {part!r} is not a die face (write faces 12,3,4)")
+            raise ActionError(f"faces: {shorten(part)!r} is not a die face (write faces 12,3,4)")
         faces.append(int(part))
     if len(faces) > MAX_FACES:
         raise ActionError(f"faces: at most {MAX_FACES} faces")

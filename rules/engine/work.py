@@ -26,10 +26,16 @@ class Roller(random.Random):
     rolls); ``asked`` lists ``(label, sides)`` of each die *rng* rolled (for
     ``Session.dice_needed``).  Only ``randint`` is the contract."""
 
-    def __init__(self, rng: random.Random, faces: Iterable[int] = ()) -> None:
+    def __init__(self, rng: random.Random, faces: Iterable[int] = (), spent: int = 0) -> None:
+        """*spent*: the dice the earlier parts of a batch rolled, of the
+        line's ``rules.limits.MAX_ROLLED`` (loaded with the first action,
+        not with a resumed fight)."""
+        from rules.limits import MAX_ROLLED
+
         super().__init__(0)
         self._rng = rng
         self._queue: deque[int] = deque(faces)
+        self._left = MAX_ROLLED - spent
         self.rolled: list[int] = []
         self.asked: list[tuple[str, int]] = []
         self.label = ""
@@ -43,6 +49,12 @@ class Roller(random.Random):
                     f"typed face {face} is not possible{what}: a d{b} shows {a} to {b}"
                 )
         else:
+            if len(self.rolled) >= self._left:
+                from rules.limits import MAX_ROLLED
+
+                raise ActionError(
+                    f"this line rolls more than {MAX_ROLLED:,} dice: split it into several"
+                )
             face = self._rng.randint(a, b)
             self.asked.append((self.label or f"d{b}", b))
         self.rolled.append(face)
@@ -125,6 +137,12 @@ class Work:
         #: combatants whose initiative a part of this action logged already
         #: (``init P N; start`` says each called-out total once)
         self.initiative_said: set[str] = set()
+        #: the dice the parts applied so far rolled
+        self.rolled = 0
+        #: where each combatant is (:meth:`index`: one lookup per target,
+        #: not a walk down hundreds), for the combatants as last indexed
+        self._places: dict[str, int] = {}
+        self._indexed: tuple[Combatant, ...] | None = None
 
     @property
     def ruleset(self) -> Ruleset:
@@ -158,10 +176,16 @@ class Work:
         return self.roll(label, self.roller.randint, 1, 20)
 
     def index(self, name: str) -> int:
-        for i, c in enumerate(self.enc.combatants):
-            if c.name == name:
-                return i
-        raise ActionError(f'no combatant named "{name}"')
+        cs = self.enc.combatants
+        if cs is not self._indexed:  # changed by other means than put
+            self._places = {}
+            for i, c in enumerate(cs):
+                self._places.setdefault(c.name, i)
+            self._indexed = cs
+        try:
+            return self._places[name]
+        except KeyError:
+            raise ActionError(f'no combatant named "{shorten(name)}"') from None
 
     def get(self, name: str) -> Combatant:
         return self.enc.combatants[self.index(name)]
@@ -173,6 +197,10 @@ class Work:
         if cs[i] is c:
             return
         self.enc = replace(self.enc, combatants=(*cs[:i], c, *cs[i + 1 :]))
+        if cs[i].name != c.name:
+            del self._places[cs[i].name]
+            self._places[c.name] = i
+        self._indexed = self.enc.combatants
 
     def set_combatants(self, combatants: Sequence[Combatant], active: str | None) -> None:
         """New order; the turn follows the combatant called *active*."""

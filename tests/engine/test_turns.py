@@ -49,6 +49,16 @@ def test_start_rolls_initiative_sorts_and_begins_round_one() -> None:
         s.apply("start")
 
 
+def test_a_horde_without_con_is_one_short_dash_line_not_every_name() -> None:
+    # 490 names of 60 characters were one log line of 30,000 characters
+    long = "Zombie of the Sunken Crypt beneath the Old Mill at Dawn"
+    s = fight(*[f"add '{long}{n}' count 70 hp 5 group Horde" for n in range(7)])
+    texts = [e.text for e in s.apply("start").log]
+    dash = next(t for t in texts if t.startswith("No start-of-combat Dash check"))
+    assert dash.startswith(f"No start-of-combat Dash check (no CON and Athletics): {long}0 1–70, ")
+    assert dash.endswith(f"{long}5 1–70, … (490 in all)") and len(dash) < 500
+
+
 def test_start_errors_when_empty() -> None:
     with pytest.raises(ActionError, match="empty"):
         fight().apply("start")

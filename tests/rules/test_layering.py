@@ -102,3 +102,13 @@ def test_resuming_a_saved_fight_loads_no_action_machinery(tmp_path: Path) -> Non
     }
     assert not loaded & (unused | {"rules.dice", "rules.checks"})
     assert {"rules.engine", "rules.engine.session"} <= loaded  # it did open the fight
+
+
+def test_the_app_loads_no_dice_parser_nor_line_reader_before_an_action() -> None:
+    # the bounds of what an action rolls (rules.limits) need the dice
+    # parser; the app's module loads the working copy, so those wait for
+    # the first action rather than slow every start
+    loaded = _modules_after("import tracker.app")
+    readers = {"rules.engine.shell", "rules.engine.fuse", "rules.engine.parse", "shlex"}
+    assert not loaded & ({"rules.dice", "rules.limits"} | readers)
+    assert "tracker.app" in loaded

@@ -144,7 +144,7 @@ def test_x_on_a_group_row_ends_it_on_the_standing_members_only() -> None:
 
 def test_x_and_c_on_a_horde_of_a_hundred_end_it_in_one_step() -> None:
     # one unpersist per member made a line of 2,890 characters for a
-    # hundred zombies, past the 2,000 an action line may hold: X (and C)
+    # hundred zombies, past the 2,000 an action line then held: X (and C)
     # answered "the line is too long" and the horde kept bleeding
     session = Session(Encounter("Horde"), rng=random.Random(5))
     for line in ("add Zombie count 100 hp 10 al 8 group", "start"):

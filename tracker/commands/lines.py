@@ -11,8 +11,12 @@ import sys
 from collections.abc import Iterator, Sequence
 from typing import BinaryIO
 
-#: the longest stdin line read (the action parser refuses far shorter ones)
-MAX_LINE_BYTES = 64 * 1024
+from rules.limits import MAX_LINE
+
+#: the longest stdin line read: a line of MAX_LINE characters, each of the
+#: four bytes UTF-8 takes at most, and its CR LF (a longer one is too long
+#: in characters too, so it is refused unread, with the action parser's bound)
+MAX_LINE_BYTES = 4 * MAX_LINE + len(b"\r\n")
 
 #: only a newline ends a line: ``str.splitlines`` would also split at form
 #: feeds and U+2028, which belong in an error message
@@ -47,7 +51,7 @@ def decoded_lines(stream: BinaryIO) -> Iterator[Line]:
         number += 1
         if len(raw) > MAX_LINE_BYTES and not raw.endswith(b"\n"):
             _skip_rest_of_line(stream)
-            yield "", f"line {number} is too long (over {MAX_LINE_BYTES // 1024} KB)"
+            yield "", f"line {number} is too long (more than {MAX_LINE:,} characters)"
             continue
         raw = raw.removesuffix(b"\n").removesuffix(b"\r")
         if number == 1:
