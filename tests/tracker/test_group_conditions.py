@@ -205,3 +205,17 @@ def test_the_group_pane_fits_a_members_conditions_as_the_column_does() -> None:
     assert shown["1"] == "   Zombie 1 22/22  frig…1·3 ~necr…"  # the rounds left kept
     assert shown["2"] == "   Zombie 2 22/22  frig…1 slow… …+1"  # counted, not cut
     assert shown["5"] == "   Zombie 5 22/22  ~necrotic 1d6"  # whole where it fits
+
+
+def test_badges_after_the_counts_leave_them_their_words_when_both_fit() -> None:
+    # at 120 columns the names are short, so the counts do not fit before the
+    # conditions column: the badges follow them, and the row has room for
+    # "3 bloodied" (it read "3 ½", a half, with twenty cells left blank)
+    rows = pane_rows(crypt("damage 'Zombie 1,Zombie 2,Zombie 3' 12"))
+    lay = layout(78, content_of(rows), compact=False)
+    text = body(group_of(rows), sum(lay.widths[2:]), lay.badges)
+    assert text == " Zombies ×8 · 3 bloodied · 1 down ~necrotic 1d6 frightened 1 ×3"
+    assert cell_len(text) <= sum(lay.widths[2:])
+    # where the words would cost the badges theirs, the short counts stay
+    lay = layout(60, content_of(rows), compact=True)
+    assert body(group_of(rows), sum(lay.widths[2:]), lay.badges).startswith(" Zombies ×8 · 3 ½ ·")
