@@ -6,87 +6,58 @@ over a dozen lines, pushing the field's usage and keys off the screen
 
 from __future__ import annotations
 
-import random
-
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from rich.cells import cell_len
 from textual.pilot import Pilot
 
-from rules.encounter import Encounter
-from rules.engine import Session
 from saves.live import LiveEncounter
+from tests.tracker.test_saves_form_horde import ZOMBIES, mark_zombies
+from tests.tracker.test_saves_form_horde import horde as zombies
 from tracker.app import CombatTrackerApp
 from tracker.config import Config
 from tracker.lines import TITLE_ROOM, targets_title
 from tracker.screens.prompt import ChoiceScreen, PromptScreen
-from tracker.widgets.initiative import InitiativePane
-
-ZOMBIES = [f"Zombie {i}" for i in range(1, 31)]
 
 
 def horde() -> LiveEncounter:
-    session = Session(Encounter("Crypt"), rng=random.Random(7))
-    session.apply("add Ayla hp 30 al 15 player init 20")
-    session.apply("add Zombie count 30 hp 60 al 8 init 10")
-    session.apply("start")
-    session.apply(f"persist {','.join(ZOMBIES)!r} 1d4 necrotic")
-    return LiveEncounter.in_memory(session)
+    """Thirty zombies, every one bleeding (``X`` has something to pick)."""
+    live = zombies()
+    live.do(f"persist {','.join(ZOMBIES)!r} 1d4 necrotic")
+    return live
 
 
-async def mark_every_zombie(pilot: Pilot, app: CombatTrackerApp) -> None:
-    pane = app.screen.query_one(InitiativePane)
-    pane.move_cursor(row=1)
+async def opened(pilot: Pilot, app: CombatTrackerApp, key: str) -> tuple[str, int]:
+    """*key* on every zombie marked: its dialog's title and how many lines it takes."""
+    await mark_zombies(pilot, app)
+    await pilot.press(key)
     await pilot.pause()
-    for _ in ZOMBIES:
-        await pilot.press("space", "j")
-
-
-def title_of(app: CombatTrackerApp) -> tuple[str, int]:
     label = app.screen.query_one(".dialog-title")
     return str(label.render()), label.size.height
 
 
-def keys_in_view(app: CombatTrackerApp, height: int) -> bool:
-    rows = list(app.screen.query(".dialog-keys"))
-    return bool(rows) and all(r.region.bottom <= height and r.region.height >= 1 for r in rows)
+def in_view(app: CombatTrackerApp, selector: str, height: int = 20) -> bool:
+    found = list(app.screen.query(selector))
+    return bool(found) and all(w.region.bottom <= height and w.region.height >= 1 for w in found)
 
 
-async def test_the_condition_prompt_on_thirty_marks_keeps_its_field_and_keys_in_view() -> None:
+@pytest.mark.parametrize(
+    ("key", "dialog", "head", "field"),
+    [
+        ("c", PromptScreen, "Condition → 30 targets: Zombie 1, Zombie 2", "#prompt-input"),
+        ("X", ChoiceScreen, "End persistent damage → 30 targets: Zombie 1", "#choices"),
+    ],
+)
+async def test_a_key_on_thirty_marks_keeps_its_field_and_keys_on_a_small_screen(
+    key: str, dialog: type, head: str, field: str
+) -> None:
     app = CombatTrackerApp(live=horde(), config=Config())
     async with app.run_test(size=(60, 20)) as pilot:
-        await mark_every_zombie(pilot, app)
-        await pilot.press("c")
-        await pilot.pause()
-        assert isinstance(app.screen, PromptScreen)
-        title, lines = title_of(app)
-        assert title.startswith("Condition → 30 targets: Zombie 1, Zombie 2")
-        assert title.endswith("…") and lines <= 2
-        field = app.screen.query_one("#prompt-input")
-        assert field.region.bottom <= 20 and field.region.height >= 1
-        assert keys_in_view(app, 20)
-        await pilot.press(*"prone", "enter")
-        await pilot.pause()
-        assert all(
-            [c.name for c in z.conditions] == ["prone"]
-            for z in app.live.encounter.combatants
-            if z.name in ZOMBIES
-        )
-
-
-async def test_the_x_pick_on_thirty_marks_shows_its_choices_and_keys() -> None:
-    app = CombatTrackerApp(live=horde(), config=Config())
-    async with app.run_test(size=(60, 20)) as pilot:
-        await mark_every_zombie(pilot, app)
-        await pilot.press("X")
-        await pilot.pause()
-        assert isinstance(app.screen, ChoiceScreen)
-        title, lines = title_of(app)
-        assert title.startswith("End persistent damage → 30 targets: Zombie 1")
-        assert lines <= 2
-        choices = app.screen.query_one("#choices")
-        assert choices.region.bottom <= 20 and choices.region.height >= 1
-        assert keys_in_view(app, 20)
+        title, lines = await opened(pilot, app, key)
+        assert isinstance(app.screen, dialog)
+        assert title.startswith(head) and title.endswith("…") and lines <= 2
+        assert in_view(app, field) and in_view(app, ".dialog-keys")
 
 
 def test_a_few_targets_are_named_whole_and_the_attacker_left_out_stays_said() -> None:
