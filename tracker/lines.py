@@ -225,6 +225,32 @@ def key_line(action: str, text: str, names: Sequence[str]) -> str | None:
     return None
 
 
+#: The cells a dialog's title has on one line (``.dialog``: 72 wide, less
+#: its border and padding); a longer title would wrap.
+TITLE_ROOM = 66
+
+
+def targets_title(title: str, names: Sequence[str], note: str = "") -> str:
+    """``Condition: Goblin 1, Goblin 3`` (*note* after the names, in
+    brackets), on one line: with more targets than fit, how many, then the
+    names that fit and ``…`` (the pane marks each one).  A title listing
+    every one of a horde's names would push the prompt's field and keys off
+    a small screen."""
+    from rich.cells import cell_len
+
+    after = f" ({note})" if note else ""
+    whole = f"{title}: {', '.join(names)}{after}"
+    if len(names) < 2 or cell_len(whole) <= TITLE_ROOM:
+        return whole
+    shown = f"{title} → {len(names)} targets:"
+    room = TITLE_ROOM - cell_len(after)
+    for name in names:
+        if cell_len(shown) + cell_len(name) + 4 > room:  # " name, …"
+            return shown + " …" + after
+        shown += f" {name},"
+    return shown.rstrip(",") + after
+
+
 def ask_for(
     action: str,
     names: Sequence[str],
@@ -244,14 +270,17 @@ def ask_for(
     who = ", ".join(names)
     head = line_head(action, names) or ""
     not_self = f"not {attacker}" if left_out else ""
-    if group and not uses_marks and action != "initiative":
+    grouped = bool(group) and not uses_marks and action != "initiative"
+    if grouped:
         # not thirty names: the group, and whom the key reaches in it
         up = "standing" if any(not c.down for c in group) else "down, every one"
         if not_self:
             up += f", {not_self}"
         who = f"group {group[0].group} ({len(names)} {up})"
-    elif not_self:
-        who += f" ({not_self})"
+
+    def titled(title: str) -> str:
+        return f"{title}: {who}" if grouped else targets_title(title, names, not_self)
+
     if action in ON_TARGETS:
         _, title, usage = ON_TARGETS[action]
         title = f"{attacker} attacks" if attacker else title
@@ -262,7 +291,7 @@ def ask_for(
                 return saves_line(names, text, chosen)
 
         return Ask(
-            f"{title}: {who}",
+            titled(title),
             usage,
             line,
             uses_marks,
@@ -275,7 +304,7 @@ def ask_for(
         title, choices = pick
         if not choices:
             return None
-        return Ask(f"{title}: {who}", "", line, uses_marks, tuple(choices))
+        return Ask(titled(title), "", line, uses_marks, tuple(choices))
     if action == "initiative":
         if group:  # a member's initiative is the whole group's (§4)
             who = f"group {group[0].group} ({len(group)})"

@@ -18,7 +18,7 @@ from typing import Any, TypeVar
 
 from rules.engine.targets import is_selector, targets_at
 from rules.errors import ActionError
-from rules.text import name_key, shorten
+from rules.text import closest, name_key, shorten
 
 T = TypeVar("T")
 
@@ -33,6 +33,10 @@ class Spelled:
     ``goblin boss`` of ``goblin boss 2``)."""
 
     def __init__(self, names: Sequence[str], groups: Sequence[str] = ()) -> None:
+        #: the names as the fight spells them, for a "did you mean"
+        self.shown = (*names, *groups)
+        #: the most words in one name: how far a mistyped one may reach
+        self.most_words = max((len(n.split()) for n in self.shown), default=0)
         #: the combatants' keys: the short reading that makes a line ambiguous
         self.combatants = {name_key(n) for n in names}
         self.keys = self.combatants | {name_key(g) for g in groups}
@@ -247,3 +251,25 @@ def begun_name(rest: Sequence[str], start: int, spelled: Spelled) -> int | None:
         if at > start and begins:
             found = at + 1
     return found
+
+
+def misspelled_name(
+    rest: Sequence[str],
+    start: int,
+    end: int,
+    spelled: Spelled,
+    parses: Callable[[list[str]], T],
+) -> tuple[str, str] | None:
+    """When the words from ``rest[start]`` to *end* begin a name but the
+    line does not read with them as one (``damage Grukk the Warchif 5``:
+    quoting "Grukk the" leaves "Warchif" where the amount goes), the longer
+    run of words, up to the longest name's, that makes the line read and
+    is close to a name of the fight: (what was typed, the name meant)."""
+    for stop in range(end + 1, min(len(rest), start + spelled.most_words + 1) + 1):
+        typed = " ".join(rest[start:stop])
+        if "," in typed or not _parses(parses, _fused(rest, start, stop)):
+            continue
+        meant = closest(typed, spelled.shown)
+        if meant is not None:
+            return typed, meant
+    return None

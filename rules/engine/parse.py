@@ -13,7 +13,7 @@ from typing import Any
 
 from rules.engine.damage_parts import PART_VERBS, FreeWords
 from rules.engine.format import format_action
-from rules.engine.fuse import Spelled, begun_name, fuse_all
+from rules.engine.fuse import Spelled, begun_name, fuse_all, misspelled_name
 from rules.engine.grammar import (
     ADD_VISIBILITY,
     BATCH,
@@ -47,7 +47,7 @@ from rules.engine.words import (
 )
 from rules.errors import ActionError
 from rules.limits import MAX_LINE
-from rules.text import MAX_NAME, MAX_NOTES, check_text, describe, first_unsafe, shorten
+from rules.text import MAX_NAME, MAX_NOTES, check_text, describe, first_unsafe, name_key, shorten
 from rules.view_settings import canonical_word
 
 
@@ -166,22 +166,45 @@ def _parse_one(line: str, spelled: Spelled | None) -> dict[str, Any]:
     except ActionError:
         start = targets_at(spec)
         if spelled is not None and start is not None and not (quoted and start == 0):
-            _refuse_part_of_name(verb, rest, start, spelled)
+            _refuse_part_of_name(verb, spec, rest, start, spelled)
         raise
 
 
-def _refuse_part_of_name(verb: str, rest: list[str], start: int, spelled: Spelled) -> None:
+def _refuse_part_of_name(
+    verb: str, spec: _Spec, rest: list[str], start: int, spelled: Spelled
+) -> None:
     """Raise the quoting hint when the words from ``rest[start]`` on, read
     apart, begin a name with spaces (``heal Brother Tom 5`` for Brother
-    Tomas: the line failed on "Tom", not on the amount the GM typed)."""
+    Tomas: the line failed on "Tom", not on the amount the GM typed) —
+    or, when quoting them would not make the line read either, the name a
+    few more words misspell (``heal Brother Tmoas 5``)."""
+
+    def parses(words: list[str]) -> None:
+        _parse_words(verb, spec, words)
+
+    def misspelled(end: int) -> None:
+        found = misspelled_name(rest, start, end, spelled, parses)
+        if found is not None:
+            raise ActionError(
+                f'no combatant named "{shorten(found[0])}"; did you mean "{shorten(found[1])}"?'
+            )
+
     end = begun_name(rest, start, spelled)
-    if end is not None:
-        typed = " ".join(rest[start:end])
-        raise fail(
-            verb,
-            f"unexpected {shorten(rest[start + 1])!r}; "
-            + in_quotes(verb, typed, shlex.join(rest[end:])),
-        )
+    if end is None:
+        word = rest[start] if start < len(rest) else ","
+        if "," not in word and spelled.begins_some(name_key(word.strip()) + " "):
+            misspelled(start + 1)  # one word of a name with spaces, the next mistyped
+        return
+    typed = " ".join(rest[start:end])
+    try:
+        parses([*rest[:start], typed, *rest[end:]])
+    except ActionError:
+        misspelled(end)
+    raise fail(
+        verb,
+        f"unexpected {shorten(rest[start + 1])!r}; "
+        + in_quotes(verb, typed, shlex.join(rest[end:])),
+    )
 
 
 def _parse_words(verb: str, spec: _Spec, rest: list[str]) -> dict[str, Any]:

@@ -207,6 +207,21 @@ def test_a_partial_name_with_spaces_is_told_to_go_in_quotes() -> None:
     assert next(c for c in s.encounter.combatants if c.name == "Brother Tomas").hp == 19
 
 
+def test_a_mistyped_last_word_of_a_name_with_spaces_is_named_with_the_name_meant() -> None:
+    # quoting "Brother" would leave "Tmoas" where the amount goes: the hint
+    # names the whole name the words misspell, and what it says to type works
+    s = fight()
+    message = refused(s, "heal Brother Tmoas 5")
+    assert message == 'no combatant named "Brother Tmoas"; did you mean "Brother Tomas"?'
+    assert refused(s, "damage Zalek,Brother Tmoas 5").startswith("damage amount: ")  # not guessed
+    s.apply("heal Brother Tomas 5")
+    assert next(c for c in s.encounter.combatants if c.name == "Brother Tomas").hp == 19
+    # three words: quoting the two that begin the name would not read either
+    s.apply("add 'Grukk the Warchief' hp 60 al 16")
+    message = refused(s, "damage Grukk the Warchif 5")
+    assert message == 'no combatant named "Grukk the Warchif"; did you mean "Grukk the Warchief"?'
+
+
 def test_the_quotes_hint_only_when_the_words_begin_a_name() -> None:
     # "Zalek fire" begins no name: the GM forgot the amount
     assert refused(fight(), "heal Zalek fire").startswith('heal amount: "f"')

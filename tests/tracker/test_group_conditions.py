@@ -185,3 +185,37 @@ async def test_the_collapsed_horde_shows_its_badges_at_80x24() -> None:
         await pilot.pause()
         horde = next(row for row in rows(app) if "Zombies ×8" in row)
         assert horde.rstrip().endswith("frig…2 ~necr…"), horde
+
+
+def test_the_group_pane_fits_a_members_conditions_as_the_column_does() -> None:
+    # the combatant pane of a collapsed horde at 120 columns (36 cells): a
+    # line used to be cut at the edge, ``frightened 1…``, hiding the rounds
+    # left that tell one member from the next
+    from rich.console import Console
+
+    from tracker.widgets.group_details import describe_group
+
+    session = crypt("cond 'Zombie 1' frightened value 1 rounds 3", "cond 'Zombie 2' slowed")
+    members = [c for c in session.encounter.combatants if c.group == "Zombies"]
+    console = Console(width=36, record=True, color_system=None)
+    console.print(describe_group(members, None, (), 36))
+    lines = [line.rstrip() for line in console.export_text().splitlines()]
+    shown = {line.split()[1]: line for line in lines if line.startswith("   Zombie")}
+    assert all(cell_len(line) <= 36 for line in lines)
+    assert shown["1"] == "   Zombie 1 22/22  frig…1·3 ~necr…"  # the rounds left kept
+    assert shown["2"] == "   Zombie 2 22/22  frig…1 slow… …+1"  # counted, not cut
+    assert shown["5"] == "   Zombie 5 22/22  ~necrotic 1d6"  # whole where it fits
+
+
+def test_badges_after_the_counts_leave_them_their_words_when_both_fit() -> None:
+    # at 120 columns the names are short, so the counts do not fit before the
+    # conditions column: the badges follow them, and the row has room for
+    # "3 bloodied" (it read "3 ½", a half, with twenty cells left blank)
+    rows = pane_rows(crypt("damage 'Zombie 1,Zombie 2,Zombie 3' 12"))
+    lay = layout(78, content_of(rows), compact=False)
+    text = body(group_of(rows), sum(lay.widths[2:]), lay.badges)
+    assert text == " Zombies ×8 · 3 bloodied · 1 down ~necrotic 1d6 frightened 1 ×3"
+    assert cell_len(text) <= sum(lay.widths[2:])
+    # where the words would cost the badges theirs, the short counts stay
+    lay = layout(60, content_of(rows), compact=True)
+    assert body(group_of(rows), sum(lay.widths[2:]), lay.badges).startswith(" Zombies ×8 · 3 ½ ·")

@@ -89,3 +89,19 @@ async def test_an_action_in_between_rolls_a_new_preview() -> None:
         # a face the GM typed is never kept in place of the program's roll
         assert controller.preview_move("Zalek", "sprint", 20).face == 20
         assert controller.preview_move("Zalek", "sprint", None) is again
+
+
+async def test_a_dash_already_active_is_said_once_and_applies() -> None:
+    # the start-of-combat Dash left it active: the dialog said "no check
+    # needed" twice, once from the check and once again on its own line
+    app = make_app(fight(seed=11, started=True))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await select(pilot, app, "Zalek")
+        await pilot.press("m", "d")
+        assert isinstance(app.screen, MovementScreen)
+        text = message(app)
+        assert "still active" in text and text.count("no check needed") == 1
+        assert keys(app) == "Enter: apply · Esc: cancel"
+        await pilot.press("enter")
+        assert isinstance(app.screen, EncounterScreen)
+        assert "dash" in app.live.session.log[-1].text

@@ -40,12 +40,17 @@ def painted(form: SavesList) -> list[str]:
     return [line[2:-2].rstrip() for line in lines[1:-1]]
 
 
-async def open_form(pilot: Pilot, app: CombatTrackerApp) -> SavesList:
+async def mark_zombies(pilot: Pilot, app: CombatTrackerApp) -> None:
+    """Mark every zombie, one row at a time, as a GM would."""
     pane = app.screen.query_one(InitiativePane)
     pane.move_cursor(row=1)
     await pilot.pause()
     for _ in ZOMBIES:
         await pilot.press("space", "j")
+
+
+async def open_form(pilot: Pilot, app: CombatTrackerApp) -> SavesList:
+    await mark_zombies(pilot, app)
     await pilot.press("d")
     assert isinstance(app.screen, DamagePromptScreen)
     await pilot.press(*"8d6", "space", *"fire", "ctrl+s")

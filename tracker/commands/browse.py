@@ -97,7 +97,7 @@ def _list(args: argparse.Namespace, store: Store) -> int:
 
 
 def _show(args: argparse.Namespace, store: Store) -> int:
-    from tracker.commands.report import condition_text, state_json, to_json
+    from tracker.commands.report import condition_text, name_shown, state_json, to_json
 
     live = open_live(args, store, prefix=True)
     entries = live.full_log()
@@ -146,7 +146,7 @@ def _show(args: argparse.Namespace, store: Store) -> int:
         cells = [
             marker,
             "—" if c["initiative"] is None else str(c["initiative"]),
-            _text(shorten(c["name"], CELL) + (" (down)" if c["down"] else "")),
+            _text(name_shown(c, shorten(c["name"], CELL))),
             f"{c['hp']}/{c['max_hp']}",
             str(c["temp_hp"] or ""),
             str(c["al"]),

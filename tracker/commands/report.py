@@ -89,6 +89,15 @@ def to_json(value: Any, indent: int | None = None) -> str:
     return json.dumps(value, indent=indent, ensure_ascii=True)
 
 
+def name_shown(c: dict[str, Any], name: str | None = None) -> str:
+    """*c*'s name (or *name*, the name as shown) as ``show`` and the report
+    list it: ``Zalek (down)``, ``Mira (delayed)``, ``Zalek (down, delayed)``
+    — what the app's row says, so a delaying combatant is not taken for
+    one whose turn simply has not come."""
+    notes = [word for word, on in (("down", c["down"]), ("delayed", c["delayed"])) if on]
+    return (c["name"] if name is None else name) + (f" ({', '.join(notes)})" if notes else "")
+
+
 def condition_text(k: dict[str, Any]) -> str:
     text = k["name"] + (f" {k['value']}" if k["value"] is not None else "")
     if k["rounds_left"] is not None:
@@ -217,7 +226,7 @@ def markdown_report(live: LiveEncounter) -> str:
         persistent = [
             f"{' '.join([p['dice'], *p['tags']])} (DC {p['dc']})" for p in c["persistent"]
         ]
-        name = c["name"] + (" (down)" if c["down"] else "")
+        name = name_shown(c)
         hp = f"{c['hp']}/{c['max_hp']}"
         cells = [name, hp, str(c["temp_hp"]), str(c["al"]), conds, ", ".join(persistent) or "—"]
         if grouped:  # a column only in a fight with groups

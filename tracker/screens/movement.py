@@ -102,7 +102,7 @@ class MovementScreen(TakesTyping, Dialog[str | None]):
         again = " · ctrl+r: re-roll" if self._rolled else ""
         if check.already_active:
             self._line = move_line(self._movement, None, True)
-            self._say(f"{text}\nAlready active: no check needed.", "Enter: apply · Esc: cancel")
+            self._say(text, "Enter: apply · Esc: cancel")  # the text says no check is needed
             return
         shortfall = check.shortfall
         if shortfall <= 0:

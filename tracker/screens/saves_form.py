@@ -7,7 +7,6 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, ClassVar
 
-from rich.cells import cell_len
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
@@ -123,30 +122,12 @@ class SavesScreen(TakesTyping, Dialog[bool]):
         self.dismiss(False)
 
 
-#: The cells a dialog's title has on one line (``.dialog``: 72 wide, less
-#: its border and padding); a longer title would wrap.
-TITLE_ROOM = 66
-
-
-def targets_title(title: str, names: Sequence[str]) -> str:
-    """The damage prompt's title, on one line: with more targets than fit,
-    how many, then the names that fit and ``…`` (the saves form lists every
-    one, and the pane marks each row)."""
-    if cell_len(title) <= TITLE_ROOM:
-        return title
-    shown = f"{title.partition(':')[0]} → {len(names)} targets:"
-    for name in names:
-        if cell_len(shown) + cell_len(name) + 4 > TITLE_ROOM:  # " name, …"
-            return shown + " …"
-        shown += f" {name},"
-    return shown.rstrip(",")
-
-
 class DamagePromptScreen(PromptScreen):
     """The damage prompt: Enter applies the damage to every target; ``ctrl+s``
     takes the amount (refused first if it is not one) to the saves form, and
-    closes once the form applied it.  Its title stays on one line (a long one
-    was laid out and repainted on every key)."""
+    closes once the form applied it.  Its title stays on one line
+    (``tracker.lines.targets_title``: a long one was laid out and repainted
+    on every key)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [_OPEN.binding()]
 
@@ -165,7 +146,6 @@ class DamagePromptScreen(PromptScreen):
     ) -> None:
         """*saves*: applies the amount with each target's save; *complete*:
         what Tab offers; *check*: why it would fail."""
-        title = targets_title(title, names)
         super().__init__(title, usage, submit, example=example, complete=complete, history=history)
         self._names = list(names)
         self._saves = saves

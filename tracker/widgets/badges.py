@@ -133,6 +133,11 @@ def _joined(items: Sequence[Text]) -> Text:
     return out
 
 
+def whole_width(badges: Sequence[Badge]) -> int:
+    """The cells *badges* take whole (:func:`fit_badges` without a width)."""
+    return _joined([b.full for b in badges]).cell_len
+
+
 def fit_badges(badges: Sequence[Badge], width: int | None = None) -> Text:
     """*badges* in *width* cells: every one whole, else every one shortened,
     else as many shortened as fit and ``…+N`` for the rest (a lone ``…``

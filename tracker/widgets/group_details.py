@@ -1,6 +1,9 @@
 """The combatant pane for a collapsed group (issue 11): one line per member
 (the turn, the mark, the name, HP and conditions), so the GM sees the horde
-without expanding it."""
+without expanding it.  A member's conditions fit the line as the
+initiative pane's conditions column fits them (``frig…2·3``, ``…+2``):
+never cut at the pane's edge, where ``frightened 2…`` hid the rounds left
+that tell one member from the next."""
 
 from __future__ import annotations
 
@@ -12,7 +15,7 @@ from rich.console import Group, RenderableType
 from rich.text import Text
 
 from rules.text import possessive, visible
-from tracker.widgets.badges import condition_badge
+from tracker.widgets.badges import combatant_badges, fit_badges
 from tracker.widgets.initiative_rows import ACTIVE_MARKER, fit_name, hp_text
 
 if TYPE_CHECKING:
@@ -25,13 +28,6 @@ NAME_MAX = 16
 def hp_words(c: Combatant) -> str:
     """``8/14``, ``3/9 ½`` or ``down``, with ``+N`` temp HP (the pane's text)."""
     return "".join(hp_text(c)).lstrip()
-
-
-def conditions_words(c: Combatant) -> str:
-    """The member's conditions as the log words them (``poisoned 2·3``)."""
-    out = [condition_badge(cond).full.plain for cond in c.conditions]
-    out += [f"~{visible('/'.join(p.tags)) or 'pers'}" for p in c.persistent]
-    return ", ".join(out)
 
 
 def describe_group(
@@ -62,9 +58,11 @@ def describe_group(
         name = fit_name(visible(c.name), name_width)
         line.append(name + " " * (name_width - cell_len(name)), "bold" if c.name == active else "")
         line.append(" " + hp_words(c), "italic" if c.down else "")
-        words = conditions_words(c)
-        if words:
-            line.append("  " + words, "dim")
+        badges = combatant_badges(c)
+        if badges:  # as the conditions column: whole, else each one's start, else …+N
+            room = None if width is None else width - line.cell_len - 1
+            fitted = fit_badges(badges, room) if room is None or room > 0 else Text()
+            line.append(" " + fitted.plain, "dim")
         if width is not None:
             line.truncate(width, overflow="ellipsis")
         lines.append(line)

@@ -16,7 +16,7 @@ from rich.text import Text
 
 from rules.text import visible
 from tracker.collapse import Span
-from tracker.widgets.badges import fit_badges, group_badges
+from tracker.widgets.badges import fit_badges, group_badges, whole_width
 from tracker.widgets.initiative_rows import (
     BADGES_FEW,
     NAME_MIN,
@@ -90,13 +90,15 @@ def summary(
     return [(fit_name(shown, max(0, room)) + tail, "")]
 
 
-def least_width(name: str, size: int, numbers: Sequence[int], whole: bool = False) -> int:
+def least_width(
+    name: str, size: int, numbers: Sequence[int], whole: bool = False, words: bool = False
+) -> int:
     """The fewest cells in which :func:`summary` keeps every count: their
-    short words, ``×size`` and the name (*whole*, else cut to its first
-    letters)."""
+    short words (their full *words*: ``4 bloodied``), ``×size`` and the
+    name (*whole*, else cut to its first letters)."""
     counts = sum(
-        cell_len(f"{SEPARATOR}{n} {brief}")
-        for n, (_, brief, _) in zip(numbers, COUNTS, strict=True)
+        cell_len(f"{SEPARATOR}{n} {full if words else brief}")
+        for n, (full, brief, _) in zip(numbers, COUNTS, strict=True)
         if n
     )
     shown = cell_len(visible(name))
@@ -142,6 +144,11 @@ def group_cells(
         # the counts before the badges' room, the name whole if it can be
         least = [least_width(name, size, numbers, whole) for whole in (True, False)]
         column = badge_room(room, conditions, least)
+        # after the summary anyway (not in the column): its counts' full
+        # words (``18 bloodied``, not ``18 ½``) when the badges still fit whole
+        full = least_width(name, size, numbers, True, words=True)
+        if column < min(conditions, room) and room - column < full <= room - whole_width(found):
+            column = room - full
         room -= column
     for piece, part in summary(name, len(row.members), numbers, room):
         if not part:
