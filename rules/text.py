@@ -128,8 +128,10 @@ def visible(text: str) -> str:
         text = str(text)
     if text and modifies_previous(text[0]):
         # a combining mark or emoji modifier with nothing before it draws
-        # nothing (or mangles a border): spell it out
-        return _escape(text[0]) + visible(text[1:])
+        # nothing (or mangles a border): spell out each of the leading run
+        # (a pasted line may be thousands of them)
+        lead = next((i for i, ch in enumerate(text) if not modifies_previous(ch)), len(text))
+        return "".join(map(_escape, text[:lead])) + visible(text[lead:])
     if first_unsafe(text) < 0:
         return text
     return "".join(_escape(ch) if is_unsafe(ch) else ch for ch in text)

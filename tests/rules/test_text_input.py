@@ -12,9 +12,12 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
+from rules.encounter import Encounter
+from rules.engine import Session
 from rules.engine.parse import parse_action
 from rules.engine.work import resolve_name
 from rules.errors import ActionError
+from rules.limits import MAX_LINE
 from rules.text import (
     MAX_TITLE,
     check_text,
@@ -121,6 +124,16 @@ def test_a_name_starting_with_a_modifier_shows_that_character_spelled_out() -> N
         visible("a\u0301") == "a\u0301"
         and visible("\U0001f44d\U0001f3fb") == "\U0001f44d\U0001f3fb"
     )
+
+
+def test_a_line_of_accents_on_nothing_is_spelled_out_however_long() -> None:
+    # a pasted line of combining marks: each leading one is spelled out, in
+    # one pass (no recursion per mark), and the action line is one message
+    marks = "\u0301" * 5000
+    assert visible(marks) == "\\u0301" * 5000
+    assert visible(marks + "a\u0301") == "\\u0301" * 5000 + "a\u0301"
+    with pytest.raises(ActionError, match="no combatant named"):
+        Session(Encounter("Crypt")).apply("damage " + "\u0301" * (MAX_LINE - 10) + " 5")
 
 
 @settings(max_examples=200, deadline=None)
