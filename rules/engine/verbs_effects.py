@@ -26,7 +26,7 @@ from rules.engine.work import Work, call
 from rules.errors import ActionError
 from rules.limits import check_total
 from rules.persistent import add_persistent, persistent_entry, remove_persistent
-from rules.text import possessive
+from rules.text import possessive, shorten
 
 
 def _duration(
@@ -243,6 +243,7 @@ def unbonus(work: Work, a: Mapping[str, Any]) -> None:
         kept = tuple(b for b in c.bonuses if b.type != a["type"])
         if len(kept) == len(c.bonuses):
             have = ", ".join(sorted({b.type for b in c.bonuses})) or "none"
-            raise ActionError(f"unbonus: {name} has no {a['type']} bonus (has: {have})")
+            kind = shorten(a["type"])
+            raise ActionError(f"unbonus: {name} has no {kind} bonus (has: {shorten(have, 200)})")
         work.put(replace(c, bonuses=kept))
         work.log(name, f"{name} loses its {a['type']} bonus")
