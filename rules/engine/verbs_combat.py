@@ -126,6 +126,7 @@ def attack(work: Work, a: Mapping[str, Any]) -> None:
     modifier = int(a.get("modifier", 0)) + bonus_total
     adv = int(a.get("adv", 0)) + adv_bonus
     dis = int(a.get("dis", 0)) + dis_bonus
+    warn = True  # of a tag nobody defends against: once, at the first hit
     for name in names:
         target = work.get(name)
         al, al_text = work.roll("", effective_al, target, work.ruleset, cover)
@@ -145,7 +146,8 @@ def attack(work: Work, a: Mapping[str, Any]) -> None:
         if a.get("damage") and result.degree.succeeded:
             crit = result.degree.name == "CRITICAL_SUCCESS"
             lead = "Critical hit" if crit else "Hit"
-            parts = roll_parts(work, f"{who} damage", a, "damage", crit, lead, who)
+            parts = roll_parts(work, f"{who} damage", a, "damage", crit, lead, who, warn)
+            warn = False
             hurt_parts(work, name, parts)
 
 
