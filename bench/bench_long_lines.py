@@ -151,6 +151,16 @@ def shapes() -> dict[str, Shape]:
         ),
         # as many actions on everyone as a line holds (at most MAX_BATCH)
         "100 hits on everyone": lambda n, names: _batch(n, "damage all 5"),
+        # each foresees when its duration ends, or rolls and hurts at each hit
+        "100 conditions on everyone": lambda n, names: _batch(
+            n, "cond all frightened value 2 rounds 3"
+        ),
+        "100 bonuses of one on everyone": lambda n, names: _batch(
+            n, f"bonus all morale 1 rounds 2 of {quote_word(first(names))}"
+        ),
+        "100 attacks that hit everyone": lambda n, names: _batch(
+            n, "attack all with +50 damage 2d6 fire"
+        ),
         "100 attacks with 1000 dice": lambda n, names: _batch(
             n, "attack all roll 20 damage 1000d1000 fire"
         ),

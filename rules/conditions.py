@@ -7,7 +7,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from rules.durations import Duration, describe_duration
-from rules.text import closest
+from rules.text import closest, shorten
 
 if TYPE_CHECKING:
     from rules.combatant import Combatant
@@ -76,7 +76,9 @@ def remove_condition(c: Combatant, name: str) -> tuple[Combatant, str]:
     kept = tuple(x for x in c.conditions if x.name.lower() != key)
     if len(kept) == len(c.conditions):
         have = ", ".join(x.name for x in c.conditions) or "none"
-        raise ValueError(f"{c.name} is not {name.strip()} (conditions: {have})")
+        raise ValueError(
+            f"{c.name} is not {shorten(name.strip())} (conditions: {shorten(have, 200)})"
+        )
     gone = next(x for x in c.conditions if x.name.lower() == key)
     return replace(c, conditions=kept), f"{c.name} is no longer {gone.name}"
 

@@ -7,7 +7,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from rules.abilities import check_face
-from rules.text import possessive
+from rules.text import possessive, shorten
 
 if TYPE_CHECKING:
     from rules.combatant import Combatant
@@ -101,7 +101,9 @@ def remove_persistent(c: Combatant, tag: str) -> tuple[Combatant, str]:
     kept = tuple(p for p in c.persistent if key not in _tagset(p))
     if len(kept) == len(c.persistent):
         have = ", ".join(" ".join(sorted(_tagset(p))) for p in c.persistent) or "none"
-        raise ValueError(f"{c.name} has no persistent {tag.strip()} damage (has: {have})")
+        raise ValueError(
+            f"{c.name} has no persistent {shorten(tag.strip())} damage (has: {shorten(have, 200)})"
+        )
     gone = [p for p in c.persistent if p not in kept]
     ended = "; ".join(describe(p) for p in gone)
     return replace(c, persistent=kept), f"{possessive(c.name)} persistent {ended} ends"

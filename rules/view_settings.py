@@ -10,6 +10,8 @@ from contextlib import suppress
 from dataclasses import dataclass, fields, replace
 from typing import Any
 
+from rules.text import shorten
+
 #: How a combatant appears to the players: in full, as "Unknown creature",
 #: or not at all.
 VISIBILITIES: tuple[str, ...] = ("visible", "masked", "hidden")
@@ -98,7 +100,7 @@ def setting_value(key: str, word: str) -> bool | str:
     saying what is allowed when it is not a setting or not a value of it."""
     key = key.strip().lower()
     if key not in CHOICES:
-        raise ValueError(f"unknown setting {key!r} (settings: {', '.join(SETTINGS)})")
+        raise ValueError(f"unknown setting {shorten(key)!r} (settings: {', '.join(SETTINGS)})")
     word = word.strip().lower()
     choices = CHOICES[key]
     if choices is BOOLS:
@@ -108,7 +110,7 @@ def setting_value(key: str, word: str) -> bool | str:
             return False
     elif word in choices:
         return word
-    raise ValueError(f"{key} is {_words(key)}, not {word!r}")
+    raise ValueError(f"{key} is {_words(key)}, not {shorten(word)!r}")
 
 
 def canonical_word(key: str, word: str) -> str:

@@ -5,13 +5,12 @@ times are UTC ISO strings."""
 
 from __future__ import annotations
 
-import unicodedata
 import uuid
 from datetime import UTC, datetime
 from typing import Any
 
 from rules.errors import ActionError
-from rules.text import MAX_TITLE, check_text, name_key, visible
+from rules.text import MAX_TITLE, check_text, name_key, nfc, visible
 from saves.errors import SaveError
 
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
@@ -36,7 +35,7 @@ def clean_name(name: Any, what: str = "encounter name") -> str:
     encounter saved under a name refused today can still be opened)."""
     if not isinstance(name, str) or not name.strip():
         raise SaveError(f"The {what} must be a non-empty text (got {visible(repr(name))}).")
-    return unicodedata.normalize("NFC", name.strip())
+    return nfc(name.strip())
 
 
 def label_key(label: str) -> str:

@@ -114,7 +114,7 @@ class FreeWords:
                 first = token[1:]
             expr, i = take_dice(rest, i, plus=True, first=first)
             try:
-                check_dice(expr, f"{self.verb} {sign} {expr}", amount=True)
+                check_dice(expr, f"{self.verb} {sign} {shorten(expr, 40)}", amount=True)
             except ActionError:
                 if not first.isalpha():
                     raise

@@ -11,7 +11,7 @@ from typing import Any
 from rules.abilities import ABILITIES
 from rules.engine.values import bounded, clears, parse_resistances
 from rules.errors import ActionError
-from rules.text import closest
+from rules.text import closest, shorten
 
 #: usage line per verb, for help screens and completion.
 HELP: dict[str, str] = {
@@ -341,8 +341,10 @@ def check_set_value(field: str, value: str) -> None:
     if field not in SET_FIELDS:
         hint = did_you_mean(field, [*SET_FIELDS, *SET_ALIASES])
         if hint:
-            raise ActionError(f"set: unknown field {field!r}{hint}")
-        raise ActionError(f"set: unknown field {field!r} (fields: {', '.join(SET_FIELDS)})")
+            raise ActionError(f"set: unknown field {shorten(field)!r}{hint}")
+        raise ActionError(
+            f"set: unknown field {shorten(field)!r} (fields: {', '.join(SET_FIELDS)})"
+        )
     if field in SET_NUMERIC:
         set_value(field, value)
     elif field == "resistances" and not clears(value):

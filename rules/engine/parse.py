@@ -7,7 +7,6 @@ line may end with ``faces N,N,…``; every problem is one :class:`ActionError`."
 from __future__ import annotations
 
 import shlex
-import unicodedata
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -47,7 +46,16 @@ from rules.engine.words import (
 )
 from rules.errors import ActionError
 from rules.limits import MAX_LINE
-from rules.text import MAX_NAME, MAX_NOTES, check_text, describe, first_unsafe, name_key, shorten
+from rules.text import (
+    MAX_NAME,
+    MAX_NOTES,
+    check_text,
+    describe,
+    first_unsafe,
+    name_key,
+    nfc,
+    shorten,
+)
 from rules.view_settings import canonical_word
 
 
@@ -86,7 +94,7 @@ def parse_action(
         raise ActionError(f"an action line is text, not {type(line).__name__}")
     if len(line) > MAX_LINE:
         raise ActionError(f"the line is too long ({len(line):,} characters; at most {MAX_LINE:,})")
-    line = unicodedata.normalize("NFC", line)
+    line = nfc(line)
     spelled = Spelled(names, groups) if names or groups else None
     try:
         parts = [p for p in split_batch(line) if p.strip()]

@@ -6,6 +6,7 @@ durations); these functions decide *when*."""
 from __future__ import annotations
 
 from bisect import bisect_right
+from collections.abc import Callable
 from dataclasses import replace
 
 from rules.abilities import roll_initiative
@@ -67,36 +68,49 @@ def ending_round(enc: Encounter, duration: Duration | None) -> int | None:
     """The round in which *duration* runs out if the fight goes on as it
     stands, for the log line that grants it (RULES.md §10), or None when it
     cannot be foreseen.  The boundaries still to come this round count, and
-    those ``prev`` stepped back over (``Encounter.rewound``) do not.
+    those ``prev`` stepped back over (``Encounter.rewound``) do not."""
+    return ending_rounds(enc)(duration)
 
-    Counted, not walked turn by turn: a condition on each of a horde's
-    hundreds asks once per member."""
-    if duration is None or not duration.of:
-        return None
+
+def ending_rounds(enc: Encounter) -> Callable[[Duration | None], int | None]:
+    """:func:`ending_round` in *enc* for each duration one action grants,
+    the order read once: granting a condition, temp HP or a bonus moves no
+    turn, and each of a horde's hundreds asks (``cond all … rounds 2``).
+
+    Counted, not walked turn by turn."""
     names = [c.name for c in enc.combatants]
+    seat: dict[str, int] = {}
+    for i, name in enumerate(names):
+        seat.setdefault(name, i)
     passed = passed_over(enc)
-    if duration.of not in names or duration.of in passed:
-        return None
-    if not enc.started:
-        return duration.rounds_left  # every turn of round 1 is still to come
-    if enc.turn is None or not 0 <= enc.turn < len(names):
-        return None
     acting = [i for i, n in enumerate(names) if n not in passed]
-    if not acting:
-        return None
+    place = {i: k for k, i in enumerate(acting)}  # where each one acts in ``acting``
+    count = len(acting)
+    first = bisect_right(acting, enc.turn) if enc.turn is not None else 0  # turn 1's place
+    wrapped = first == count  # turn 1 begins the next round
+    first = first % count if count else 0
     # the turns from now: k = 0 is the active one (its end still to come),
     # k = 1 the next that acts, and so on round the order; the first
     # ``rewound`` boundaries were processed already
-    skip, at = enc.rewound, names.index(duration.of)
-    if duration.tick == "end" and skip == 0 and enc.turn == at:
-        return enc.round + duration.rounds_left - 1
-    count = len(acting)
-    first = bisect_right(acting, enc.turn)  # where turn 1 is in ``acting``
-    wrapped = first == count  # turn 1 begins the next round
-    first %= count
-    least = max(1, skip) if duration.tick == "end" else skip + 1
-    k = least + (acting.index(at) - (first + least - 1)) % count
-    return enc.round + wrapped + (first + k - 1) // count + duration.rounds_left - 1
+    skip = enc.rewound
+
+    def ends(duration: Duration | None) -> int | None:
+        if duration is None or not duration.of:
+            return None
+        at = seat.get(duration.of)
+        if at is None or duration.of in passed:
+            return None
+        if not enc.started:
+            return duration.rounds_left  # every turn of round 1 is still to come
+        if enc.turn is None or not 0 <= enc.turn < len(names) or not acting:
+            return None
+        if duration.tick == "end" and skip == 0 and enc.turn == at:
+            return enc.round + duration.rounds_left - 1
+        least = max(1, skip) if duration.tick == "end" else skip + 1
+        k = least + (place[at] - (first + least - 1)) % count
+        return enc.round + wrapped + (first + k - 1) // count + duration.rounds_left - 1
+
+    return ends
 
 
 def warn_shift(work: Work, before: Encounter) -> None:

@@ -18,6 +18,7 @@ from rules.encounter import Encounter
 from rules.endurance import Endurance, endurance_check, endurance_of
 from rules.engine.damage_parts import refuse_keyword_tags
 from rules.engine.grammar import MOVEMENTS
+from rules.engine.groups import name_runs
 from rules.engine.verbs_effects import hurt_parts, roll_parts
 from rules.engine.work import Roller, Work, call
 from rules.errors import ActionError
@@ -117,7 +118,7 @@ def attack(work: Work, a: Mapping[str, Any]) -> None:
     refuse_keyword_tags("attack", a, "damage", defense_tags(work.enc.combatants))
     cover = a.get("cover")
     if cover == "total":
-        raise ActionError(f"attack: {', '.join(names)} cannot be targeted (total cover)")
+        raise ActionError(f"attack: {name_runs(names)} cannot be targeted (total cover)")
     who = attacker.name if attacker is not None else "GM"
     bonus_total, adv_bonus, dis_bonus, notes, used = _attack_dice(work, attacker)
     if used is not None and attacker is not None and used is not attacker:
@@ -125,6 +126,7 @@ def attack(work: Work, a: Mapping[str, Any]) -> None:
     modifier = int(a.get("modifier", 0)) + bonus_total
     adv = int(a.get("adv", 0)) + adv_bonus
     dis = int(a.get("dis", 0)) + dis_bonus
+    warn = True  # of a tag nobody defends against: once, at the first hit
     for name in names:
         target = work.get(name)
         al, al_text = work.roll("", effective_al, target, work.ruleset, cover)
@@ -144,7 +146,8 @@ def attack(work: Work, a: Mapping[str, Any]) -> None:
         if a.get("damage") and result.degree.succeeded:
             crit = result.degree.name == "CRITICAL_SUCCESS"
             lead = "Critical hit" if crit else "Hit"
-            parts = roll_parts(work, f"{who} damage", a, "damage", crit, lead, who)
+            parts = roll_parts(work, f"{who} damage", a, "damage", crit, lead, who, warn)
+            warn = False
             hurt_parts(work, name, parts)
 
 

@@ -5,9 +5,9 @@ the default duration ticks are docs/rules.md §6 and §10's."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import replace
-from typing import Any
+from typing import Any, Literal
 
 from rules.bonuses import DICE_TYPES, STACKING, Bonus
 from rules.conditions import Condition, add_condition, remove_condition, unknown_condition_warning
@@ -21,26 +21,28 @@ from rules.damage import heal as heal_hp
 from rules.dice import RollResult, roll, roll_damage
 from rules.durations import Duration, describe_duration
 from rules.engine.damage_parts import check_subsets, parts_of, refuse_keyword_tags
-from rules.engine.turns import ending_round
+from rules.engine.turns import ending_rounds
 from rules.engine.work import Work, call
 from rules.errors import ActionError
 from rules.limits import check_total
 from rules.persistent import add_persistent, persistent_entry, remove_persistent
-from rules.text import possessive
+from rules.text import possessive, shorten
 
 
-def _duration(
-    work: Work, action: Mapping[str, Any], target: str, default_tick: str
-) -> Duration | None:
+def _durations(
+    work: Work, action: Mapping[str, Any], default_tick: str
+) -> Callable[[str], Duration | None]:
+    """Each target's duration of *action* (None: it has none), ``of`` its
+    own turn unless the action names whose (resolved once, for every target)."""
     rounds, at, of = action.get("rounds"), action.get("at"), action.get("of")
     if rounds is None and at is None and of is None:
-        return None
-    of_name = target
+        return lambda target: None
+    of_name = None
     if of is not None:
         of_name = work.resolve(of, "of")
         work.resolved["of"] = of_name
-    tick = at or default_tick
-    return Duration(int(rounds or 1), "start" if tick == "start" else "end", of_name)
+    tick: Literal["start", "end"] = "start" if (at or default_tick) == "start" else "end"
+    return lambda target: Duration(int(rounds or 1), tick, of_name or target)
 
 
 def damage(work: Work, a: Mapping[str, Any]) -> None:
@@ -72,10 +74,11 @@ def roll_parts(
     crit: bool,
     lead: str = "",
     actor: str = "GM",
+    warn: bool = True,
 ) -> list[tuple[int, list[str]]]:
     """Roll every typed part of *a*'s damage once (crit per the ruleset)
     and log the rolls (led by *lead*, default ``Damage`` and only when
-    dice were rolled); warn of any tag no combatant here defends against
+    dice were rolled); *warn* of any tag no combatant here defends against
     (``rules.damage.unknown_tag_warnings``).  ``(total, tags)`` per part."""
     out: list[tuple[int, list[str]]] = []
     shown: list[tuple[list[str], str]] = []
@@ -93,7 +96,8 @@ def roll_parts(
         else:
             each = "; ".join(f"{' '.join(tags)} {text}" for tags, text in shown)
             work.log(actor, f"{lead or 'Damage'}: {each}")
-    for warning in unknown_tag_warnings([t for _, tags in out for t in tags], work.enc.combatants):
+    typed = [t for _, tags in out for t in tags] if warn else []
+    for warning in unknown_tag_warnings(typed, work.enc.combatants) if typed else ():
         work.log("GM", warning)
     return out
 
@@ -147,12 +151,12 @@ def temp(work: Work, a: Mapping[str, Any]) -> None:
     """``temp``: temporary HP per the ruleset's ``temp_hp`` option (§6)."""
     names = work.resolve_all(a["targets"])
     amount = _amount(work, a, "Temp HP", "temp HP")
-    default_tick = "end" if a.get("of") is not None else "start"
+    duration = _durations(work, a, "end" if a.get("of") is not None else "start")
+    ending = ending_rounds(work.enc)
     for name in names:
-        dur = _duration(work, a, name, default_tick)
-        ends = ending_round(work.enc, dur)
+        dur = duration(name)
         c, text = work.roll(
-            "", grant_temp_hp, work.get(name), amount, work.ruleset, dur, ends_round=ends
+            "", grant_temp_hp, work.get(name), amount, work.ruleset, dur, ends_round=ending(dur)
         )
         check_total(f"{possessive(name)} temp HP", c.temp_hp)  # temp_hp = add sums them (§6)
         work.put(c)
@@ -201,9 +205,10 @@ def cond(work: Work, a: Mapping[str, Any]) -> None:
     """``cond``: a condition with optional value and duration (§10)."""
     names = work.resolve_all(a["targets"])
     warning = unknown_condition_warning(a["name"], work.enc.combatants)
+    duration, ending = _durations(work, a, "end"), ending_rounds(work.enc)
     for name in names:
-        condition = Condition(a["name"], a.get("value"), _duration(work, a, name, "end"))
-        ends = ending_round(work.enc, condition.duration)
+        condition = Condition(a["name"], a.get("value"), duration(name))
+        ends = ending(condition.duration)
         c, text = call(add_condition, work.get(name), condition, ends_round=ends)
         work.put(c)
         work.log(name, text)
@@ -226,12 +231,13 @@ def bonus(work: Work, a: Mapping[str, Any]) -> None:
     applies = a.get("to", "al")
     if kind in STACKING and STACKING[kind].al_only and applies != "al":
         raise ActionError(f"bonus: {kind} applies to AL only")
+    duration, ending = _durations(work, a, "end"), ending_rounds(work.enc)
     for name in names:
-        b = Bonus(kind, int(a["value"]), applies, _duration(work, a, name, "end"), work.active_name)
+        b = Bonus(kind, int(a["value"]), applies, duration(name), work.active_name)
         c = work.get(name)
         work.put(replace(c, bonuses=(*c.bonuses, b)))
         source = f" from {b.source}" if b.source else ""
-        until = describe_duration(b.duration, ending_round(work.enc, b.duration))
+        until = describe_duration(b.duration, ending(b.duration))
         work.log(name, f"{name} gets {b.value:+d} {kind} to {applies}{source}{until}")
 
 
@@ -243,6 +249,7 @@ def unbonus(work: Work, a: Mapping[str, Any]) -> None:
         kept = tuple(b for b in c.bonuses if b.type != a["type"])
         if len(kept) == len(c.bonuses):
             have = ", ".join(sorted({b.type for b in c.bonuses})) or "none"
-            raise ActionError(f"unbonus: {name} has no {a['type']} bonus (has: {have})")
+            kind = shorten(a["type"])
+            raise ActionError(f"unbonus: {name} has no {kind} bonus (has: {shorten(have, 200)})")
         work.put(replace(c, bonuses=kept))
         work.log(name, f"{name} loses its {a['type']} bonus")

@@ -20,7 +20,8 @@ def read_int(verb: str, key: str, token: str) -> int:
         try:
             return bounded("roll", token, 1, 20)
         except ActionError:
-            raise fail(verb, f"roll is the d20 face, 1 to 20, not {token.strip()}") from None
+            shown = shorten(token.strip(), 40)
+            raise fail(verb, f"roll is the d20 face, 1 to 20, not {shown}") from None
     try:
         return bounded(key, token)
     except ActionError as exc:

@@ -294,6 +294,16 @@ def test_an_unknown_tag_is_accepted_with_a_did_you_mean() -> None:
     assert hp(s, "Ogre") == 50
 
 
+def test_an_attack_on_many_warns_of_an_unknown_tag_once() -> None:
+    s = make()
+    step = s.apply("attack all with +60 damage 1d6 fier")  # every target hit
+    hits = [t for t in texts(step) if " takes " in t]
+    assert len(hits) >= 3
+    warning = "no combatant here resists or is weak to 'fier'; did you mean fire?"
+    assert texts(step).count(warning) == 1
+    assert texts(step).index(warning) < texts(step).index(hits[0])  # at the first hit
+
+
 def test_persistent_damage_warns_of_an_unknown_tag_like_damage() -> None:
     s = make()
     step = s.apply("persist Ogre 1d6 fier")

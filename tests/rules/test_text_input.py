@@ -6,15 +6,19 @@ from __future__ import annotations
 
 import shlex
 import unicodedata
+from functools import partial
 from pathlib import Path
 
 import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
+from rules.encounter import Encounter
+from rules.engine import Session
 from rules.engine.parse import parse_action
 from rules.engine.work import resolve_name
 from rules.errors import ActionError
+from rules.limits import MAX_LINE
 from rules.text import (
     MAX_TITLE,
     check_text,
@@ -22,6 +26,7 @@ from rules.text import (
     is_unsafe,
     modifies_previous,
     name_key,
+    nfc,
     possessive,
     visible,
 )
@@ -121,6 +126,93 @@ def test_a_name_starting_with_a_modifier_shows_that_character_spelled_out() -> N
         visible("a\u0301") == "a\u0301"
         and visible("\U0001f44d\U0001f3fb") == "\U0001f44d\U0001f3fb"
     )
+
+
+def test_a_line_of_accents_on_nothing_is_spelled_out_however_long() -> None:
+    # a pasted line of combining marks: each leading one is spelled out, in
+    # one pass (no recursion per mark), and the action line is one message
+    marks = "\u0301" * 5000
+    assert visible(marks) == "\\u0301" * 5000
+    assert visible(marks + "a\u0301") == "\\u0301" * 5000 + "a\u0301"
+    with pytest.raises(ActionError, match="no combatant named"):
+        Session(Encounter("Crypt")).apply("damage " + "\u0301" * (MAX_LINE - 10) + " 5")
+
+
+#: combining marks of several classes (and the Tibetan vowels of class 0
+#: that decompose into marks), precomposed letters, Hangul, plain letters
+MARKED = st.text(
+    st.sampled_from(
+        [
+            *"\u0301\u0316\u0308\u0344\u0345\u05b0\u0f71\u0f72\u0f73\u0f75\u0f81",
+            "e",
+            "é",
+            "ǖ",
+            "각",
+            "ᄀ",
+            "ᅡ",
+            " ",
+        ]
+    ),
+    min_size=25,
+    max_size=120,
+)
+
+
+#: one character decomposed (captured before a test replaces normalize)
+decomposed = partial(unicodedata.normalize, "NFD")
+
+
+def unordered(text: str) -> int:
+    """The swaps unicodedata's canonical ordering makes in *text*: it puts
+    each run of combining marks (as decomposed) in order by insertion, one
+    swap per pair out of order."""
+    swaps, before = 0, dict[int, int]()
+    for mark in "".join(map(decomposed, text)):
+        ccc = unicodedata.combining(mark)
+        if not ccc:
+            before.clear()
+            continue
+        swaps += sum(n for c, n in before.items() if c > ccc)
+        before[ccc] = before.get(ccc, 0) + 1
+    return swaps
+
+
+@settings(max_examples=500, deadline=None)
+@given(MARKED, MARKED)
+def test_nfc_is_unicodes_nfc(text: str, more: str) -> None:
+    # a text as long as a pasted line, with 40 marks in a row out of order
+    text = "a" * 1_000 + text + "\u0301" * 20 + "\u0316" * 20 + more
+    assert nfc(text) == unicodedata.normalize("NFC", text)
+
+
+@pytest.mark.parametrize(
+    "marks",
+    [
+        "\u0301" * 65_000 + "\u0316" * 65_000,  # two classes, the later one lower
+        "\u0f73" * 65_000,  # class 0, each two marks of falling class after the first
+    ],
+    ids=["two classes", "Tibetan vowels"],
+)
+def test_a_line_of_marks_out_of_order_is_never_reordered_one_swap_at_a_time(
+    marks: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # unicodedata sorts each run of marks by insertion: 130,000 marks of
+    # two classes in the wrong order held the line (and do, and a name in
+    # a prepared file) for 26 s; nothing hands it such a run
+    normalize = unicodedata.normalize
+
+    def bounded(form: str, text: str) -> str:
+        swaps = unordered(text) if len(text) > 1_000 else 0
+        assert swaps <= len(text), f"{swaps:,} swaps to normalise {len(text):,} characters"
+        return normalize(form, text)
+
+    monkeypatch.setattr(unicodedata, "normalize", bounded)
+    line = ("damage a" + marks)[: MAX_LINE - 2] + " 5"
+    with pytest.raises(ActionError):
+        Session(Encounter("Crypt")).apply(line)
+    name_key(marks)  # a name compared (a hand-edited file's, a prefix typed to the CLI)
+    with pytest.raises(ActionError, match="too long"):
+        check_text("name", marks)
 
 
 @settings(max_examples=200, deadline=None)

@@ -227,3 +227,28 @@ async def test_next_turn_repaints_what_changed_not_the_screen_or_whole_panes(
             assert title(table, bottom=True) == "Big fight"
             assert screen.sub_title == f"Big fight · Round 1 · {now.name}'s turn"
             assert (table.cursor_row == now_index) is follow_turn
+
+
+async def test_one_action_of_thousands_of_entries_wraps_only_the_window() -> None:
+    # a ``:`` line of 100 actions on a horde logs 50,000 entries at once:
+    # the pane wraps the window it keeps, not every entry it would trim
+    live = big_fight(entries=10)
+    app = app_for(live)
+    async with app.run_test(size=(120, 40)) as pilot:
+        pane = app.screen.query_one(LogPane)
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, EncounterScreen)
+        before = len(live.session.log)
+        screen.apply("; ".join(["cond all prone rounds 2"] * 100))
+        await pilot.pause()
+        added = len(live.session.log) - before
+        assert added == 100 * 50
+        log = live.session.log
+        pane.show(log[:before])  # the log as it was before the action
+        wrapped = pane.show(log)
+        assert wrapped <= WINDOW, f"{wrapped} entries wrapped for a window of {WINDOW}"
+        assert shown(pane)[-1].endswith(log[-1].text[-20:])  # the newest at the bottom
+        earlier = int(shown(pane)[0].split()[1])  # "… N earlier entries (…)"
+        assert len(log) - WINDOW <= earlier < len(log)
+        assert pane.scroll_y == pane.max_scroll_y

@@ -280,23 +280,32 @@ class LogPane(SteadyScrollView, can_focus=True):
             return len(self._entries)
         if count == self._count:
             return 0
+        # more new entries than the window keeps (one line of 100 actions on
+        # a horde logs 50,000): those it would trim at once are counted, not wrapped
+        kept = max(self._count, count - WINDOW)
+        wiped = kept > self._count
+        if wiped:
+            self._entries.clear()
+            self._heights.clear()
+            self._body.clear()
         for index in range(self._count, count):
             entry = log[index]
             combat: int | None = 0
             if opens_combat(log, index):  # its Round 1 is among these entries
                 combat = self._combats = None if self._combats is None else self._combats + 1
+            if index < kept:
+                continue
             block = self._block(entry, combat)
             self._entries.append(entry)
             self._heights.append(len(block))
             self._body.extend(block)
-        added = count - self._count
-        self._limit += added
+        self._limit += count - kept
         self._count = count
         self._last = log[-1]
-        if len(self._entries) > WINDOW_MAX:
+        if wiped or len(self._entries) > WINDOW_MAX:
             self._trim()
         self._sync()
-        return added
+        return count - kept
 
     def _trim(self) -> None:
         drop = len(self._entries) - WINDOW
