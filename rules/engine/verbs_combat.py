@@ -13,12 +13,10 @@ from rules.bonuses import Bonus, effective_al, stack
 from rules.checks import check as roll_check
 from rules.checks import difficulty_level, judge, roll_expression_with_advantage
 from rules.combatant import Combatant
-from rules.damage import defense_tags
 from rules.encounter import Encounter
 from rules.endurance import Endurance, endurance_check, endurance_of
-from rules.engine.damage_parts import refuse_keyword_tags
 from rules.engine.grammar import MOVEMENTS
-from rules.engine.verbs_effects import hurt_parts, roll_parts
+from rules.engine.verbs_effects import check_typed_tags, hurt_parts, roll_parts
 from rules.engine.work import Roller, Work, call
 from rules.errors import ActionError
 from rules.luck import spend_luck
@@ -114,7 +112,7 @@ def attack(work: Work, a: Mapping[str, Any]) -> None:
     targets (its group, ``all``), refused when it is the only one."""
     attacker = work.enc.active
     names = _not_the_attacker(work, work.resolve_all(a["targets"]), attacker)
-    refuse_keyword_tags("attack", a, "damage", defense_tags(work.enc.combatants))
+    check_typed_tags(work, "attack", a, "damage", names)
     cover = a.get("cover")
     if cover == "total":
         raise ActionError(f"attack: {', '.join(names)} cannot be targeted (total cover)")
