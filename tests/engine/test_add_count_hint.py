@@ -8,21 +8,12 @@ from __future__ import annotations
 import random
 import re
 
-import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rules.encounter import Encounter
 from rules.engine import Session
-from rules.errors import ActionError
-
-
-def refused(s: Session, line: str) -> str:
-    before = (s.to_dict(), s.seq, s.rng.getstate())
-    with pytest.raises(ActionError) as caught:
-        s.apply(line)
-    assert (s.to_dict(), s.seq, s.rng.getstate()) == before
-    return str(caught.value)
+from tests.engine.test_typo_hints import refused
 
 
 def hinted_lines(message: str, rest: str) -> list[str]:

@@ -20,6 +20,7 @@ from rules.encounter import Encounter
 from rules.engine import Session
 from rules.errors import ActionError
 from rules.rulesets import ruleset
+from tests.engine.test_typo_hints import refused
 
 
 def fight() -> Session:
@@ -36,18 +37,6 @@ def fight() -> Session:
 
 def hp(s: Session, name: str) -> int:
     return next(c.hp for c in s.encounter.combatants if c.name == name)
-
-
-def refused(s: Session, line: str) -> str:
-    """The one line *line* is refused with; the fight, the log, the step
-    count and the dice to come all unchanged."""
-    before = (s.to_dict(), list(s.log), s.seq, s.rng.getstate())
-    with pytest.raises(ActionError) as caught:
-        s.apply(line)
-    assert (s.to_dict(), list(s.log), s.seq, s.rng.getstate()) == before
-    message = str(caught.value)
-    assert "\n" not in message
-    return message
 
 
 @pytest.mark.parametrize(
