@@ -279,11 +279,27 @@ def defense_tags(combatants: Iterable[Combatant]) -> set[str]:
     return tags
 
 
+#: the defenses of §5 in the order its steps apply them, each by the word
+#: :func:`defense_naming` answers
+DEFENSE_KINDS: tuple[str, ...] = ("immune", "weak", "susceptible", "resist")
+
+
+def defense_naming(c: Combatant, tag: str) -> str | None:
+    """Which of *c*'s defenses names *tag* itself (``all`` aside), the first
+    in §5's order of steps (:data:`DEFENSE_KINDS`); None when none does."""
+    d = c.defenses
+    named = (d.immunities, d.weaknesses, d.susceptibilities, d.resistances)
+    return next(
+        (kind for kind, tags in zip(DEFENSE_KINDS, named, strict=True) if tag in tags), None
+    )
+
+
 def unknown_tag_warnings(tags: Iterable[str], combatants: Iterable[Combatant]) -> list[str]:
     """A warning per tag that no combatant here defends against and that is
-    not a common tag (RULES.md §5: a tag only matters through defenses, so
-    a typo such as ``fier`` would silently bypass a fire resistance), with
-    a did-you-mean from the fight's and the common tags."""
+    not a common tag (RULES.md §5: a tag only matters through defenses),
+    with a did-you-mean from the fight's and the common tags.  One close
+    to a tag a target defends against is refused before this
+    (``rules.engine.damage_parts.judge_tags``)."""
     known = defense_tags(combatants) - {"all"}
     out = []
     for tag in normalize_tags(tags):

@@ -10,11 +10,20 @@ keeps the first part in ``amount``/``tags`` and the others, in order, in
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
-from rules.damage import COMMON_TAGS
+from rules.combatant import Combatant
+from rules.damage import (
+    COMMON_TAGS,
+    DEFENSE_KINDS,
+    defense_naming,
+    defense_tags,
+    normalize_tags,
+    unknown_tag_warnings,
+)
 from rules.engine.grammar import SPECS, fail
+from rules.engine.groups import name_runs
 from rules.engine.values import MAX_PARTS, check_dice, check_tags
 from rules.engine.words import PLUS_WORDS, take_dice
 from rules.errors import ActionError
@@ -62,23 +71,67 @@ def misspelled_keyword(verb: str, tag: str) -> str | None:
     return closest(tag, keywords, cutoff=0.75)
 
 
-def refuse_keyword_tags(
-    verb: str, action: Mapping[str, Any], amount_key: str, known: Iterable[str]
-) -> None:
-    """Refuse a tag of *action*'s damage that most likely misspells a
-    keyword of *verb* (:func:`misspelled_keyword`), unless it is one of the
-    *known* tags (those the fight's combatants defend against: ``hail`` is
-    then the GM's tag, not ``half``).  Checked when the action applies, as
-    only the fight knows its tags; a missed attack is refused too
-    (docs/rules.md §5, an unknown tag)."""
+def judge_tags(
+    verb: str,
+    action: Mapping[str, Any],
+    amount_key: str,
+    targets: Sequence[Combatant],
+    fight: Sequence[Combatant],
+) -> list[str]:
+    """The one ruling on the damage tags *action* types, made when it
+    applies, as only the fight knows its tags (docs/rules.md §5, "An
+    unknown tag").  A tag some combatant of the *fight* defends against, or
+    a common one, is taken as typed.  Any other is refused when it most
+    likely misspells a keyword of *verb* (:func:`misspelled_keyword`) or a
+    tag one of the *targets* defends against (``slahsing`` where the target
+    resists slashing would bypass the resistance); else it is taken, and
+    the warnings to log about it are returned.  A missed attack is judged
+    too: the line is the same whatever the d20 shows."""
     if not action.get(amount_key):
+        return []
+    known = defense_tags(fight) - {"all"}
+    typed = [t for _, tags in parts_of(action, amount_key) for t in tags]
+    unknown = [t for t in dict.fromkeys(normalize_tags(typed)) if t not in known | set(COMMON_TAGS)]
+    for tag in unknown:
+        keyword = misspelled_keyword(verb, tag)
+        if keyword is not None:
+            raise fail(verb, f"unexpected {shorten(tag)!r}; did you mean {keyword}?")
+        _refuse_near_defense(verb, tag, targets)
+    return unknown_tag_warnings(unknown, fight)
+
+
+#: how one and how several targets defend, by ``rules.damage.DEFENSE_KINDS``
+_DEFENDS: dict[str, tuple[str, str]] = {
+    "immune": ("is immune to", "are immune to"),
+    "weak": ("is weak to", "are weak to"),
+    "susceptible": ("is susceptible to", "are susceptible to"),
+    "resist": ("resists", "resist"),
+}
+
+
+def _refuse_near_defense(verb: str, tag: str, targets: Sequence[Combatant]) -> None:
+    """Refuse *tag*, which no target defends against, when it is close
+    (``rules.text.closest``) to a tag one of *targets* does: ``damage:
+    'slahsing' is no tag Grukk defends against; did you mean slashing?
+    (Grukk resists slashing)``.  Two equally close are both named."""
+    defended = sorted(defense_tags(targets) - {"all"})
+    near = [t for t in defended if closest(tag, [t]) is not None]
+    if not near:
         return
-    known = set(known)
-    for _, tags in parts_of(action, amount_key):
-        for tag in tags:
-            keyword = None if tag in known else misspelled_keyword(verb, tag)
-            if keyword is not None:
-                raise fail(verb, f"unexpected {tag!r}; did you mean {keyword}?")
+    best = closest(tag, near)
+    meant = [best] if best is not None else near[:3]
+    who = shorten(targets[0].name) if len(targets) == 1 else f"any of the {len(targets)} targets"
+    why: list[str] = []
+    for m in meant:
+        for kind in DEFENSE_KINDS:
+            names = [c.name for c in targets if defense_naming(c, m) == kind]
+            if names:
+                one, many = _DEFENDS[kind]
+                why.append(f"{name_runs(names)} {one if len(names) == 1 else many} {m}")
+    raise ActionError(
+        f"{verb}: {shorten(tag)!r} is no tag {who} defends against; "
+        f"did you mean {' or '.join(meant)}? ({'; '.join(why)})"
+    )
 
 
 class FreeWords:

@@ -34,6 +34,7 @@ from rules.engine.values import check_dice
 from rules.engine.words import (
     in_quotes,
     is_number,
+    read_add_count,
     read_choice,
     read_faces,
     read_int,
@@ -301,7 +302,10 @@ def _parse_options(verb: str, spec: _Spec, rest: list[str], i: int, action: dict
             continue
         if i >= len(rest):
             raise fail(verb, f"{word} needs a value")
-        value, i = _read(verb, word, kind, rest, i)
+        if verb == "add" and word == "count":  # a horde past the bound: how to add it
+            value, i = read_add_count(rest, i, spec.options), i + 1
+        else:
+            value, i = _read(verb, word, kind, rest, i)
         if kind == "ability":
             action.setdefault("abilities", {})[key] = value
         else:

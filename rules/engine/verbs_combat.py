@@ -13,13 +13,11 @@ from rules.bonuses import Bonus, effective_al, stack
 from rules.checks import check as roll_check
 from rules.checks import difficulty_level, judge, roll_expression_with_advantage
 from rules.combatant import Combatant
-from rules.damage import defense_tags
 from rules.encounter import Encounter
 from rules.endurance import Endurance, endurance_check, endurance_of
-from rules.engine.damage_parts import refuse_keyword_tags
 from rules.engine.grammar import MOVEMENTS
 from rules.engine.groups import name_runs
-from rules.engine.verbs_effects import hurt_parts, roll_parts
+from rules.engine.verbs_effects import check_typed_tags, hurt_parts, roll_parts
 from rules.engine.work import Roller, Work, call
 from rules.errors import ActionError
 from rules.luck import spend_luck
@@ -115,7 +113,7 @@ def attack(work: Work, a: Mapping[str, Any]) -> None:
     targets (its group, ``all``), refused when it is the only one."""
     attacker = work.enc.active
     names = _not_the_attacker(work, work.resolve_all(a["targets"]), attacker)
-    refuse_keyword_tags("attack", a, "damage", defense_tags(work.enc.combatants))
+    check_typed_tags(work, "attack", a, "damage", names)
     cover = a.get("cover")
     if cover == "total":
         raise ActionError(f"attack: {name_runs(names)} cannot be targeted (total cover)")
@@ -126,7 +124,6 @@ def attack(work: Work, a: Mapping[str, Any]) -> None:
     modifier = int(a.get("modifier", 0)) + bonus_total
     adv = int(a.get("adv", 0)) + adv_bonus
     dis = int(a.get("dis", 0)) + dis_bonus
-    warn = True  # of a tag nobody defends against: once, at the first hit
     for name in names:
         target = work.get(name)
         al, al_text = work.roll("", effective_al, target, work.ruleset, cover)
@@ -146,8 +143,7 @@ def attack(work: Work, a: Mapping[str, Any]) -> None:
         if a.get("damage") and result.degree.succeeded:
             crit = result.degree.name == "CRITICAL_SUCCESS"
             lead = "Critical hit" if crit else "Hit"
-            parts = roll_parts(work, f"{who} damage", a, "damage", crit, lead, who, warn)
-            warn = False
+            parts = roll_parts(work, f"{who} damage", a, "damage", crit, lead, who)
             hurt_parts(work, name, parts)
 
 

@@ -11,16 +11,11 @@ from typing import Any, Literal
 
 from rules.bonuses import DICE_TYPES, STACKING, Bonus
 from rules.conditions import Condition, add_condition, remove_condition, unknown_condition_warning
-from rules.damage import (
-    apply_damage_parts,
-    defense_tags,
-    grant_temp_hp,
-    unknown_tag_warnings,
-)
+from rules.damage import apply_damage_parts, grant_temp_hp
 from rules.damage import heal as heal_hp
 from rules.dice import RollResult, roll, roll_damage
 from rules.durations import Duration, describe_duration
-from rules.engine.damage_parts import check_subsets, parts_of, refuse_keyword_tags
+from rules.engine.damage_parts import check_subsets, judge_tags, parts_of
 from rules.engine.turns import ending_rounds
 from rules.engine.work import Work, call
 from rules.errors import ActionError
@@ -55,7 +50,7 @@ def damage(work: Work, a: Mapping[str, Any]) -> None:
     half = work.resolve_all(a.get("half", ()), "half") if a.get("half") else []
     none = work.resolve_all(a.get("none", ()), "none") if a.get("none") else []
     check_subsets("damage", names, half, none)
-    refuse_keyword_tags("damage", a, "amount", defense_tags(work.enc.combatants))
+    check_typed_tags(work, "damage", a, "amount", names)
     rolled = roll_parts(work, "damage", a, "amount", bool(a.get("crit")))
     for name in names:
         if name in none:
@@ -66,6 +61,18 @@ def damage(work: Work, a: Mapping[str, Any]) -> None:
             hurt_parts(work, name, rolled)
 
 
+def check_typed_tags(
+    work: Work, verb: str, a: Mapping[str, Any], amount_key: str, names: list[str]
+) -> None:
+    """Judge the damage tags *a* types against its targets *names* and the
+    fight (``rules.engine.damage_parts.judge_tags``: a likely typo is
+    refused), logging the warnings about a tag nobody here defends against
+    once, before anything is rolled."""
+    targets = [work.get(n) for n in names]
+    for warning in judge_tags(verb, a, amount_key, targets, work.enc.combatants):
+        work.log("GM", warning)
+
+
 def roll_parts(
     work: Work,
     label: str,
@@ -74,12 +81,11 @@ def roll_parts(
     crit: bool,
     lead: str = "",
     actor: str = "GM",
-    warn: bool = True,
 ) -> list[tuple[int, list[str]]]:
     """Roll every typed part of *a*'s damage once (crit per the ruleset)
     and log the rolls (led by *lead*, default ``Damage`` and only when
-    dice were rolled); *warn* of any tag no combatant here defends against
-    (``rules.damage.unknown_tag_warnings``).  ``(total, tags)`` per part."""
+    dice were rolled); ``(total, tags)`` per part.  Its tags were judged
+    before (:func:`check_typed_tags`)."""
     out: list[tuple[int, list[str]]] = []
     shown: list[tuple[list[str], str]] = []
     dice = False
@@ -96,9 +102,6 @@ def roll_parts(
         else:
             each = "; ".join(f"{' '.join(tags)} {text}" for tags, text in shown)
             work.log(actor, f"{lead or 'Damage'}: {each}")
-    typed = [t for _, tags in out for t in tags] if warn else []
-    for warning in unknown_tag_warnings(typed, work.enc.combatants) if typed else ():
-        work.log("GM", warning)
     return out
 
 
@@ -166,8 +169,10 @@ def temp(work: Work, a: Mapping[str, Any]) -> None:
 def persist(work: Work, a: Mapping[str, Any]) -> None:
     """``persist``: persistent damage (§7) from the active combatant.  A DC
     above 20 is accepted (the GM may mean it), with a warning in the log;
-    so is an unknown tag, warned as ``damage`` warns it (§5)."""
+    so is an unknown tag, judged as ``damage`` judges it (§5): every tick
+    is typed by these tags, so a typo would bypass defenses."""
     names = work.resolve_all(a["targets"])
+    check_typed_tags(work, "persist", a, "dice", names)
     entry = call(
         persistent_entry,
         a["dice"],
@@ -176,9 +181,6 @@ def persist(work: Work, a: Mapping[str, Any]) -> None:
         a.get("dc"),
         work.active_name,
     )
-    # every tick is typed by these tags, so a typo would bypass defenses
-    for warning in unknown_tag_warnings(entry.tags, work.enc.combatants):
-        work.log("GM", warning)
     for name in names:
         c, text = call(add_persistent, work.get(name), entry)
         if entry.dc > 20 and entry in c.persistent:

@@ -17,6 +17,7 @@ from rules.endurance import endurance_of
 from rules.engine.complete import quoted
 from rules.engine.groups import (
     check_group_name,
+    log_together,
     members,
     place_block,
     reposition_group,
@@ -222,8 +223,9 @@ def _removed(work: Work, targets: Sequence[str]) -> list[str]:
 
 
 def remove(work: Work, a: Mapping[str, Any]) -> None:
-    """``remove``: take combatants out, logged first (``remove defeated``:
-    every down monster, RULES.md §4).  If the active one goes its turn ends
+    """``remove``: take combatants out, logged first, several members of
+    one group in one line (``remove defeated``: every down monster,
+    RULES.md §4).  If the active one goes its turn ends
     (end-of-turn durations tick, its persistent damage is not rolled) and
     the next starts; durations counted on a removed combatant move to the
     bearer's own turns."""
@@ -231,8 +233,8 @@ def remove(work: Work, a: Mapping[str, Any]) -> None:
     gone = frozenset(names)
     active = work.active_name
     passing = work.enc.started and active in gone
-    for name in names:
-        work.log(name, f"{name} is removed")
+    groups = {n: work.get(n).group for n in names}  # a horde's members: one line
+    log_together(work, names, groups.get, lambda n: f"{n} is removed", lambda _: "are removed")
     if passing:
         end_turn(work, gone)
     _orphan_durations(work, gone)

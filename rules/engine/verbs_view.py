@@ -11,7 +11,7 @@ from dataclasses import replace
 from typing import Any
 
 from rules.combatant import Combatant
-from rules.engine.groups import members
+from rules.engine.groups import log_together, members
 from rules.engine.work import Work
 from rules.errors import ActionError
 from rules.text import name_key, shorten
@@ -25,6 +25,14 @@ SAID: dict[str, str] = {
     HIDDEN: "{} is hidden from the players",
     MASKED: '{} shows to the players as "Unknown creature"',
     VISIBLE: "{} is revealed to the players",
+}
+
+#: the log line for several members of one group now shown so, after
+#: ``group Horde: Zombie 1–150`` (``rules.engine.groups.log_together``)
+SAID_MANY: dict[str, str] = {
+    HIDDEN: "are hidden from the players",
+    MASKED: 'show to the players as "Unknown creature"',
+    VISIBLE: "are revealed to the players",
 }
 
 #: how ``add``'s log line says a new combatant is shown
@@ -71,7 +79,8 @@ def set_visibility(work: Work, a: Mapping[str, Any]) -> None:
     targets out / shows each as "Unknown creature" / shows them in full.  A
     player character is always visible: hiding or masking one is refused,
     nothing changed.  Targets already shown so are passed over; when all
-    are, it is refused."""
+    are, it is refused.  Several members of one group are one log line
+    (``group Horde: Zombie 1–150 are hidden from the players``)."""
     verb = a["verb"]
     to = TO[verb]
     names = _targets(work, a["targets"])
@@ -84,7 +93,8 @@ def set_visibility(work: Work, a: Mapping[str, Any]) -> None:
         raise ActionError(f"{verb}: {who_is(names)} {ALREADY[to]} already")
     for c in changing:
         work.put(replace(c, visibility=to))
-        work.log(c.name, SAID[to].format(c.name))
+    groups = {c.name: c.group for c in changing}
+    log_together(work, list(groups), groups.get, SAID[to].format, lambda _: SAID_MANY[to])
 
 
 def view(work: Work, a: Mapping[str, Any]) -> None:

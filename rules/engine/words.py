@@ -5,12 +5,13 @@ the verb, with its usage."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
 from rules.engine.grammar import fail
-from rules.engine.shell import split_shell
-from rules.engine.values import MAX_FACES, bounded, check_tags, parse_resistances
+from rules.engine.shell import quote_word, split_shell
+from rules.engine.values import MAX_COUNT, MAX_FACES, bounded, check_tags, parse_resistances
 from rules.errors import ActionError
+from rules.limits import MAX_COMBATANTS
 from rules.text import shorten
 
 
@@ -26,6 +27,38 @@ def read_int(verb: str, key: str, token: str) -> int:
         return bounded(key, token)
     except ActionError as exc:
         raise fail(verb, str(exc)) from None
+
+
+def read_add_count(rest: Sequence[str], i: int, keywords: Collection[str]) -> int:
+    """``add``'s count at ``rest[i]`` (``rest[0]`` is the name).  One above
+    MAX_COUNT that the roster could hold is answered with how to add that
+    many: several ``add``s of the same name, as each continues the
+    numbering (``Zombie 101`` after ``Zombie 100``) and, naming the same
+    group, fills that group."""
+    token = rest[i].strip()
+    try:
+        return bounded("count", token)
+    except ActionError as exc:
+        digits = token.removeprefix("+")
+        if not (digits.isascii() and digits.isdigit() and len(digits) <= 6):
+            raise fail("add", str(exc)) from None
+        n = int(digits)
+        if not MAX_COUNT < n <= MAX_COMBATANTS:
+            raise fail("add", str(exc)) from None
+        bound = str(exc)
+    at = next((j for j in range(1, len(rest)) if rest[j].lower() == "group"), None)
+    group = ""
+    if at is not None:
+        named = at + 1 < len(rest) and rest[at + 1].lower() not in keywords
+        group = f" group {quote_word(rest[at + 1])}" if named else " group"
+    line = f"add {quote_word(rest[0])} count {{}} …{group}"
+    times = f", {n // MAX_COUNT} times" if n // MAX_COUNT > 1 else ""
+    last = f", then {line.format(n % MAX_COUNT)}" if n % MAX_COUNT else ""
+    into = ", in the same group" if group else ""
+    raise ActionError(
+        f"add: {bound}; {line.format(MAX_COUNT)}{times}{last} "
+        f"(each add continues the numbering{into})"
+    )
 
 
 def is_number(token: str) -> bool:

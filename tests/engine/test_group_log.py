@@ -1,5 +1,6 @@
 """A group acting together is one log line (docs/rules.md §4, "Groups"):
-``delay`` and ``return`` of a horde, ``group`` and ``ungroup`` write
+``delay`` and ``return`` of a horde, ``group`` and ``ungroup``, ``hide``,
+``mask``, ``reveal`` and ``remove`` (``remove defeated`` too) write
 ``group Zombie: Zombie 1–12 delay``, not twelve lines; a lone combatant's
 line is as before, and undo, redo and replay carry the lines unchanged."""
 
@@ -99,3 +100,63 @@ def test_name_runs_shorten_numbered_runs_only() -> None:
     assert name_runs(["Rat 1", "Rat 2", "Rat 3", "Bat 4"]) == "Rat 1–3, Bat 4"
     many = [f"Thing {k}" for k in range(1, 40, 2)]  # no run: cut after six
     assert name_runs(many) == ", ".join(many[:6]) + ", … (20 in all)"
+
+
+# -- the players' view and removal: a horde of 150 is one line, not 150 ----------
+
+
+def big_horde() -> Session:
+    """150 zombies in one group, added as ``add`` allows: 100, then 50 more."""
+    s = Session(Encounter("Field"), rng=random.Random(9))
+    s.apply("add Ana hp 30 player init 20")
+    s.apply("add Zombie count 100 hp 10 group Horde")
+    s.apply("add Zombie count 50 hp 10 group Horde")
+    s.apply("add Ogre hp 59 init 1")
+    s.apply("start")
+    return s
+
+
+def test_hiding_masking_and_revealing_a_horde_is_one_line_each() -> None:
+    s = big_horde()
+    step = s.apply("hide Horde")
+    assert texts(step) == ["group Horde: Zombie 1–150 are hidden from the players"]
+    assert step.log[0].actor == "group Horde"
+    assert all(c.visibility == "hidden" for c in s.encounter.combatants if c.group)
+    assert texts(s.apply("mask Horde")) == [
+        'group Horde: Zombie 1–150 show to the players as "Unknown creature"'
+    ]
+    assert texts(s.apply("reveal Horde,Ana")) == [
+        "group Horde: Zombie 1–150 are revealed to the players"
+    ]
+
+
+def test_the_line_names_only_the_members_that_change_and_a_lone_one_as_before() -> None:
+    s = big_horde()
+    assert texts(s.apply("hide Zombie 7")) == ["Zombie 7 is hidden from the players"]
+    assert texts(s.apply("hide Ogre,Horde")) == [
+        "Ogre is hidden from the players",
+        "group Horde: Zombie 1–6, Zombie 8–150 are hidden from the players",
+    ]
+
+
+def test_remove_defeated_on_a_horde_is_one_line_and_one_undo() -> None:
+    s = big_horde()
+    s.apply("damage Horde,Ogre 100")
+    s.apply("heal Zombie 40 5")  # one zombie gets up again
+    before = [e.text for e in s.log]
+    step = s.apply("remove defeated")
+    assert texts(step) == [
+        "group Horde: Zombie 1–39, Zombie 41–150 are removed",
+        "Ogre is removed",
+    ]
+    assert [c.name for c in s.encounter.combatants] == ["Ana", "Zombie 40"]
+    s.undo()
+    assert [e.text for e in s.log] == before and len(s.encounter.combatants) == 152
+    assert s.redo().log == step.log
+    assert [c.name for c in s.encounter.combatants] == ["Ana", "Zombie 40"]
+
+
+def test_removing_two_members_by_name_is_one_line() -> None:
+    s = big_horde()
+    step = s.apply("remove Zombie 3, Zombie 4, Ogre")
+    assert texts(step) == ["group Horde: Zombie 3, Zombie 4 are removed", "Ogre is removed"]

@@ -59,7 +59,8 @@ def test_a_list_past_its_bound_is_one_message_and_changes_nothing(line: str, mes
 def test_lists_at_their_bound_are_taken() -> None:
     session = small_fight()
     tags = [f"t{n}" for n in range(MAX_TAGS)]
-    session.apply(f"set Ogre immunities {','.join(f'i{n}' for n in range(MAX_TAGS))}")
+    # defenses far from the tags: one close to a defended tag is a typo, refused
+    session.apply(f"set Ogre immunities {','.join(f'ward{n}' for n in range(MAX_TAGS))}")
     step = session.apply(f"damage Ogre 5 {' '.join(tags[:20])} + 1d4 {' '.join(tags[20:])}")
     assert step.action["tags"] == tags[:20] and step.action["extra"][0]["tags"] == tags[20:]
     assert session.encounter.combatants[0].hp == 500 - 5 - step.action["faces"][0]

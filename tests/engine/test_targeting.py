@@ -288,29 +288,39 @@ def test_untyped_dice_joined_by_plus_are_one_part() -> None:
 
 
 def test_an_unknown_tag_is_accepted_with_a_did_you_mean() -> None:
+    # the zombie defends against nothing: "fier" bypasses nothing on it (a
+    # tag near one the target defends against is refused, test_tag_typos)
     s = make()
-    step = s.apply("damage Ogre 10 fier")
+    step = s.apply("damage Zombie 1 10 fier")
     assert "no combatant here resists or is weak to 'fier'; did you mean fire?" in texts(step)
-    assert hp(s, "Ogre") == 50
+    assert hp(s, "Zombie 1") == 10
 
 
 def test_an_attack_on_many_warns_of_an_unknown_tag_once() -> None:
     s = make()
-    step = s.apply("attack all with +60 damage 1d6 fier")  # every target hit
+    step = s.apply("attack all with +60 damage 1d6 shadowflame")  # every target hit
     hits = [t for t in texts(step) if " takes " in t]
     assert len(hits) >= 3
-    warning = "no combatant here resists or is weak to 'fier'; did you mean fire?"
+    warning = "no combatant here resists or is weak to 'shadowflame'"
     assert texts(step).count(warning) == 1
-    assert texts(step).index(warning) < texts(step).index(hits[0])  # at the first hit
+    assert texts(step).index(warning) < texts(step).index(hits[0])  # before the first hit
+
+
+def test_an_attack_on_many_refuses_a_tag_near_one_a_target_defends_against() -> None:
+    s = make()
+    before = s.encounter
+    with pytest.raises(ActionError, match="did you mean fire"):
+        s.apply("attack all with +60 damage 1d6 fier")  # the Ogre resists fire
+    assert s.encounter == before
 
 
 def test_persistent_damage_warns_of_an_unknown_tag_like_damage() -> None:
     s = make()
-    step = s.apply("persist Ogre 1d6 fier")
+    step = s.apply("persist Zombie 1 1d6 fier")
     warning = "no combatant here resists or is weak to 'fier'; did you mean fire?"
     assert [e.actor for e in step.log if e.text == warning] == ["GM"]
     assert [
-        p.tags for p in next(c for c in s.encounter.combatants if c.name == "Ogre").persistent
+        p.tags for p in next(c for c in s.encounter.combatants if c.name == "Zombie 1").persistent
     ] == [("fier",)]
     step = s.apply("persist Ogre 1d4 fire")
     assert not [t for t in texts(step) if "resists or is weak" in t]
@@ -325,7 +335,7 @@ def test_a_tag_from_the_fight_or_a_common_one_is_not_warned() -> None:
 def test_did_you_mean_uses_the_fights_own_tags() -> None:
     s = make()
     s.apply("add Wraith hp 20 resist shadowflame=3")
-    step = s.apply("damage Wraith 10 shadowflme")
+    step = s.apply("damage Zombie 1 10 shadowflme")
     assert "did you mean shadowflame?" in texts(step)[0]
 
 
