@@ -9,7 +9,10 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
+from typing import Any
 
 import pytest
 from textual.pilot import Pilot
@@ -59,6 +62,15 @@ async def press(pilot: Pilot, *keys: str) -> None:
     await pilot.pause()
 
 
+@asynccontextmanager
+async def opened(live: LiveEncounter, **settings: Any) -> AsyncIterator[tuple[Pilot, LogPane]]:
+    """The app on *live* at 80x24, drawn; its pilot and log pane."""
+    app = CombatTrackerApp(live=live, config=Config(**settings))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        yield pilot, app.screen.query_one(LogPane)
+
+
 async def to_top(pilot: Pilot, pane: LogPane) -> None:
     """``{`` until the pane is at the top of its window (a burst, then the widening)."""
     for _ in range(20):
@@ -80,11 +92,8 @@ def test_the_log_keys_have_ids_and_keys_of_their_own() -> None:
 
 async def test_braces_page_the_log_a_line_kept_and_g_goes_back_to_the_newest() -> None:
     live = rolled(120)
-    app = CombatTrackerApp(live=live, config=Config())
-    async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
-        pane = app.screen.query_one(LogPane)
-        assert app.screen.focused is not pane  # the keys work from the order of play
+    async with opened(live) as (pilot, pane):
+        assert pane.screen.focused is not pane  # the keys work from the order of play
         newest = view(pane)
         assert pane.scroll_y == pane.max_scroll_y > 0
         assert reads(newest[-2:], live.log[-1].text)
@@ -108,10 +117,7 @@ async def test_braces_page_the_log_a_line_kept_and_g_goes_back_to_the_newest() -
 
 async def test_paging_to_the_top_brings_the_window_and_keeps_the_view() -> None:
     live = rolled(400)
-    app = CombatTrackerApp(live=live, config=Config())
-    async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
-        pane = app.screen.query_one(LogPane)
+    async with opened(live) as (pilot, pane):
         tail = len(pane.lines)
         assert reads([line.text for line in pane.lines[:2]], "scroll up for more")
         page = pane.scrollable_content_region.height - 1
@@ -150,12 +156,9 @@ async def test_paging_a_resumed_log_reads_nothing_from_the_steps_file(
 
 
 async def test_the_log_keys_follow_the_keymap_and_the_help_lists_them() -> None:
-    live = rolled(120)
     keymap = {"log.up": "f7", "log.down": "f8", "log.newest": "f9"}
-    app = CombatTrackerApp(live=live, config=Config(keymap=keymap))
-    async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
-        pane = app.screen.query_one(LogPane)
+    async with opened(rolled(120), keymap=keymap) as (pilot, pane):
+        app = pane.app
         newest = view(pane)
         await press(pilot, UP)  # no longer bound
         assert view(pane) == newest
