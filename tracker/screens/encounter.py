@@ -205,7 +205,7 @@ class EncounterScreen(EncounterView):
         if error is not None:
             self.report(error)
         else:
-            self.refresh_panes()
+            self.stepped()
 
     def action_undo(self) -> None:
         self._history(undo=True)
