@@ -42,3 +42,15 @@ def kept_marks(text: str) -> Iterator[re.Match[str]]:
     for term in _KEEPING_TERM.finditer(text):
         if _rendered(term):
             yield from _MARK.finditer(text, term.start("faces"), term.end("faces"))
+
+
+def unmarked(text: str) -> str:
+    """*text* without its kept dice's marks (``2d20kh1 (5, 14)``), as plain text shows it."""
+    out: list[str] = []
+    last = 0
+    for match in kept_marks(text):
+        out.append(text[last : match.start()])
+        out.append(match.group(1))
+        last = match.end()
+    out.append(text[last:])
+    return "".join(out)

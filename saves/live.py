@@ -258,6 +258,10 @@ class LiveEncounter:
         (``Session.renames``)."""
         return self.session.renames(step)
 
+    def reversed_step(self, step: Step) -> Step | None:
+        """The step *step*, the last one applied, undid or redid (``Session.reversed_step``)."""
+        return self.session.reversed_step(step)
+
     def dice_needed(self, action: str | Mapping[str, Any]) -> list[tuple[str, int]]:
         """The dice *action* would roll beyond its faces (``Session.dice_needed``)."""
         return self.session.dice_needed(action)

@@ -18,6 +18,7 @@ from tracker.collapse import Collapse, Span, row_of, standing
 from tracker.endings import ENDINGS
 from tracker.lines import ON_TARGETS, VISIBILITY_KEYS, Ask
 from tracker.marks import Marks
+from tracker.reversals import reversal
 
 if TYPE_CHECKING:
     from rules.combatant import Combatant
@@ -56,6 +57,9 @@ class EncounterController:
         self.collapse = Collapse(ui.get("expanded"))
         self._previews = MovePreviews(live)
         self._reasons = availability.Reasons(self)
+        #: what the last step undid or redid (``Undone: Ogre takes 7 fire``,
+        #: ``tracker.breakdown.reversal``); None after an action
+        self.reversal: str | None = None
 
     @property
     def encounter(self) -> Encounter:
@@ -365,10 +369,12 @@ class EncounterController:
         return self._done(applying.history(self.live, undo))
 
     def _done(self, step: Step | str) -> str | None:
-        """The selection and the marks follow a rename."""
+        """The selection and the marks follow a rename; :attr:`reversal` says
+        what an undo or redo reversed."""
         if isinstance(step, str):
             return step
         self.renamed(self.live.renames(step))
+        self.reversal = reversal(step, self.live.reversed_step(step))
         return None
 
     def save_points(self) -> Callable[[str], str | None]:

@@ -53,9 +53,12 @@ ENDINGS = {
 
 
 def choices(action: str, chosen: Sequence[Combatant]) -> list[str]:
-    """What key *action* offers on *chosen*: each thing one of them carries, once, sorted."""
+    """What key *action* offers on *chosen*: each thing one of them carries,
+    once, in the order the combatant pane lists them (each combatant's own
+    order, the first of *chosen* first), so the GM's ``1`` ends the first
+    one they read there, not the first by name."""
     carried = ENDINGS[action].carried
-    return sorted({label for c in chosen for label, _ in carried(c)})
+    return list(dict.fromkeys(label for c in chosen for label, _ in carried(c)))
 
 
 def end_line(action: str, chosen: Sequence[Combatant], choice: str) -> str:

@@ -178,14 +178,24 @@ class Session:
         them."""
         if step.kind == "do":
             return renames_in(step.action)
+        target = self.reversed_step(step)
+        if target is None:
+            return {}
+        done = renames_in(target.action)
+        return {new: old for old, new in done.items()} if step.kind == "undo" else done
+
+    def reversed_step(self, step: Step) -> Step | None:
+        """The step *step*, the last one applied, undid (``undo``, ``prev``)
+        or redid, with its log entries; None for an action."""
+        if step.kind == "do":
+            return None
         undo = step.kind == "undo"
         # the step undone (redone) tops the other stack now, in memory
         stack = self.history.redo_steps if undo else self.history.undo_steps
         target = stack[-1] if stack else None
         if target is None or target.seq != step.action.get("undone" if undo else "redone"):
-            return {}
-        done = renames_in(target.action)
-        return {new: old for old, new in done.items()} if undo else done
+            return None
+        return target
 
     def _last_is_next(self) -> bool:
         """Whether the last action in effect is a ``next`` (so ``prev``

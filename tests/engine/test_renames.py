@@ -1,6 +1,8 @@
 """``Session.renames``: which combatants a step renamed, old name to new,
 so what follows combatants by name (the tracker's selection and marks)
-follows them through the rename, its undo and its redo."""
+follows them through the rename, its undo and its redo; and
+``Session.reversed_step``, the step an undo or redo reversed (the tracker
+says what it was)."""
 
 from __future__ import annotations
 
@@ -44,3 +46,16 @@ def test_steps_that_rename_nobody_name_nothing() -> None:
     s.apply("start")
     assert s.renames(s.apply("next")) == {}
     assert s.renames(s.apply("prev")) == {}  # an undo of that next
+
+
+def test_an_undo_or_redo_names_the_step_it_reversed_with_its_log() -> None:
+    s = make()
+    done = s.apply("damage Ogre 5")
+    assert s.reversed_step(done) is None  # an action reverses nothing
+    undone = s.undo()
+    assert s.reversed_step(undone) == done  # its log too: the undo's own is empty
+    assert not undone.log and s.reversed_step(undone).log == done.log  # type: ignore[union-attr]
+    assert s.reversed_step(s.redo()) == done
+    s.apply("start")
+    turn = s.apply("next")
+    assert s.reversed_step(s.apply("prev")) == turn  # p: an undo of that next

@@ -8,6 +8,7 @@ from hypothesis import example, given
 from hypothesis import strategies as st
 
 from rules.dice import roll
+from rules.kept_marks import unmarked
 from tracker.breakdown import styled
 
 
@@ -74,3 +75,5 @@ def test_typed_text_stays_as_typed_beside_a_real_breakdown(text: str, dice: str,
     line = f"{text} rolls {rendered} after {text}"
     assert styled(line).plain == f"{text} rolls {rendered.replace('**', '')} after {text}"
     assert bold(line) == re.findall(r"\*\*(\d+)\*\*", rendered)  # the breakdown's marks only
+    # plain text (the undo notice) reads as the pane does, the same marks gone
+    assert unmarked(line) == styled(line).plain

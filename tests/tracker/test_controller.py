@@ -185,7 +185,8 @@ def test_uncondition_line_removes_only_where_present() -> None:
     live.do("cond 'Goblin 1,Ogre' prone")
     live.do("cond 'Goblin 2' frightened value 1")
     names = ["Goblin 1", "Goblin 2", "Ogre"]
-    assert ctl.carried("uncondition", names) == ["frightened", "prone"]
+    # as the targets carry them, Goblin 1 first: not by name
+    assert ctl.carried("uncondition", names) == ["prone", "frightened"]
     assert ctl.end_line("uncondition", names, "prone") == "uncond 'Goblin 1,Ogre' prone"
     live.do(ctl.end_line("uncondition", names, "prone"))
     assert ctl.carried("uncondition", names) == ["frightened"]
@@ -403,7 +404,9 @@ def test_uncondition_offers_the_targets_conditions_and_removes_one() -> None:
         ctl.toggle_mark()
     ask = ctl.ask("uncondition")
     assert ask is not None and ask.uses_marks
-    assert ask.choices == ("frightened", "prone")
+    # the targets' in the order of play (Ogre, Goblin 1, Goblin 3), not by name
+    assert ctl.names()[1:] == ["Ogre", "Goblin 1", "Goblin 2", "Goblin 3"]
+    assert ask.choices == ("prone", "frightened")
     assert ask.title.startswith("Remove condition: ")
     line = ask.line("prone")
     assert line == ctl.line("uncondition", "prone")

@@ -19,7 +19,7 @@ from rules.encounter import Encounter
 from rules.engine import Session
 from rules.text import first_unsafe, visible
 from tracker.collapse import Collapse, Span, spans, standing
-from tracker.widgets.group_row import group_cells, group_state, row_states, summary
+from tracker.widgets.group_row import COUNTS, group_cells, group_state, row_states, summary
 from tracker.widgets.initiative_rows import RowState
 
 
@@ -97,6 +97,37 @@ def test_a_narrow_row_shortens_the_counts_then_cuts_the_name() -> None:
         assert cell_len(shown) <= width and "×12" in shown
         # the counts go from the last, whole: never a piece of one
         assert shown.endswith(("×12", " bloodied", " down", " ½", " ●", " marked"))
+
+
+def test_room_for_one_count_keeps_how_many_are_down_not_bloodied() -> None:
+    # the horde at 60x20 read "Horde ×150 · 17 bloodied", its 133 down gone:
+    # who is out of the fight matters more than who is hurt
+    numbers = [17, 133, 0, 0, 0, 0]
+
+    def at(width: int) -> str:
+        return "".join(piece for piece, _ in summary("Horde", 150, numbers, width))
+
+    assert at(27) == "Horde ×150 · 133 down"
+    assert at(28) == "Horde ×150 · 17 ½ · 133 down"  # both: in their usual order
+    assert at(40) == "Horde ×150 · 17 bloodied · 133 down"
+    for width in range(10, 45):
+        shown = at(width)
+        assert cell_len(shown) <= width
+        assert "bloodied" not in shown or "133 down" in shown, width
+        assert " ½" not in shown or "133 down" in shown, width
+
+
+def test_a_narrow_horde_row_names_its_down_members_first() -> None:
+    session = horde(30)
+    zombies = [f"Zombie {n}" for n in range(1, 31)]
+    session.apply(f"damage '{','.join(zombies[:4])}' 10")  # bloodied
+    session.apply(f"damage '{','.join(zombies[4:])}' 20")  # down
+    for width in range(18, 30):
+        body = group_cells(group_row(session), width=width)[2].plain
+        if "·" in body:  # room for one count at least: the 26 down are it
+            assert "26 down" in body, (width, body)
+    assert "26 down" in group_cells(group_row(session), width=24)[2].plain
+    assert "4 ½" not in group_cells(group_row(session), width=24)[2].plain
 
 
 def test_the_row_fits_the_columns_it_spans() -> None:
@@ -192,3 +223,23 @@ def test_the_row_counts_members_hidden_or_masked_on_the_players_view() -> None:
     assert "".join(p for p, _ in summary("Zombie", 4, [0, 0, 0, 2, 1, 0], 25)) == (
         "Zombie ×4 · 2 (h) · 1 (m)"
     )
+
+
+@given(
+    group_names,
+    st.lists(st.integers(0, 500), min_size=6, max_size=6),
+    st.integers(1, 80),
+)
+def test_whatever_fits_a_count_of_down_members_goes_last(
+    name: str, numbers: list[int], width: int
+) -> None:
+    pieces = summary(name, 500, numbers, width)
+    shown = [piece for piece, style in pieces if style]  # the counts kept
+    if numbers[1] and shown:
+        assert f"{numbers[1]} down" in shown
+    # the counts kept read in their usual order, whatever was dropped
+    places = [
+        next(i for i, (full, brief, _) in enumerate(COUNTS) if piece.endswith((full, brief)))
+        for piece in shown
+    ]
+    assert places == sorted(places)

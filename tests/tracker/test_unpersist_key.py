@@ -130,6 +130,43 @@ def test_different_entries_on_the_targets_are_different_choices() -> None:
     assert ask.line(BLEED) == "unpersist Ogre bleed"  # Goblin 1's bleeding is another
 
 
+def test_x_and_c_offer_the_entries_in_the_order_the_combatant_pane_lists_them() -> None:
+    # Grukk bleeds, then burns: the pane lists 1d6 bleed first, so 1 must end
+    # the bleeding (sorted by label, 1d4 fire came first and 1 ended the fire)
+    ctl, cursor, live = fight(
+        "add Grukk hp 40 al 12 init 9",
+        "persist Grukk 1d6 bleed",
+        "persist Grukk 1d4 fire",
+        "cond Grukk prone",
+        "cond Grukk frightened value 1",
+    )
+    at(ctl, cursor, "Grukk")
+    grukk = next(c for c in live.encounter.combatants if c.name == "Grukk")
+    pane = [f"{p.dice} {' '.join(p.tags)}" for p in grukk.persistent]
+    assert pane == ["1d6 bleed", "1d4 fire"]
+    ask = ctl.ask("unpersist")
+    assert ask is not None
+    assert [choice.split(" (")[0] for choice in ask.choices] == pane
+    assert ctl.do(ask.line(ask.choices[0])) is None  # the GM's 1
+    assert persistent(live, "Grukk") == ["fire"]
+    conditions = ctl.ask("uncondition")
+    assert conditions is not None
+    assert conditions.choices == tuple(c.name for c in grukk.conditions) == ("prone", "frightened")
+
+
+def test_on_several_targets_each_ones_entries_come_in_the_order_of_the_targets() -> None:
+    ctl, cursor, live = fight("persist 'Goblin 2' 1d8 acid", "persist 'Goblin 2' 1d6 bleed")
+    for name in ("Goblin 2", "Ogre"):
+        at(ctl, cursor, name)
+        ctl.toggle_mark()
+    ask = ctl.ask("unpersist")
+    assert ask is not None
+    # Goblin 2 (before the ogre in the order): acid, bleed; then the ogre's
+    # fire (its bleed is the same entry as Goblin 2's: one choice, ended on both)
+    assert ask.choices == ("1d8 acid (DC 20, from Zalek)", "1d6 bleed (DC 20, from Zalek)", FIRE)
+    assert ask.line(ask.choices[1]) == "unpersist 'Goblin 2,Ogre' bleed"
+
+
 def test_x_on_a_group_row_ends_it_on_the_standing_members_only() -> None:
     ctl, cursor, live = fight("persist Zombie 1d6 bleed", "damage 'Zombie 2' 20")
     cursor.row = ctl.row_of(ctl.names().index("Zombie 1"))

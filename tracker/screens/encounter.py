@@ -138,6 +138,16 @@ class EncounterScreen(EncounterView):
     def action_details_up(self) -> None:
         self._details.scroll_relative(y=-3, animate=False)
 
+    def action_log_up(self) -> None:
+        self._log.scroll_pages(-1)
+
+    def action_log_down(self) -> None:
+        self._log.scroll_pages(1)
+
+    def action_log_newest(self) -> None:
+        """Back to the newest entry (where each step puts the log anyway)."""
+        self._log.scroll_to(y=self._log.max_scroll_y, animate=False, immediate=True)
+
     def send(self, action: str, on_targets: bool = False) -> None:
         """Send key *action*'s line (*on_targets*: the marks then clear as ``keep_marks`` says)."""
         ctl = self.controller
@@ -195,7 +205,7 @@ class EncounterScreen(EncounterView):
         if error is not None:
             self.report(error)
         else:
-            self.refresh_panes()
+            self.stepped()
 
     def action_undo(self) -> None:
         self._history(undo=True)

@@ -28,11 +28,16 @@ from tracker.widgets.plain import plain
 from tracker.widgets.too_small import HORIZONTAL, VERTICAL, TooSmall, size_class, too_small
 
 if TYPE_CHECKING:
+    from textual.timer import Timer
+
     from rules.encounter import Encounter
     from saves.live import LiveEncounter
     from tracker.history import History
 
 # Dialogs are imported when first opened: the first frame does not need them.
+
+#: how long the log's border says what an undo or redo reversed
+REVERSAL_SECONDS = 6.0
 
 #: what a dialog says when the GM cancels it
 CANCELLED = "Cancelled: nothing changed."
@@ -70,6 +75,7 @@ class EncounterView(Screen[None]):
             live, lambda: self.table.selected_index, config.follow_turn, config.keep_marks
         )
         self._typed: History | None = None
+        self._reversal_timer: Timer | None = None
 
     @property
     def typed(self) -> History:
@@ -104,7 +110,7 @@ class EncounterView(Screen[None]):
     def on_mount(self) -> None:
         if quitting(self):
             return  # opened as the app quits (q among keys still arriving)
-        self._log.border_title = "Log"
+        self._log.set_titles(plain("Log"), plain(""))
         self.refresh_panes()
         self.table.focus()
         # a fresh snapshot between keys, never on the start-up path
@@ -244,8 +250,25 @@ class EncounterView(Screen[None]):
             return error
         if then is not None:
             then()
-        self.refresh_panes()
+        self.stepped()
         return None
+
+    def stepped(self) -> None:
+        """After a step: the panes, and what an undo or redo reversed."""
+        self.refresh_panes()
+        self._tell_reversal(self.controller.reversal)
+
+    def _tell_reversal(self, notice: str | None = None) -> None:
+        """*notice* (``Undone: Ogre takes 7 fire``) in the log's bottom border,
+        under the lines it took away or brought back, in place of the one
+        before (a held ctrl+z stacks nothing up); gone after a few seconds,
+        or at once with an action (None)."""
+        if self._reversal_timer is not None:
+            self._reversal_timer.stop()
+            self._reversal_timer = None
+        self._log.set_titles(plain("Log"), plain(notice or ""))
+        if notice:
+            self._reversal_timer = self.set_timer(REVERSAL_SECONDS, self._tell_reversal)
 
     def report(self, error: str | None) -> None:
         """Show an error from a key that has no prompt of its own."""

@@ -29,6 +29,8 @@ KEY_NAMES = {
     "escape": "Esc",
     "left_square_bracket": "[",
     "right_square_bracket": "]",
+    "left_curly_bracket": "{",
+    "right_curly_bracket": "}",
 }
 
 

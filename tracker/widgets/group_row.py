@@ -42,6 +42,10 @@ COUNTS = (
     ("marked", "●", "initiative--mark"),
 )
 SEPARATOR = " · "
+#: the counts a narrow row keeps longest first: how many are down (who is
+#: out of the fight matters most), then the others as they read
+KEPT_FIRST = ("down", "bloodied", "delayed", "hidden", "masked", "marked")
+_KEPT = sorted(range(len(COUNTS)), key=lambda i: KEPT_FIRST.index(COUNTS[i][0]))
 
 
 def counts(row: RowState) -> list[int]:
@@ -65,14 +69,16 @@ def summary(
 ) -> list[tuple[str, str]]:
     """``(piece, component style)`` pairs: *name* (made visible) ``×size``, then
     each nonzero count.  In *width* cells: the counts' short words first, then
-    the name cut in the middle, then the last counts dropped; ``×size`` stays."""
+    the name cut in the middle, then counts dropped (the last first, how many
+    are down last: :data:`KEPT_FIRST`), shown in their order; ``×size`` stays."""
     shown = visible(name)
     tail = f" ×{size}"
-    present = [(n, spec) for n, spec in zip(numbers, COUNTS, strict=True) if n]
+    present = [i for i in _KEPT if numbers[i]]  # their places in COUNTS
 
     def pieces(label: str, short: bool, keep: int) -> list[tuple[str, str]]:
         out = [(label + tail, "")]
-        for n, (full, brief, style) in present[:keep]:
+        for i in sorted(present[:keep]):
+            n, (full, brief, style) = numbers[i], COUNTS[i]
             out.append((SEPARATOR, ""))
             out.append((f"{n} {brief if short else full}", style))
         return out
@@ -80,7 +86,7 @@ def summary(
     if width is None:
         return pieces(shown, False, len(present))
     room = width - cell_len(tail)  # for the name and the counts
-    for keep in range(len(present), -1, -1):  # the last counts go first
+    for keep in range(len(present), -1, -1):  # fewer and fewer kept
         for short in (False, True):
             left = room - sum(cell_len(t) for t, _ in pieces("", short, keep)[1:])
             if cell_len(shown) <= left:

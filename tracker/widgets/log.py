@@ -234,6 +234,16 @@ class LogPane(SteadyScrollView, can_focus=True):
         self._follow = follow
         self.scroll_to(y=max(0, top + self._line_count - before), animate=False, immediate=True)
 
+    def scroll_pages(self, pages: int) -> None:
+        """*pages* pages down (up when negative), a line of the last one kept
+        in view; past the top of the tail, the window first (from memory:
+        nothing is read), so a page up is a page whatever was wrapped."""
+        page = max(1, self.scrollable_content_region.height - 1)
+        if self.scroll_y + pages * page < 0:
+            self._grow()  # the view stays on the same lines, more above them
+        y = self.scroll_y + pages * page
+        self.scroll_to(y=y, animate=False, immediate=True)
+
     def render_line(self, y: int) -> Strip:
         width = self.size.width
         index = int(self.scroll_offset.y) + y
