@@ -181,7 +181,7 @@ def share_initiative(work: Work, combatants: Sequence[Combatant]) -> list[Combat
         seen.add(name_key(c.group))
         group = members(combatants, c.group)
         fixed = next((m for m in group if m.initiative is not None), None)
-        names = _listing([m.name for m in group])
+        names = name_runs([m.name for m in group])
         if fixed is not None:
             total = fixed.initiative
             if not any(m.name in work.initiative_said for m in group):  # said as it was set

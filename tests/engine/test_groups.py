@@ -113,6 +113,13 @@ def test_start_rolls_one_d20_for_the_group_with_the_best_modifier() -> None:
     assert i["Ghoul"] == face + 3
 
 
+def test_a_horde_s_initiative_roll_names_its_members_as_runs() -> None:
+    session = fight("add Zalek hp 30 player init 15", "add Goblin count 9 hp 7 group")
+    session.apply("start")
+    roll = next(t for t in log_texts(session) if "rolls initiative" in t)
+    assert "(Goblin 1–9; Goblin 1's modifier)" in roll, roll
+
+
 def test_members_sit_together_in_name_number_order_and_take_turns() -> None:
     for seed in range(12):
         lines = (
