@@ -26,6 +26,7 @@ from saves.store import Loaded, SaveError, Store
 
 if TYPE_CHECKING:
     from rules.endurance import EnduranceCheck
+    from rules.engine.history import LogWindow
 
 #: Write a fresh snapshot once this many steps were saved after the last one.
 COMPACT_AFTER = 200
@@ -230,6 +231,14 @@ class LiveEncounter:
             return self.session.full_log()
         except ActionError as exc:
             raise SaveError(f"The log of {self.name!r} cannot be read whole: {exc}.") from None
+
+    def log_window(self, count: int) -> LogWindow:
+        """At least the newest *count* log entries, the older ones counted
+        (``History.window``: older steps read only if the snapshot holds fewer)."""
+        try:
+            return self.session.log_window(count)
+        except ActionError as exc:
+            raise SaveError(f"The log of {self.name!r} cannot be read: {exc}.") from None
 
     @property
     def can_undo(self) -> bool:

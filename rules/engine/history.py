@@ -7,8 +7,8 @@ a bounded snapshot's size does not grow with the fight."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any, Protocol
+from collections.abc import Iterator, Mapping, Sequence
+from typing import Any, NamedTuple, Protocol
 
 from rules.encounter import LogEntry
 from rules.engine.combats import count_combats
@@ -23,6 +23,9 @@ KEEP_STEPS = 256
 #: ... and stops once the undo steps kept hold this many log entries: more
 #: than the log pane's window, so resuming shows a full pane.
 KEEP_ENTRIES = 300
+#: ... so it holds at least this many log entries of a longer fight: every
+#: action logs one, but a ``prev`` that only moves the turn pointer back.
+HELD_ENTRIES = min(KEEP_STEPS, KEEP_ENTRIES)
 #: An undo or redo below what is in memory reads this many older steps at once.
 READ_CHUNK = 256
 
@@ -34,6 +37,19 @@ class StepSource(Protocol):
         """The saved steps numbered *seqs*, in that order; ActionError
         (saying why) when they cannot be read."""
         ...
+
+
+class LogWindow(NamedTuple):
+    """The newest entries of a fight's log, from the first entry of a step
+    on (so a combat's opening is placed as in the whole log), and what is
+    older than them, counted, not read."""
+
+    #: oldest first
+    entries: Sequence[LogEntry]
+    #: how many entries are older than :attr:`entries`
+    earlier: int
+    #: how many combats began in those older entries
+    combats_earlier: int
 
 
 class History:
@@ -80,19 +96,36 @@ class History:
         saved steps once, for a snapshot that did not keep the count."""
         if self._combats_earlier is None and not self._combats_unreadable:
             try:
-                older = self._source().read_steps(expand(self.undo_older))
+                older = self._older_entries()
+                self._combats_earlier = count_combats((e.actor, e.text) for e in older)
             except ActionError:
                 self._combats_unreadable = True  # asked again on every repaint
                 return None
-            self._combats_earlier = _combats_in(older)
         return self._combats_earlier
+
+    def window(self, count: int) -> LogWindow:
+        """At least the newest *count* log entries (all, if the fight has
+        fewer): the log in memory, which a snapshot fills, with older steps
+        read only when it holds fewer; ActionError when they cannot be
+        read, or the combats before them cannot be counted."""
+        while len(self.log) < count and self.undo_older:
+            self._read_older(self.undo_steps, self.undo_older, READ_CHUNK)
+        combats = self.combats_earlier()
+        if combats is None:
+            raise ActionError("the older steps of this fight cannot be read to count its combats")
+        return LogWindow(list(self.log), self.log_earlier, combats)
 
     def full_log(self) -> list[LogEntry]:
         """Every log entry, the older ones read without keeping them (an export)."""
-        if not self.undo_older:
-            return list(self.log)
-        older = self._source().read_steps(expand(self.undo_older))
-        return [e for s in older for e in s.log] + self.log
+        return [*self._older_entries(), *self.log]
+
+    def _older_entries(self) -> Iterator[LogEntry]:
+        """The entries of the older undo steps, read a chunk of steps at a
+        time, so only their entries stay in memory."""
+        seqs = expand(self.undo_older)
+        for at in range(0, len(seqs), READ_CHUNK):
+            for step in self._source().read_steps(seqs[at : at + READ_CHUNK]):
+                yield from step.log
 
     def undo_top(self) -> Step | None:
         """The step an undo would revert, read from the saved steps if need be."""

@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from rules.encounter import Encounter, LogEntry
-from rules.engine.history import History, StepSource
+from rules.engine.history import History, LogWindow, StepSource
 from rules.engine.step import Step, renames_in
 from rules.errors import ActionError
 
@@ -102,6 +102,10 @@ class Session:
     def full_log(self) -> list[LogEntry]:
         """Every log entry, oldest first (for an export)."""
         return self.history.full_log()
+
+    def log_window(self, count: int) -> LogWindow:
+        """At least the newest *count* log entries (``History.window``)."""
+        return self.history.window(count)
 
     # -- applying actions ----------------------------------------------------
 

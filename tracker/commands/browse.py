@@ -38,6 +38,8 @@ def _console() -> Any:
 
 #: the longest name a table shows whole (a hand-edited file may hold megabytes)
 CELL = 200
+#: the newest log entries ``show`` prints under its table
+TEXT_ENTRIES = 10
 
 
 def _text(value: Any, limit: int = CELL) -> Any:
@@ -97,11 +99,15 @@ def _list(args: argparse.Namespace, store: Store) -> int:
 
 
 def _show(args: argparse.Namespace, store: Store) -> int:
+    from rules.engine.history import HELD_ENTRIES
     from tracker.commands.report import condition_text, name_shown, state_json, to_json
 
     live = open_live(args, store, prefix=True)
-    entries = live.full_log()
-    state = state_json(live, entries)
+    # the newest entries, as many as a snapshot holds, so a long fight is
+    # shown from its snapshot and the steps after it (``log_earlier``
+    # counts the rest; ``export`` reads them)
+    window = live.log_window(HELD_ENTRIES if args.json else TEXT_ENTRIES)
+    state = state_json(live, window, HELD_ENTRIES)
     if args.json:
         print(to_json(state))
         return 0
@@ -161,14 +167,14 @@ def _show(args: argparse.Namespace, store: Store) -> int:
             cells.insert(3, _text(c["group"] or ""))
         table.add_row(*cells, style=style)
     console.print(table)
-    log = state["log"]
-    for entry, opens in list(zip(log, openings(entries), strict=True))[-10:]:
+    numbered = zip(window.entries, openings(window.entries, window.combats_earlier), strict=True)
+    for entry, opens in list(numbered)[-TEXT_ENTRIES:]:
         if opens > 1:  # over what its start logged, as the app's log draws it
             console.print(combat_rule(opens), highlight=False)
         # outside any round (before the first start, after end): "–", as
         # the app's log shows it; there is no round 0 to point the GM at
-        line = Text(f"R{entry['round']} " if entry["round"] else "–  ", style="dim")
+        line = Text(f"R{entry.round} " if entry.round else "–  ", style="dim")
         # visible first: the kept-dice marks survive, control characters do not
-        line.append_text(styled(shorten(entry["text"], 2000)))
+        line.append_text(styled(shorten(entry.text, 2000)))
         console.print(line, highlight=False)
     return 0

@@ -27,13 +27,18 @@ from tracker.commands.common import (
 
 if TYPE_CHECKING:
     from rules.encounter import LogEntry
+    from rules.engine.history import LogWindow
     from saves.live import LiveEncounter
     from saves.store import Store
 
 
-def state_json(live: LiveEncounter, log: Sequence[LogEntry] | None = None) -> dict[str, Any]:
-    """The documented ``show --json`` object (README: CLI); *log*: the
-    fight's whole log when the caller read it already."""
+def state_json(
+    live: LiveEncounter, window: LogWindow | None = None, limit: int | None = None
+) -> dict[str, Any]:
+    """The documented ``show --json`` object (README: CLI) with the entries
+    of the log *window* (default: the whole log, read from the steps file),
+    at most the newest *limit*; ``log_earlier`` counts the older ones left
+    out, when there are any."""
     enc = live.encounter
     active = enc.active
 
@@ -68,20 +73,33 @@ def state_json(live: LiveEncounter, log: Sequence[LogEntry] | None = None) -> di
             "endurance": endurance,
         }
 
-    if log is None:
-        log = live.full_log()
-    return {
+    if window is None:
+        window = whole_log(live)
+    entries = window.entries
+    kept = entries if limit is None else entries[max(0, len(entries) - limit) :]
+    state = {
         "name": enc.name,
         "ruleset": enc.ruleset.to_dict(),
         "round": enc.round,
         "started": enc.started,
         # after ``end`` a later ``start`` begins combat 2 (rules.engine.combats)
-        "combat": count_combats((e.actor, e.text) for e in log),
+        "combat": window.combats_earlier + count_combats((e.actor, e.text) for e in entries),
         "active": None if active is None else active.name,
         "view": enc.view.to_dict(),
         "combatants": [combatant(c) for c in enc.combatants],
-        "log": [{"round": e.round, "actor": e.actor, "text": e.text} for e in log],
+        "log": [{"round": e.round, "actor": e.actor, "text": e.text} for e in kept],
     }
+    earlier = window.earlier + len(entries) - len(kept)
+    if earlier:  # a fight the log shows whole reads as it always did
+        state["log_earlier"] = earlier
+    return state
+
+
+def whole_log(live: LiveEncounter) -> LogWindow:
+    """Every entry of *live*'s log (the older ones read from the steps file)."""
+    from rules.engine.history import LogWindow
+
+    return LogWindow(live.full_log(), 0, 0)
 
 
 def to_json(value: Any, indent: int | None = None) -> str:
@@ -193,8 +211,9 @@ def _log_item(escaper: _Escaper, actor: str, text: str) -> str:
 
 def markdown_report(live: LiveEncounter) -> str:
     """A round-by-round report a GM can paste into session notes."""
-    log = live.full_log()
-    state = state_json(live, log)
+    window = whole_log(live)
+    log = window.entries
+    state = state_json(live, window)
     escaper = _Escaper([c["name"] for c in state["combatants"]] + [state["name"]])
     lines = [f"# {md_cell(state['name'])}", ""]
     rules = _escape(state["ruleset"]["name"])
