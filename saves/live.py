@@ -42,12 +42,15 @@ def summary_of(session: Session) -> dict[str, Any]:
     """The small summary the resume picker and ``list`` show."""
     enc = session.encounter
     active = enc.active
+    combats = session.combats()
     return {
         "name": enc.name,
         "round": enc.round,
         "active": None if active is None else active.name,
         "combatants": len(enc.combatants),
         "started": enc.started,
+        # how many combats began ("combat 2 · round 3"); unknown: left out
+        **({} if combats is None else {"combat": combats}),
     }
 
 

@@ -59,6 +59,9 @@ class History:
         self, log: list[LogEntry] | None, undo: list[Step] | None, redo: list[Step] | None
     ) -> None:
         self.log: list[LogEntry] = list(log or [])
+        #: how many combats began in :attr:`log` (kept as it changes: the
+        #: list and the picker show it after every step)
+        self.combats_held = _combats_of(self.log)
         #: how many log entries the older undo steps (``undo_older``) hold
         self.log_earlier = 0
         #: how many combats began in those entries (None: not counted yet, a
@@ -102,6 +105,12 @@ class History:
                 self._combats_unreadable = True  # asked again on every repaint
                 return None
         return self._combats_earlier
+
+    def combats(self) -> int | None:
+        """How many combats the fight has begun (``rules.engine.combats``);
+        None when that is unknown (:meth:`combats_earlier`)."""
+        earlier = self.combats_earlier()
+        return None if earlier is None else earlier + self.combats_held
 
     def window(self, count: int) -> LogWindow:
         """At least the newest *count* log entries (all, if the fight has
@@ -162,10 +171,12 @@ class History:
         stack[:0] = steps
         if stack is self.undo_steps:
             entries = [e for st in steps for e in st.log]
+            moved = _combats_of(entries)
             self.log[:0] = entries
             self.log_earlier -= len(entries)
+            self.combats_held += moved
             if self._combats_earlier is not None:
-                self._combats_earlier -= _combats_in(steps)
+                self._combats_earlier -= moved
 
     def _top(self, stack: list[Step], older: Runs) -> Step | None:
         if not stack and older:
@@ -174,9 +185,15 @@ class History:
 
     # -- changes -------------------------------------------------------------
 
+    def replace_log(self, entries: list[LogEntry]) -> None:
+        """Put *entries* in the place of the log in memory."""
+        self.log = entries
+        self.combats_held = _combats_of(entries)
+
     def did(self, step: Step) -> None:
         """A new action took effect: the redo stack is gone."""
         self.log.extend(step.log)
+        self.combats_held += _combats_of(step.log)
         self.undo_steps.append(step)
         self.redo_steps.clear()
         self.redo_older.clear()
@@ -185,11 +202,13 @@ class History:
         n = len(target.log)
         if n:
             del self.log[-n:]
+            self.combats_held -= _combats_of(target.log)
         self.undo_steps.pop()
         self.redo_steps.append(target)
 
     def redid(self, target: Step) -> None:
         self.log.extend(target.log)
+        self.combats_held += _combats_of(target.log)
         self.redo_steps.pop()
         self.undo_steps.append(target)
 
@@ -245,6 +264,10 @@ class History:
 
 def _combats_in(steps: Sequence[Step]) -> int:
     return count_combats((e.actor, e.text) for st in steps for e in st.log)
+
+
+def _combats_of(entries: Sequence[LogEntry]) -> int:
+    return count_combats((e.actor, e.text) for e in entries)
 
 
 def _runs_with(runs: Runs, steps: list[Step]) -> Runs:

@@ -65,7 +65,7 @@ class Session:
 
     @log.setter
     def log(self, entries: list[LogEntry]) -> None:
-        self.history.log = entries
+        self.history.replace_log(entries)
 
     @property
     def log_earlier(self) -> int:
@@ -76,6 +76,10 @@ class Session:
         """How many combats began in the entries older than :attr:`log`
         (None: unknown, the older steps cannot be read)."""
         return self.history.combats_earlier()
+
+    def combats(self) -> int | None:
+        """How many combats the fight has begun (None: unknown)."""
+        return self.history.combats()
 
     @property
     def source(self) -> StepSource | None:

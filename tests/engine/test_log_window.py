@@ -2,7 +2,9 @@
 ``show`` prints): the entries a bounded snapshot holds and the steps
 replayed after it, with the older ones counted — entries and combats —
 not read; older steps are read only when the snapshot holds fewer entries
-than asked for, and then only as many as that takes."""
+than asked for, and then only as many as that takes.  And how many
+combats the fight has begun (``History.combats``, what ``list`` says),
+kept through every step, undo and redo."""
 
 from __future__ import annotations
 
@@ -151,3 +153,26 @@ def test_older_steps_that_cannot_be_read_are_one_clear_error() -> None:
         assert "cannot be read" in str(exc)
     else:
         raise AssertionError("a window past the snapshot read nothing")
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    lines=st.lists(st.sampled_from(MOVES), max_size=120),
+    later=st.lists(st.sampled_from([*MOVES, *["undo"] * 12]), max_size=400),
+    seed=st.integers(0, 2**16),
+)
+def test_the_combats_begun_are_counted_through_undo_and_redo(
+    lines: list[str], later: list[str], seed: int
+) -> None:
+    """What ``list`` and the picker say ("combat 2 · round 3"), kept as
+    each step, undo and redo changes it, undos reading older steps back."""
+    _, steps = played([*LONG, *lines], seed)
+    source = CountingSource(steps)
+    again = resumed(steps, len(steps), source)
+    assert again.combats() == combats(again.full_log())
+    for line in later:
+        try:
+            again.apply(line)
+        except ActionError:
+            continue
+        assert again.combats() == combats(again.full_log()), line

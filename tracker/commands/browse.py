@@ -88,7 +88,7 @@ def _list(args: argparse.Namespace, store: Store) -> int:
     for s in summaries:
         table.add_row(
             _text(s.name),
-            round_shown(s.started, s.round),
+            round_shown(s.started, s.round, s.combat),
             _text(s.active or "—"),
             str(s.combatants),
             s.updated.astimezone().strftime("%Y-%m-%d %H:%M"),
