@@ -23,9 +23,6 @@ KEEP_STEPS = 256
 #: ... and stops once the undo steps kept hold this many log entries: more
 #: than the log pane's window, so resuming shows a full pane.
 KEEP_ENTRIES = 300
-#: ... so it holds at least this many log entries of a longer fight: every
-#: action logs one, but a ``prev`` that only moves the turn pointer back.
-HELD_ENTRIES = min(KEEP_STEPS, KEEP_ENTRIES)
 #: An undo or redo below what is in memory reads this many older steps at once.
 READ_CHUNK = 256
 

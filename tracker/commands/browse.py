@@ -99,18 +99,16 @@ def _list(args: argparse.Namespace, store: Store) -> int:
 
 
 def _show(args: argparse.Namespace, store: Store) -> int:
-    from rules.engine.history import HELD_ENTRIES
     from tracker.commands.report import condition_text, name_shown, state_json, to_json
 
     live = open_live(args, store, prefix=True)
-    # the newest entries, as many as a snapshot holds, so a long fight is
-    # shown from its snapshot and the steps after it (``log_earlier``
-    # counts the rest; ``export`` reads them)
-    window = live.log_window(HELD_ENTRIES if args.json else TEXT_ENTRIES)
-    state = state_json(live, window, HELD_ENTRIES)
-    if args.json:
-        print(to_json(state))
+    if args.json:  # the documented object whole, every log entry (issue 10: as before)
+        print(to_json(state_json(live)))
         return 0
+    # the text prints the newest entries only, so a long fight is shown from
+    # its snapshot and the steps after it (the older ones counted, not read)
+    window = live.log_window(TEXT_ENTRIES)
+    state = state_json(live, window)
     from rich.table import Table
     from rich.text import Text
 

@@ -32,13 +32,10 @@ if TYPE_CHECKING:
     from saves.store import Store
 
 
-def state_json(
-    live: LiveEncounter, window: LogWindow | None = None, limit: int | None = None
-) -> dict[str, Any]:
+def state_json(live: LiveEncounter, window: LogWindow | None = None) -> dict[str, Any]:
     """The documented ``show --json`` object (README: CLI) with the entries
-    of the log *window* (default: the whole log, read from the steps file),
-    at most the newest *limit*; ``log_earlier`` counts the older ones left
-    out, when there are any."""
+    of the log *window* (default: the whole log, read from the steps file;
+    the combat count is the whole fight's either way)."""
     enc = live.encounter
     active = enc.active
 
@@ -76,8 +73,7 @@ def state_json(
     if window is None:
         window = whole_log(live)
     entries = window.entries
-    kept = entries if limit is None else entries[max(0, len(entries) - limit) :]
-    state = {
+    return {
         "name": enc.name,
         "ruleset": enc.ruleset.to_dict(),
         "round": enc.round,
@@ -87,12 +83,8 @@ def state_json(
         "active": None if active is None else active.name,
         "view": enc.view.to_dict(),
         "combatants": [combatant(c) for c in enc.combatants],
-        "log": [{"round": e.round, "actor": e.actor, "text": e.text} for e in kept],
+        "log": [{"round": e.round, "actor": e.actor, "text": e.text} for e in entries],
     }
-    earlier = window.earlier + len(entries) - len(kept)
-    if earlier:  # a fight the log shows whole reads as it always did
-        state["log_earlier"] = earlier
-    return state
 
 
 def whole_log(live: LiveEncounter) -> LogWindow:
