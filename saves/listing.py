@@ -28,6 +28,9 @@ class Summary(NamedTuple):
     started: bool
     updated: datetime
     save_points: int
+    #: how many combats the fight has begun (0 when a fight saved before
+    #: this was kept does not say)
+    combat: int = 0
 
 
 def summaries(catalogue: Catalogue, folders: Path) -> tuple[list[Summary], list[str]]:
@@ -52,12 +55,14 @@ def summaries(catalogue: Catalogue, folders: Path) -> tuple[list[Summary], list[
             tail = None
         if tail is not None and tail.summary is not None and tail.t >= updated:
             summary, updated = tail.summary, tail.t
+        combat = summary.get("combat")
         out.append(
             Summary(
                 doc["name"],
                 *_shaped(summary),
                 parse_time(updated),
                 doc.get("save_points", 0),
+                combat if type(combat) is int and combat >= 0 else 0,
             )
         )
     out.sort(key=lambda s: (-s.updated.timestamp(), name_key(s.name)))
@@ -78,18 +83,24 @@ def _shaped(summary: dict[str, Any]) -> tuple[int, str | None, int, bool]:
     )
 
 
-def round_shown(started: bool, round_: int) -> str:
+def round_shown(started: bool, round_: int, combat: int = 0) -> str:
     """The round as ``list`` and the picker show it: ``3`` in combat,
-    ``ended, round 2`` after ``end`` (which keeps the count), ``—`` before."""
+    ``ended, round 2`` after ``end`` (which keeps the count), ``—`` before;
+    from a fight's second combat on (``end``, then ``start``), which one:
+    ``combat 2 · round 3``, ``combat 2 · ended, round 2``."""
+    if not started and not round_:
+        return "—"
     if started:
-        return str(round_)
-    return f"ended, round {round_}" if round_ else "—"
+        return f"combat {combat} · round {round_}" if combat > 1 else str(round_)
+    return (f"combat {combat} · " if combat > 1 else "") + f"ended, round {round_}"
 
 
-def round_said(started: bool, round_: int) -> str:
+def round_said(started: bool, round_: int, combat: int = 0) -> str:
     """The round as a sentence says it (the picker's delete question):
     ``round 3`` in combat, ``combat ended, round 2`` after ``end``, ``not
-    started`` before; the same facts as :func:`round_shown`."""
+    started`` before, ``combat 2, round 3`` and ``combat 2 ended, round 2``
+    from the second combat on; the same facts as :func:`round_shown`."""
+    named = f"combat {combat}" if combat > 1 else "combat"
     if started:
-        return f"round {round_}"
-    return f"combat ended, round {round_}" if round_ else "not started"
+        return f"{named}, round {round_}" if combat > 1 else f"round {round_}"
+    return f"{named} ended, round {round_}" if round_ else "not started"

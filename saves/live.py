@@ -26,6 +26,7 @@ from saves.store import Loaded, SaveError, Store
 
 if TYPE_CHECKING:
     from rules.endurance import EnduranceCheck
+    from rules.engine.history import LogWindow
 
 #: Write a fresh snapshot once this many steps were saved after the last one.
 COMPACT_AFTER = 200
@@ -41,12 +42,15 @@ def summary_of(session: Session) -> dict[str, Any]:
     """The small summary the resume picker and ``list`` show."""
     enc = session.encounter
     active = enc.active
+    combats = session.combats()
     return {
         "name": enc.name,
         "round": enc.round,
         "active": None if active is None else active.name,
         "combatants": len(enc.combatants),
         "started": enc.started,
+        # how many combats began ("combat 2 · round 3"); unknown: left out
+        **({} if combats is None else {"combat": combats}),
     }
 
 
@@ -230,6 +234,14 @@ class LiveEncounter:
             return self.session.full_log()
         except ActionError as exc:
             raise SaveError(f"The log of {self.name!r} cannot be read whole: {exc}.") from None
+
+    def log_window(self, count: int) -> LogWindow:
+        """At least the newest *count* log entries, the older ones counted
+        (``History.window``: older steps read only if the snapshot holds fewer)."""
+        try:
+            return self.session.log_window(count)
+        except ActionError as exc:
+            raise SaveError(f"The log of {self.name!r} cannot be read: {exc}.") from None
 
     @property
     def can_undo(self) -> bool:

@@ -7,8 +7,8 @@ a bounded snapshot's size does not grow with the fight."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any, Protocol
+from collections.abc import Iterator, Mapping, Sequence
+from typing import Any, NamedTuple, Protocol
 
 from rules.encounter import LogEntry
 from rules.engine.combats import count_combats
@@ -36,6 +36,19 @@ class StepSource(Protocol):
         ...
 
 
+class LogWindow(NamedTuple):
+    """The newest entries of a fight's log, from the first entry of a step
+    on (so a combat's opening is placed as in the whole log), and what is
+    older than them, counted, not read."""
+
+    #: oldest first
+    entries: Sequence[LogEntry]
+    #: how many entries are older than :attr:`entries`
+    earlier: int
+    #: how many combats began in those older entries
+    combats_earlier: int
+
+
 class History:
     """The undo and redo stacks of one session, and its log."""
 
@@ -43,6 +56,9 @@ class History:
         self, log: list[LogEntry] | None, undo: list[Step] | None, redo: list[Step] | None
     ) -> None:
         self.log: list[LogEntry] = list(log or [])
+        #: how many combats began in :attr:`log` (kept as it changes: the
+        #: list and the picker show it after every step)
+        self.combats_held = _combats_of(self.log)
         #: how many log entries the older undo steps (``undo_older``) hold
         self.log_earlier = 0
         #: how many combats began in those entries (None: not counted yet, a
@@ -80,19 +96,42 @@ class History:
         saved steps once, for a snapshot that did not keep the count."""
         if self._combats_earlier is None and not self._combats_unreadable:
             try:
-                older = self._source().read_steps(expand(self.undo_older))
+                older = self._older_entries()
+                self._combats_earlier = count_combats((e.actor, e.text) for e in older)
             except ActionError:
                 self._combats_unreadable = True  # asked again on every repaint
                 return None
-            self._combats_earlier = _combats_in(older)
         return self._combats_earlier
+
+    def combats(self) -> int | None:
+        """How many combats the fight has begun (``rules.engine.combats``);
+        None when that is unknown (:meth:`combats_earlier`)."""
+        earlier = self.combats_earlier()
+        return None if earlier is None else earlier + self.combats_held
+
+    def window(self, count: int) -> LogWindow:
+        """At least the newest *count* log entries (all, if the fight has
+        fewer): the log in memory, which a snapshot fills, with older steps
+        read only when it holds fewer; ActionError when they cannot be
+        read, or the combats before them cannot be counted."""
+        while len(self.log) < count and self.undo_older:
+            self._read_older(self.undo_steps, self.undo_older, READ_CHUNK)
+        combats = self.combats_earlier()
+        if combats is None:
+            raise ActionError("the older steps of this fight cannot be read to count its combats")
+        return LogWindow(list(self.log), self.log_earlier, combats)
 
     def full_log(self) -> list[LogEntry]:
         """Every log entry, the older ones read without keeping them (an export)."""
-        if not self.undo_older:
-            return list(self.log)
-        older = self._source().read_steps(expand(self.undo_older))
-        return [e for s in older for e in s.log] + self.log
+        return [*self._older_entries(), *self.log]
+
+    def _older_entries(self) -> Iterator[LogEntry]:
+        """The entries of the older undo steps, read a chunk of steps at a
+        time, so only their entries stay in memory."""
+        seqs = expand(self.undo_older)
+        for at in range(0, len(seqs), READ_CHUNK):
+            for step in self._source().read_steps(seqs[at : at + READ_CHUNK]):
+                yield from step.log
 
     def undo_top(self) -> Step | None:
         """The step an undo would revert, read from the saved steps if need be."""
@@ -129,10 +168,12 @@ class History:
         stack[:0] = steps
         if stack is self.undo_steps:
             entries = [e for st in steps for e in st.log]
+            moved = _combats_of(entries)
             self.log[:0] = entries
             self.log_earlier -= len(entries)
+            self.combats_held += moved
             if self._combats_earlier is not None:
-                self._combats_earlier -= _combats_in(steps)
+                self._combats_earlier -= moved
 
     def _top(self, stack: list[Step], older: Runs) -> Step | None:
         if not stack and older:
@@ -141,9 +182,15 @@ class History:
 
     # -- changes -------------------------------------------------------------
 
+    def replace_log(self, entries: list[LogEntry]) -> None:
+        """Put *entries* in the place of the log in memory."""
+        self.log = entries
+        self.combats_held = _combats_of(entries)
+
     def did(self, step: Step) -> None:
         """A new action took effect: the redo stack is gone."""
         self.log.extend(step.log)
+        self.combats_held += _combats_of(step.log)
         self.undo_steps.append(step)
         self.redo_steps.clear()
         self.redo_older.clear()
@@ -152,11 +199,13 @@ class History:
         n = len(target.log)
         if n:
             del self.log[-n:]
+            self.combats_held -= _combats_of(target.log)
         self.undo_steps.pop()
         self.redo_steps.append(target)
 
     def redid(self, target: Step) -> None:
         self.log.extend(target.log)
+        self.combats_held += _combats_of(target.log)
         self.redo_steps.pop()
         self.undo_steps.append(target)
 
@@ -212,6 +261,10 @@ class History:
 
 def _combats_in(steps: Sequence[Step]) -> int:
     return count_combats((e.actor, e.text) for st in steps for e in st.log)
+
+
+def _combats_of(entries: Sequence[LogEntry]) -> int:
+    return count_combats((e.actor, e.text) for e in entries)
 
 
 def _runs_with(runs: Runs, steps: list[Step]) -> Runs:

@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from rules.encounter import Encounter, LogEntry
-from rules.engine.history import History, StepSource
+from rules.engine.history import History, LogWindow, StepSource
 from rules.engine.step import Step, renames_in
 from rules.errors import ActionError
 
@@ -65,7 +65,7 @@ class Session:
 
     @log.setter
     def log(self, entries: list[LogEntry]) -> None:
-        self.history.log = entries
+        self.history.replace_log(entries)
 
     @property
     def log_earlier(self) -> int:
@@ -76,6 +76,10 @@ class Session:
         """How many combats began in the entries older than :attr:`log`
         (None: unknown, the older steps cannot be read)."""
         return self.history.combats_earlier()
+
+    def combats(self) -> int | None:
+        """How many combats the fight has begun (None: unknown)."""
+        return self.history.combats()
 
     @property
     def source(self) -> StepSource | None:
@@ -102,6 +106,10 @@ class Session:
     def full_log(self) -> list[LogEntry]:
         """Every log entry, oldest first (for an export)."""
         return self.history.full_log()
+
+    def log_window(self, count: int) -> LogWindow:
+        """At least the newest *count* log entries (``History.window``)."""
+        return self.history.window(count)
 
     # -- applying actions ----------------------------------------------------
 

@@ -6,6 +6,7 @@ log, as the app's log pane does."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -85,3 +86,41 @@ def test_show_of_one_combat_reads_as_before(capsys, db) -> None:
     assert json.loads(run(capsys, db, "show", "Fight", "--json")[1])["combat"] == 1
     run(capsys, db, "do", "Fight", "end")
     assert run(capsys, db, "show", "Fight")[1].startswith("Fight — combat over after round 1")
+
+
+def test_list_names_a_later_combat_beside_its_round(capsys, db, monkeypatch) -> None:
+    monkeypatch.setenv("COLUMNS", "200")
+    fight(capsys, db, "start\nnext\nnext\nend", "start\nnext\nnext")
+    run(capsys, db, "new", "Bridge")
+    run(capsys, db, "do", "Bridge", "add Troll hp 50 init 3\nstart\nnext")
+    status, out, _ = run(capsys, db, "list")
+    assert status == 0
+
+    def rounds(out: str) -> dict[str, str]:
+        rows = [re.split(r"\s{2,}", line.strip()) for line in out.splitlines()[1:]]
+        return {row[0]: row[1] for row in rows}
+
+    # a fight of one combat reads as it always did
+    assert rounds(out) == {"Fight": "combat 2 · round 2", "Bridge": "2"}
+    run(capsys, db, "do", "Fight", "end")
+    assert rounds(run(capsys, db, "list")[1])["Fight"] == "combat 2 · ended, round 2"
+
+
+@pytest.mark.parametrize("combat", [None, "2", 2.0, -1], ids=["not kept", "text", "float", "<0"])
+def test_a_summary_without_a_count_lists_as_one_combat(capsys, db, monkeypatch, combat) -> None:
+    # a fight saved before the count was kept, or a hand edit sealed again
+    monkeypatch.setenv("COLUMNS", "200")
+    from saves.seal import seal
+    from saves.storage import parse_tables
+
+    run(capsys, db, "new", "Fight")
+    tables = parse_tables(db.read_bytes())
+    for doc in tables["encounters"].values():
+        doc["summary"] = {"round": 3, "active": "Ogre", "combatants": 2, "started": True}
+        if combat is not None:
+            doc["summary"]["combat"] = combat
+    db.write_bytes(seal(tables, "test") + b"\n")
+    status, out, err = run(capsys, db, "list")
+    assert status == 0, err
+    (row,) = [line.split() for line in out.splitlines() if line.strip().startswith("Fight")]
+    assert row[:4] == ["Fight", "3", "Ogre", "2"]

@@ -166,3 +166,24 @@ def test_a_count_past_the_older_entries_is_one_clear_error(extra: int) -> None:
     assert len(str(refused.value)) < 200  # one line to read, not the number
     data["combats_earlier"] = data["log_earlier"]  # the most there can be
     assert Session.from_dict(data).combats_earlier() == data["log_earlier"]
+
+
+def test_the_listing_says_which_combat_each_fight_is_in(tmp_path: Path) -> None:
+    db = tmp_path / "encounters.json"
+    two_combats(db)
+    with open_store(db) as store:
+        LiveEncounter.create(store, "Bridge", actions=CAST).close()
+        live = LiveEncounter.create(store, "Crypt", actions=CAST)
+        live.do("start")
+        live.close()
+        assert {s.name: s.combat for s in store.list()} == {"Ambush": 2, "Bridge": 0, "Crypt": 1}
+    with open_store(db) as store:
+        # each step's summary says it: an undo of the second start, read
+        # from the steps file's last line before any snapshot is written
+        live = LiveEncounter.open(store, "Ambush")
+        while combats(live.log) == 1:
+            live.undo()
+        assert counted(live) == 1
+        assert next(s.combat for s in store.list() if s.name == "Ambush") == 1
+        live.redo()
+        assert next(s.combat for s in store.list() if s.name == "Ambush") == 2

@@ -7,6 +7,7 @@ the middle.  Dates are local time, as ``combat-tracker list`` shows them."""
 
 from __future__ import annotations
 
+import random
 import time
 from collections.abc import Iterator
 from datetime import UTC, datetime
@@ -16,14 +17,18 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from rich.cells import cell_len
-from test_picker_keys import picker_app
+from test_picker_keys import picker_app, saved_fights
 from textual.widgets import DataTable
 
 from rules.text import first_unsafe
+from saves.live import open_store
+from tracker.app import CombatTrackerApp
+from tracker.config import Config
 from tracker.widgets.encounter_list import (
     NAME_FLOOR,
     PADDING,
     Listed,
+    Plan,
     column_width,
     plan,
     round_cell,
@@ -82,15 +87,21 @@ def test_narrower_the_less_telling_columns_go_and_the_date_stays(utc: None) -> N
     assert row_cells(FIGHTS[1], narrow) == ["Goblin am…", "ended 2", "4 Dec 22:34"]
 
 
-@pytest.mark.parametrize("width", [116, 74, 54, 34])
-def test_the_columns_fit_the_table(width: int) -> None:
-    shown = plan(width, FIGHTS)
+def fitted(width: int, rows: list[Listed]) -> Plan:
+    """The plan for *width*, checked to fit it."""
+    shown = plan(width, rows)
     used = sum(
-        PADDING + column_width(key, header, FIGHTS, shown.short_date, shown.short_round)
+        PADDING + column_width(key, header, rows, shown.short_date, shown.short_round)
         for key, header in shown.columns
         if key != "name"
     )
     assert used + PADDING + shown.name <= width
+    return shown
+
+
+@pytest.mark.parametrize("width", [116, 74, 54, 34])
+def test_the_columns_fit_the_table(width: int) -> None:
+    shown = fitted(width, FIGHTS)
     assert shown.columns[0][0] == "name" and shown.columns[-1] == ("updated", "Last change")
     if width >= 54:  # a name is cut below its floor only on the narrowest tables
         assert shown.name >= min(NAME_FLOOR, len("Goblin ambush at the old mill"))
@@ -113,6 +124,29 @@ def test_dates_are_local_time_and_short_without_the_year(monkeypatch: pytest.Mon
 def test_the_round_reads_the_same_facts_short() -> None:
     assert [round_cell(f) for f in FIGHTS] == ["—", "ended, round 2", "1"]
     assert [round_cell(f, short=True) for f in FIGHTS] == ["—", "ended 2", "1"]
+
+
+#: the same fights in their second combat (``end``, then ``start`` again)
+AGAIN = [
+    Listed("Goblin ambush at the old mill", True, 3, "Zalek", 9, 0, PLAYED, combat=2),
+    Listed("Crypt", False, 1, None, 11, 1, PLAYED, combat=12),
+]
+
+
+def test_a_later_combat_is_named_beside_its_round() -> None:
+    assert [round_cell(f) for f in AGAIN] == ["combat 2 · round 3", "combat 12 · ended, round 1"]
+    assert [round_cell(f, short=True) for f in AGAIN] == ["C2 · R3", "C12 · ended 1"]
+    # the first combat reads as a fight of one combat always did
+    for fight in FIGHTS:
+        assert round_cell(fight._replace(combat=1)) == round_cell(fight)
+        assert round_cell(fight._replace(combat=1), short=True) == round_cell(fight, short=True)
+
+
+@pytest.mark.parametrize("width", [116, 74, 54])
+def test_a_later_combat_gives_up_columns_before_a_name(width: int) -> None:
+    shown = fitted(width, [*FIGHTS, *AGAIN])
+    assert shown.name >= min(NAME_FLOOR, len("Goblin ambush at the old mill"))
+    assert ("round", "Rnd" if shown.short_round else "Round") in shown.columns
 
 
 NAMES = st.one_of(
@@ -150,3 +184,35 @@ async def test_the_picker_at_60x20_shows_each_fight_and_when(tmp_path: Path, utc
             shown = [str(table.get_row_at(r)[0]) for r in range(3)]
             assert shown == ["Crypt", "Bridge", "Goblin ambush at the old…"]
             assert str(table.get_row_at(table.cursor_row)[0]) == "Bridge"  # kept
+
+
+async def test_the_picker_at_60x20_says_which_combat_a_fight_is_in(
+    tmp_path: Path, utc: None
+) -> None:
+    store = open_store(tmp_path / "e.json")
+    try:
+        cast = ["add A hp 5", "add B hp 5", "start"]
+        saved_fights(
+            store,
+            [
+                ("Goblin ambush at the old mill", [*cast, "next", "end", "start", "next", "next"]),
+                ("Crypt", [*cast, "end", "start", "next", "end"]),
+                ("Bridge", [*cast, "next", "next"]),
+            ],
+        )
+        app = CombatTrackerApp(store, config=Config(), rng=random.Random(1))
+        async with app.run_test(size=(60, 20)) as pilot:
+            await pilot.pause()
+            table = app.screen.query_one(DataTable)
+            rows = {str(table.get_row_at(r)[0]): str(table.get_row_at(r)[1]) for r in range(3)}
+            assert rows == {
+                "Bridge": "2",
+                "Crypt": "C2 · ended 1",
+                "Goblin ambush at the old…": "C2 · R2",  # cut no shorter than a one-combat row
+            }
+            lines = [table.render_line(y).text for y in range(4)]
+            assert lines[0].split() == ["Name", "Rnd", "Last", "change"]
+            today = when(datetime.now(UTC), short=True)
+            assert all(line.rstrip().endswith(today) for line in lines[1:]), lines
+    finally:
+        store.close()

@@ -124,16 +124,24 @@ async def test_the_picker_help_lists_its_keys(tmp_path: Path) -> None:
                 assert key_id in text
 
 
-def three_fights(store: Store) -> None:
-    for name, lines in (
-        ("Ended", ["add A hp 5", "add B hp 5", "start", "next", "next", "end"]),
-        ("Going", ["add A hp 5", "add B hp 5", "add C hp 5", "start", *["next"] * 6]),
-        ("Fresh", ["add A hp 5"]),
-    ):
+def saved_fights(store: Store, fights: Sequence[tuple[str, Sequence[str]]]) -> None:
+    """Each fight (name, its action lines) created, played and closed, oldest first."""
+    for name, lines in fights:
         live = LiveEncounter.create(store, name)
         for line in lines:
             live.do(line)
         live.close()
+
+
+def three_fights(store: Store) -> None:
+    saved_fights(
+        store,
+        [
+            ("Ended", ["add A hp 5", "add B hp 5", "start", "next", "next", "end"]),
+            ("Going", ["add A hp 5", "add B hp 5", "add C hp 5", "start", *["next"] * 6]),
+            ("Fresh", ["add A hp 5"]),
+        ],
+    )
 
 
 async def delete_question(app: CombatTrackerApp, pilot: Pilot, name: str) -> str:
@@ -170,13 +178,36 @@ async def test_the_delete_question_names_the_round_of_each_fight(tmp_path: Path)
         store.close()
 
 
+async def test_the_delete_question_names_a_later_combat(tmp_path: Path) -> None:
+    store = open_store(tmp_path / "e.json")
+    try:
+        cast = ["add A hp 5", "add B hp 5"]
+        saved_fights(
+            store,
+            [
+                ("Again", [*cast, "start", "next", "next", "end", "start", "next", "next"]),
+                ("Over", [*cast, "start", "end", "start", "next", "end"]),
+            ],
+        )
+        app = CombatTrackerApp(store, config=Config(), rng=random.Random(1))
+        async with app.run_test(size=(80, 24)) as pilot:
+            detail = await delete_question(app, pilot, "Over")  # the newest, first
+            assert detail.startswith("combat 2 ended, round 1 · 2 combatants"), detail
+            detail = await delete_question(app, pilot, "Again")
+            assert detail.startswith("combat 2, round 2 · 2 combatants · last change 20"), detail
+    finally:
+        store.close()
+
+
 async def test_the_delete_question_reads_the_listing_not_the_round_cell(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # the Round column may be worded any way: the question still says the round
     import tracker.widgets.encounter_list as columns
 
-    monkeypatch.setattr(columns, "round_shown", lambda started, n: f"R{n}" if started else f"({n})")
+    monkeypatch.setattr(
+        columns, "round_shown", lambda started, n, combat=0: f"R{n}" if started else f"({n})"
+    )
     store = open_store(tmp_path / "e.json")
     try:
         three_fights(store)

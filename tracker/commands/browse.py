@@ -38,6 +38,8 @@ def _console() -> Any:
 
 #: the longest name a table shows whole (a hand-edited file may hold megabytes)
 CELL = 200
+#: the newest log entries ``show`` prints under its table
+TEXT_ENTRIES = 10
 
 
 def _text(value: Any, limit: int = CELL) -> Any:
@@ -86,7 +88,7 @@ def _list(args: argparse.Namespace, store: Store) -> int:
     for s in summaries:
         table.add_row(
             _text(s.name),
-            round_shown(s.started, s.round),
+            round_shown(s.started, s.round, s.combat),
             _text(s.active or "—"),
             str(s.combatants),
             s.updated.astimezone().strftime("%Y-%m-%d %H:%M"),
@@ -100,11 +102,13 @@ def _show(args: argparse.Namespace, store: Store) -> int:
     from tracker.commands.report import condition_text, name_shown, state_json, to_json
 
     live = open_live(args, store, prefix=True)
-    entries = live.full_log()
-    state = state_json(live, entries)
-    if args.json:
-        print(to_json(state))
+    if args.json:  # the documented object whole, every log entry (issue 10: as before)
+        print(to_json(state_json(live)))
         return 0
+    # the text prints the newest entries only, so a long fight is shown from
+    # its snapshot and the steps after it (the older ones counted, not read)
+    window = live.log_window(TEXT_ENTRIES)
+    state = state_json(live, window)
     from rich.table import Table
     from rich.text import Text
 
@@ -161,14 +165,14 @@ def _show(args: argparse.Namespace, store: Store) -> int:
             cells.insert(3, _text(c["group"] or ""))
         table.add_row(*cells, style=style)
     console.print(table)
-    log = state["log"]
-    for entry, opens in list(zip(log, openings(entries), strict=True))[-10:]:
+    numbered = zip(window.entries, openings(window.entries, window.combats_earlier), strict=True)
+    for entry, opens in list(numbered)[-TEXT_ENTRIES:]:
         if opens > 1:  # over what its start logged, as the app's log draws it
             console.print(combat_rule(opens), highlight=False)
         # outside any round (before the first start, after end): "–", as
         # the app's log shows it; there is no round 0 to point the GM at
-        line = Text(f"R{entry['round']} " if entry["round"] else "–  ", style="dim")
+        line = Text(f"R{entry.round} " if entry.round else "–  ", style="dim")
         # visible first: the kept-dice marks survive, control characters do not
-        line.append_text(styled(shorten(entry["text"], 2000)))
+        line.append_text(styled(shorten(entry.text, 2000)))
         console.print(line, highlight=False)
     return 0

@@ -27,13 +27,15 @@ from tracker.commands.common import (
 
 if TYPE_CHECKING:
     from rules.encounter import LogEntry
+    from rules.engine.history import LogWindow
     from saves.live import LiveEncounter
     from saves.store import Store
 
 
-def state_json(live: LiveEncounter, log: Sequence[LogEntry] | None = None) -> dict[str, Any]:
-    """The documented ``show --json`` object (README: CLI); *log*: the
-    fight's whole log when the caller read it already."""
+def state_json(live: LiveEncounter, window: LogWindow | None = None) -> dict[str, Any]:
+    """The documented ``show --json`` object (README: CLI) with the entries
+    of the log *window* (default: the whole log, read from the steps file;
+    the combat count is the whole fight's either way)."""
     enc = live.encounter
     active = enc.active
 
@@ -68,20 +70,28 @@ def state_json(live: LiveEncounter, log: Sequence[LogEntry] | None = None) -> di
             "endurance": endurance,
         }
 
-    if log is None:
-        log = live.full_log()
+    if window is None:
+        window = whole_log(live)
+    entries = window.entries
     return {
         "name": enc.name,
         "ruleset": enc.ruleset.to_dict(),
         "round": enc.round,
         "started": enc.started,
         # after ``end`` a later ``start`` begins combat 2 (rules.engine.combats)
-        "combat": count_combats((e.actor, e.text) for e in log),
+        "combat": window.combats_earlier + count_combats((e.actor, e.text) for e in entries),
         "active": None if active is None else active.name,
         "view": enc.view.to_dict(),
         "combatants": [combatant(c) for c in enc.combatants],
-        "log": [{"round": e.round, "actor": e.actor, "text": e.text} for e in log],
+        "log": [{"round": e.round, "actor": e.actor, "text": e.text} for e in entries],
     }
+
+
+def whole_log(live: LiveEncounter) -> LogWindow:
+    """Every entry of *live*'s log (the older ones read from the steps file)."""
+    from rules.engine.history import LogWindow
+
+    return LogWindow(live.full_log(), 0, 0)
 
 
 def to_json(value: Any, indent: int | None = None) -> str:
@@ -193,8 +203,9 @@ def _log_item(escaper: _Escaper, actor: str, text: str) -> str:
 
 def markdown_report(live: LiveEncounter) -> str:
     """A round-by-round report a GM can paste into session notes."""
-    log = live.full_log()
-    state = state_json(live, log)
+    window = whole_log(live)
+    log = window.entries
+    state = state_json(live, window)
     escaper = _Escaper([c["name"] for c in state["combatants"]] + [state["name"]])
     lines = [f"# {md_cell(state['name'])}", ""]
     rules = _escape(state["ruleset"]["name"])

@@ -33,23 +33,31 @@ def _get(summary: object, key: str, default: object = None) -> object:
     return getattr(summary, key, default)
 
 
-def _round(summary: object) -> tuple[bool, int]:
-    """Whether the listed fight is in combat, and its round (0: none)."""
-    rounds = _get(summary, "round", 0)
-    return bool(_get(summary, "started", False)), rounds if isinstance(rounds, int) else 0
+def _round(summary: object) -> tuple[bool, int, int]:
+    """Whether the listed fight is in combat, its round (0: none) and how
+    many combats it has begun (0: not said)."""
+    rounds, combat = _get(summary, "round", 0), _get(summary, "combat", 0)
+    return (
+        bool(_get(summary, "started", False)),
+        rounds if isinstance(rounds, int) else 0,
+        combat if isinstance(combat, int) else 0,
+    )
 
 
 def listed(summary: object) -> Listed:
     """What the picker shows of *summary* (a ``Summary``, or a dict)."""
     combatants, points = _get(summary, "combatants", 0), _get(summary, "save_points", 0)
     active = _get(summary, "active")
+    started, rounds, combat = _round(summary)
     return Listed(
         str(_get(summary, "name")),
-        *_round(summary),
+        started,
+        rounds,
         active if isinstance(active, str) else None,
         combatants if isinstance(combatants, int) else 0,
         points if isinstance(points, int) else 0,
         _get(summary, "updated") or "",  # type: ignore[arg-type]
+        combat,
     )
 
 

@@ -35,6 +35,8 @@ class Listed(NamedTuple):
     combatants: int
     save_points: int
     updated: datetime | str
+    #: how many combats the fight has begun (its second on: "combat 2 · round 3")
+    combat: int = 0
 
 
 class Plan(NamedTuple):
@@ -64,9 +66,15 @@ def when(value: object, short: bool = False, now: datetime | None = None) -> str
 
 
 def round_cell(row: Listed, short: bool = False) -> str:
-    """``3``, ``—``, or ``ended, round 2`` (``ended 2`` when *short*)."""
-    text = round_shown(row.started, row.round)
-    return text.replace(", round", "") if short else text
+    """``3``, ``—``, or ``ended, round 2`` (``ended 2`` when *short*);
+    from a second combat on ``combat 2 · round 3`` (``C2 · R3``) and
+    ``combat 2 · ended, round 2`` (``C2 · ended 2``)."""
+    if not short:
+        return round_shown(row.started, row.round, row.combat)
+    text = round_shown(row.started, row.round).replace(", round", "")
+    if row.combat > 1 and text != "—":
+        return f"C{row.combat} · " + (f"R{text}" if row.started else text)
+    return text
 
 
 #: (key, long header, short header) in the order shown.
