@@ -234,6 +234,16 @@ SAVES_KEYS: tuple[Key, ...] = (
         "in the saves form: the highlighted target takes nothing, then the next row",
         show=False,
     ),
+    Key(
+        "saves.all",
+        "a",
+        "all_alike",
+        "All alike",
+        "saves: every row as this one",
+        "in the saves form: every target takes what the highlighted one does (full, half "
+        "or none; then change the few that differ)",
+        show=False,
+    ),
 )
 
 
