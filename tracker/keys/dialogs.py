@@ -81,7 +81,8 @@ PICKER_KEYS: tuple[Key, ...] = (
 )
 
 #: The help screen's keys (``?`` on the encounter screen and the picker):
-#: its list of keys is longer than the screen, so it scrolls as lists do.
+#: its list of keys is longer than the screen, so it scrolls as lists do;
+#: the notices shown at start-up (repairs, recovery) scroll with the same.
 HELP_KEYS: tuple[Key, ...] = (
     *(
         Key(
@@ -90,7 +91,7 @@ HELP_KEYS: tuple[Key, ...] = (
             f"scroll_keys({lines})",
             way.capitalize(),
             f"help: scroll {way}",
-            f"in the help screen: scroll the list of keys {way} a line",
+            f"in the help screen and the notices: scroll {way} a line",
             show=False,
             priority=True,  # before the scroll's own arrows, which drop keys typed in a burst
         )
