@@ -20,6 +20,7 @@ from tests.tracker.test_keys import log_lines, make_app, names, row_text, type_t
 from tracker.initiative_entry import initiative_entry
 from tracker.screens.encounter import EncounterScreen
 from tracker.screens.faces import FacesScreen
+from tracker.screens.form import FormBody
 from tracker.screens.initiative_form import InitiativeFormScreen
 
 PLAYERS = ("Mira", "Bram", "Bob; remove Zombie 1", "Tess")
@@ -203,6 +204,38 @@ async def test_more_totals_than_one_step_takes_are_one_message_and_change_nothin
         assert [inits[f"Hero {i}"] for i in range(1, 100)] == [i % 20 + 1 for i in range(99)]
         await pilot.press("ctrl+z")  # one step, one undo
         assert app.live.session.to_dict()["encounter"] == before["encounter"]
+
+
+def in_view(form: InitiativeFormScreen, row: int) -> bool:
+    """Whether row *row*'s message is shown inside the form's visible part."""
+    message = form.query_one(f"#init-message-{row}", Static).region
+    return message.height >= 1 and form.query_one(FormBody).region.contains_region(message)
+
+
+async def test_the_message_under_the_last_row_of_a_long_form_is_in_view() -> None:
+    app = make_app(table_of_players(100))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("s")
+        form = app.screen
+        assert isinstance(form, InitiativeFormScreen)
+        inputs = list(form.query(Input).results(Input))
+        for i, field in enumerate(inputs):
+            field.value = str(i % 20 + 1)  # a hundred totals: one too many
+        inputs[-1].focus()
+        await pilot.press("enter")
+        await pilot.pause()
+        assert form.focused is inputs[-1] and in_view(form, 99)  # not below the fold
+        assert "leave 1 blank" in str(form.query_one("#init-message-99", Static).render())
+        await pilot.press("backspace", "backspace", "x", "enter")  # a bad total there
+        await pilot.pause()
+        assert "init must be a whole number" in str(
+            form.query_one("#init-message-99", Static).render()
+        )
+        assert in_view(form, 99)
+        await pilot.press("backspace", "enter")  # blank: rolled, and the fight starts
+        await pilot.pause()
+        assert isinstance(app.screen, EncounterScreen)
+        assert app.live.session.encounter.started
 
 
 async def test_a_hundred_players_left_blank_start_at_once() -> None:
