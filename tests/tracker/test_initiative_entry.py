@@ -9,6 +9,7 @@ import shlex
 
 from hypothesis import given
 from hypothesis import strategies as st
+from textual.pilot import Pilot
 from textual.widgets import Checkbox, Input, Static
 
 from rules.encounter import Encounter
@@ -17,6 +18,7 @@ from rules.engine.grammar import MAX_BATCH
 from rules.engine.parse import parse_action
 from saves.live import LiveEncounter
 from tests.tracker.test_keys import log_lines, make_app, names, row_text, type_text
+from tracker.app import CombatTrackerApp
 from tracker.initiative_entry import initiative_entry
 from tracker.screens.encounter import EncounterScreen
 from tracker.screens.faces import FacesScreen
@@ -166,21 +168,30 @@ def table_of_players(count: int) -> LiveEncounter:
     return LiveEncounter.in_memory(session)
 
 
+async def call_out(pilot: Pilot, app: CombatTrackerApp, totals: list[str]) -> list[Input]:
+    """``s``, each row's total (by value: a hundred rows typed key by key
+    take long), then Enter on the last row; the form's fields."""
+    await pilot.press("s")
+    form = app.screen
+    assert isinstance(form, InitiativeFormScreen)
+    inputs = list(form.query(Input).results(Input))
+    for field, total in zip(inputs, totals, strict=False):
+        field.value = total
+    inputs[-1].focus()
+    await pilot.press("enter")
+    await pilot.pause()
+    return inputs
+
+
 async def test_more_totals_than_one_step_takes_are_one_message_and_change_nothing() -> None:
     app = make_app(table_of_players(120))
     async with app.run_test(size=(80, 24)) as pilot:
         before = app.live.session.to_dict()
-        await pilot.press("s")
+        # every total called out but the last, then Enter on it: start
+        inputs = await call_out(pilot, app, [str(i % 20 + 1) for i in range(119)])
         form = app.screen
-        assert isinstance(form, InitiativeFormScreen)
-        inputs = list(form.query(Input).results(Input))
+        assert isinstance(form, InitiativeFormScreen)  # the form stays, every total kept
         assert len(inputs) == 120
-        for i, field in enumerate(inputs[:-1]):  # every total called out but the last
-            field.value = str(i % 20 + 1)
-        inputs[-1].focus()
-        await pilot.press("enter")  # the last row: start
-        await pilot.pause()
-        assert app.screen is form  # the form stays, every total kept
         assert app.live.session.to_dict() == before
         messages = [str(m.render()) for m in form.query(".init-message").results(Static)]
         told = [(i, m) for i, m in enumerate(messages) if m]
@@ -215,15 +226,10 @@ def in_view(form: InitiativeFormScreen, row: int) -> bool:
 async def test_the_message_under_the_last_row_of_a_long_form_is_in_view() -> None:
     app = make_app(table_of_players(100))
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.press("s")
+        # a hundred totals: one too many
+        inputs = await call_out(pilot, app, [str(i % 20 + 1) for i in range(100)])
         form = app.screen
         assert isinstance(form, InitiativeFormScreen)
-        inputs = list(form.query(Input).results(Input))
-        for i, field in enumerate(inputs):
-            field.value = str(i % 20 + 1)  # a hundred totals: one too many
-        inputs[-1].focus()
-        await pilot.press("enter")
-        await pilot.pause()
         assert form.focused is inputs[-1] and in_view(form, 99)  # not below the fold
         assert "leave 1 blank" in str(form.query_one("#init-message-99", Static).render())
         await pilot.press("backspace", "backspace", "x", "enter")  # a bad total there
@@ -241,12 +247,7 @@ async def test_the_message_under_the_last_row_of_a_long_form_is_in_view() -> Non
 async def test_a_hundred_players_left_blank_start_at_once() -> None:
     app = make_app(table_of_players(150))
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.press("s")
-        form = app.screen
-        assert isinstance(form, InitiativeFormScreen)
-        list(form.query(Input).results(Input))[-1].focus()
-        await pilot.press("enter")
-        await pilot.pause()
+        await call_out(pilot, app, [])
         assert isinstance(app.screen, EncounterScreen)
         assert app.live.session.encounter.started
 
