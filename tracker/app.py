@@ -274,7 +274,7 @@ class CombatTrackerApp(QuietWhenQuitting, App[None]):
         if notices:
             from tracker.screens.prompt import NoticeScreen
 
-            self.push_screen(NoticeScreen(title, notices))
+            self.push_screen(NoticeScreen(title, notices, self.config.keymap))
 
     def open_encounter(self, name: str, new: bool, ruleset: str | None = None) -> None:
         """Create (with *ruleset*) or load *name* and show it (errors: one notice, no change)."""

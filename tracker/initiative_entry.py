@@ -26,7 +26,8 @@ def players_without_initiative(enc: Encounter) -> list[str]:
 def initiative_entry(totals: Mapping[str, str]) -> str | dict[str, str]:
     """The initiative form's line for the *totals* typed by player name
     (blank: ``start`` rolls it), or the engine's message by name for each
-    total that is not a whole number within its bounds."""
+    total that is not a whole number within its bounds, or, on the first
+    total past what one step holds, how many to leave blank."""
     from rules.engine.values import bounded
     from rules.errors import ActionError
 
@@ -37,7 +38,25 @@ def initiative_entry(totals: Mapping[str, str]) -> str | dict[str, str]:
             values.append((name, bounded("init", text) if text.strip() else None))
         except ActionError as exc:
             errors[name] = str(exc)
-    return errors or lines.initiative_line(values)
+    return errors or _too_many(values) or lines.initiative_line(values)
+
+
+def _too_many(values: Sequence[tuple[str, int | None]]) -> dict[str, str]:
+    """The message, under the first total that does not fit, when the
+    typed totals and ``start`` are more actions than one line holds
+    (``rules.engine.grammar.MAX_BATCH``): the step is one batch, so one
+    undo takes it all back, and the engine takes no bigger one."""
+    from rules.engine.grammar import MAX_BATCH
+
+    room = MAX_BATCH - 1  # the batch ends with ``start``
+    typed = [name for name, total in values if total is not None]
+    if len(typed) <= room:
+        return {}
+    extra = len(typed) - room
+    return {
+        typed[room]: f"one step takes at most {room} typed totals, and {len(typed)} are typed: "
+        f"leave {extra} blank (rolled), or set them with i once the fight has started"
+    }
 
 
 def monster_dice(enc: Encounter, action: Action, needed: Dice) -> tuple[Action, Dice, list[bool]]:

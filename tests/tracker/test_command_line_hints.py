@@ -58,9 +58,9 @@ async def test_dmg_completes_and_applies_as_damage() -> None:
         await type_text(pilot, "dmg Og")
         await pilot.press("tab")
         line = app.screen.query_one("#command-input", Input)
-        assert line.value == "dmg Ogre"
+        assert line.value == "dmg Ogre "
         hint = str(app.screen.query_one("#command-hint", Static).render())
         assert hint.startswith("damage T AMOUNT|DICE")
-        await type_text(pilot, " 9")
+        await type_text(pilot, "9")
         await pilot.press("enter")
         assert hp(app, "Ogre") == 50

@@ -4,8 +4,14 @@ asserts the engine state and what the panes show).  RULES.md §4, §5, §7."""
 
 from __future__ import annotations
 
+import random
+import shlex
+
 from textual.widgets import Input, Static
 
+from rules.encounter import Encounter
+from rules.engine import Session
+from saves.live import LiveEncounter
 from tests.tracker.test_keys import fight, log_lines, make_app, names, row_text, select, type_text
 from tracker.screens.help import HelpScreen
 from tracker.screens.prompt import ConfirmScreen
@@ -157,3 +163,72 @@ async def test_ctrl_c_says_in_plain_words_which_key_quits(monkeypatch) -> None:
         await pilot.pause()
         assert app.is_running
     assert shown == ["Do you want to quit?: Press q to quit the app (everything is already saved)"]
+
+
+def crypt_after_the_fireball(names_: list[str] | None = None) -> LiveEncounter:
+    """Twelve zombies rolled one by one (spread over the order), two goblins
+    and an ogre (or *names_*), all down; Mira, a player, stands."""
+    session = Session(Encounter("Crypt"), rng=random.Random(11))
+    session.apply("add Mira hp 30 al 15 player init 12")
+    if names_ is None:
+        session.apply("add Zombie count 12 hp 10 al 8")
+        session.apply("add Goblin count 2 hp 7 al 13")
+        session.apply("add Ogre hp 30 al 11")
+    else:
+        for name in names_:
+            session.apply(f"add {shlex.quote(name)} hp 10 al 8")
+    session.apply("start")
+    session.apply("damage monsters 99")
+    return LiveEncounter.in_memory(session)
+
+
+def dialog_fits(app: object, width: int, height: int) -> None:
+    """The question's dialog, its keys row included, is on the screen."""
+    screen = app.screen  # type: ignore[attr-defined]
+    keys = screen.query_one("#confirm-keys", Static)
+    dialog = screen.query_one(".dialog")
+    assert keys.region.height >= 1 and keys.region.bottom <= height
+    assert dialog.region.y >= 0 and dialog.region.bottom <= height
+    assert dialog.region.right <= width
+
+
+async def test_ctrl_d_on_a_horde_names_it_in_runs_on_one_screen() -> None:
+    app = make_app(crypt_after_the_fireball())
+    async with app.run_test(size=(60, 20)) as pilot:
+        zombies = [n for n in names(app) if n.startswith("Zombie")]
+        assert zombies != sorted(zombies)  # spread over the order
+        await pilot.press("ctrl+d")
+        assert isinstance(app.screen, ConfirmScreen)
+        shown = str(app.screen.query_one(".dialog-title").render())
+        assert shown == "Remove 15 defeated: Goblin 1, Goblin 2, Ogre, Zombie 1–12?"
+        dialog_fits(app, 60, 20)
+        await pilot.press("y")
+        assert names(app) == ["Mira"]
+
+
+async def test_ctrl_d_on_many_long_names_stays_one_screen_at_60x20() -> None:
+    long = [
+        f"{word} " + "of the Sunken Crypt Risen Again and Again " + "x" * 20
+        for word in (
+            "Warden",
+            "Keeper",
+            "Herald",
+            "Shade",
+            "Wight",
+            "Ghoul",
+            "Lich",
+            "Wraith",
+            "Ghast",
+        )
+    ]
+    long = [n[:60] for n in long]
+    app = make_app(crypt_after_the_fireball(long))
+    async with app.run_test(size=(60, 20)) as pilot:
+        await pilot.press("ctrl+d")
+        assert isinstance(app.screen, ConfirmScreen)
+        shown = str(app.screen.query_one(".dialog-title").render())
+        assert shown.startswith("Remove 9 defeated: Ghast of the Sunken Crypt")
+        assert shown.endswith("(9 in all)?")
+        dialog_fits(app, 60, 20)
+        await pilot.press("enter")  # no
+        assert len(names(app)) == 10

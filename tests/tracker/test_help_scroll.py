@@ -1,9 +1,11 @@
 """The help screen (``?``) is longer than any terminal: a GM scrolls it
 with ``j`` / ``k`` as every list of the tracker, or the arrows, and its keys
-are rebindable by id like the rest."""
+are rebindable by id like the rest.  The notices shown at start (repairs,
+recovery) scroll with the same keys."""
 
 from __future__ import annotations
 
+import random
 from pathlib import Path
 
 from test_keys import make_app
@@ -12,11 +14,15 @@ from textual.containers import VerticalScroll
 from textual.pilot import Pilot
 from textual.widgets import Static
 
+from saves.live import LiveEncounter, open_store
+from saves.store import Store
 from tracker.app import CombatTrackerApp
 from tracker.bindings import key_ids
+from tracker.config import Config
 from tracker.screens.encounter import EncounterScreen
 from tracker.screens.help import HelpScreen
 from tracker.screens.picker import PickerScreen
+from tracker.screens.prompt import NoticeScreen
 
 
 async def open_help(pilot: Pilot, app: CombatTrackerApp) -> VerticalScroll:
@@ -87,3 +93,51 @@ async def test_the_pickers_help_scrolls_with_j_too(tmp_path: Path) -> None:
             assert await scrolled(pilot, scroll, "j", "j") == 2
             await pilot.press("escape")
             assert isinstance(app.screen, PickerScreen)
+
+
+def store_with_notices(tmp_path: Path, count: int) -> Store:
+    """A database whose opening found *count* things to repair."""
+    store = open_store(tmp_path / "e.json")
+    LiveEncounter.create(store, "Bridge trolls").close()
+    store.notices.extend(
+        f"The journal of 'Bridge trolls {n}' was damaged at line {n}; the steps "
+        "before it were kept and the damaged copy set aside."
+        for n in range(1, count + 1)
+    )
+    return store
+
+
+async def test_j_and_k_scroll_the_notices_as_they_do_the_help(tmp_path: Path) -> None:
+    store = store_with_notices(tmp_path, 12)
+    try:
+        app = CombatTrackerApp(store, config=Config(), rng=random.Random(1))
+        async with app.run_test(size=(80, 24)) as pilot:
+            assert isinstance(app.screen, NoticeScreen)
+            scroll = app.screen.query_one(VerticalScroll)
+            assert scroll.scroll_y == 0 and scroll.max_scroll_y > 3
+            assert await scrolled(pilot, scroll, "j", "j", "j") == 3
+            assert await scrolled(pilot, scroll, "k") == 2
+            assert await scrolled(pilot, scroll, "down") == 3
+            assert await scrolled(pilot, scroll, "up", "up", "up", "k") == 0
+            row = app.screen.query_one(".dialog-keys", Static)
+            assert str(row.render()) == "Enter / Esc: close · ↑↓ j k: scroll"
+            await pilot.press("enter")
+            assert isinstance(app.screen, PickerScreen)  # j / k moved nothing behind it
+    finally:
+        store.close()
+
+
+async def test_the_notices_scroll_keys_rebind_with_the_helps(tmp_path: Path) -> None:
+    store = store_with_notices(tmp_path, 12)
+    try:
+        keymap = {"help.down": "n", "help.up": "p"}
+        app = CombatTrackerApp(store, config=Config(keymap=keymap), rng=random.Random(1))
+        async with app.run_test(size=(60, 20)) as pilot:
+            assert isinstance(app.screen, NoticeScreen)
+            scroll = app.screen.query_one(VerticalScroll)
+            assert await scrolled(pilot, scroll, "n", "n") == 2
+            assert await scrolled(pilot, scroll, "p") == 1
+            row = app.screen.query_one(".dialog-keys", Static)
+            assert str(row.render()) == "Enter / Esc: close · ↑↓ n p: scroll"
+    finally:
+        store.close()

@@ -18,6 +18,7 @@ from saves.live import LiveEncounter
 from tracker.app import CombatTrackerApp
 from tracker.config import Config
 from tracker.screens.encounter import EncounterScreen
+from tracker.screens.help import HelpScreen
 from tracker.screens.saves_form import DamagePromptScreen, SavesScreen
 from tracker.widgets.initiative import InitiativePane
 from tracker.widgets.saves_list import SavesList
@@ -128,3 +129,51 @@ async def test_a_click_moves_the_cursor_and_the_form_still_applies() -> None:
         await pilot.pause()
         action = app.live.session.undo_stack[-1].action
         assert action["none"] == ["Zombie 3"] and "half" not in action
+
+
+async def test_a_sets_every_row_as_the_highlighted_one_then_the_few_differ() -> None:
+    """Most of the horde saved: ``h`` on one row, ``a`` for all thirty,
+    then the one that failed back to full; one line, one roll."""
+    app = CombatTrackerApp(live=horde(), config=Config())
+    async with app.run_test(size=(120, 40)) as pilot:
+        form = await open_form(pilot, app)
+        await pilot.press("j", "j", "h", "k")  # Zombie 3 half, the cursor back on it
+        assert form.cursor == 2
+        await pilot.press("a")
+        screen = app.screen
+        assert isinstance(screen, SavesScreen)
+        assert screen.rows == [f"◧ half  {n}" for n in ZOMBIES]
+        assert painted(form) == [f"◧ half  {n}" for n in ZOMBIES[: len(painted(form))]]
+        assert form.cursor == 2  # a moves nothing
+        await pilot.press("escape")  # back to the amount: the choices are kept
+        await pilot.press("ctrl+s")
+        assert isinstance(app.screen, SavesScreen)
+        assert app.screen.rows == [f"◧ half  {n}" for n in ZOMBIES]
+        await pilot.press("end", "f", "enter")  # Zombie 30 failed: full
+        await pilot.pause()
+        assert isinstance(app.screen, EncounterScreen)
+        action = app.live.session.undo_stack[-1].action
+        assert action["half"] == ZOMBIES[:-1] and "none" not in action
+        rolled = sum(action["faces"])
+        hp = {c.name: c.hp for c in app.live.encounter.combatants}
+        assert hp["Zombie 1"] == 60 - rolled // 2 and hp["Zombie 30"] == 60 - rolled
+
+
+async def test_the_all_alike_key_rebinds_by_id_and_help_lists_it() -> None:
+    app = CombatTrackerApp(live=horde(), config=Config(keymap={"saves.all": "A"}))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await open_form(pilot, app)
+        await pilot.press("n", "k", "a")  # a is no key here now: nothing changes
+        screen = app.screen
+        assert isinstance(screen, SavesScreen)
+        assert screen.rows[:2] == ["□ none  Zombie 1", "■ full  Zombie 2"]
+        await pilot.press("A")
+        assert screen.rows == [f"□ none  {n}" for n in ZOMBIES]
+    app = CombatTrackerApp(live=horde(), config=Config())
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("question_mark")
+        await pilot.pause()
+        assert isinstance(app.screen, HelpScreen)
+        key, does, ids = ([str(c) for c in col.cells] for col in app.screen.table.columns)
+        row = ids.index("saves.all")
+        assert key[row] == "a" and does[row].startswith("saves: every row as this one")

@@ -81,7 +81,8 @@ PICKER_KEYS: tuple[Key, ...] = (
 )
 
 #: The help screen's keys (``?`` on the encounter screen and the picker):
-#: its list of keys is longer than the screen, so it scrolls as lists do.
+#: its list of keys is longer than the screen, so it scrolls as lists do;
+#: the notices shown at start-up (repairs, recovery) scroll with the same.
 HELP_KEYS: tuple[Key, ...] = (
     *(
         Key(
@@ -90,7 +91,7 @@ HELP_KEYS: tuple[Key, ...] = (
             f"scroll_keys({lines})",
             way.capitalize(),
             f"help: scroll {way}",
-            f"in the help screen: scroll the list of keys {way} a line",
+            f"in the help screen and the notices: scroll {way} a line",
             show=False,
             priority=True,  # before the scroll's own arrows, which drop keys typed in a burst
         )
@@ -232,6 +233,16 @@ SAVES_KEYS: tuple[Key, ...] = (
         "None",
         "saves: none",
         "in the saves form: the highlighted target takes nothing, then the next row",
+        show=False,
+    ),
+    Key(
+        "saves.all",
+        "a",
+        "all_alike",
+        "All alike",
+        "saves: every row as this one",
+        "in the saves form: every target takes what the highlighted one does (full, half "
+        "or none; then change the few that differ)",
         show=False,
     ),
 )

@@ -69,9 +69,13 @@ def end_combat(screen: EncounterView) -> None:
 
 
 def remove_defeated(screen: EncounterView) -> None:
-    """``remove defeated``, once the GM confirms (Enter says no)."""
+    """``remove defeated``, once the GM confirms (Enter says no): who, as
+    the log names a horde, in runs (``Zombie 1–12``, by name: a horde
+    rolled one by one is spread over the order)."""
+    from rules.engine.groups import name_runs, natural_key
+
     down = screen.controller.defeated()
-    shown = ", ".join(down[:5]) + (f" and {len(down) - 5} more" if len(down) > 5 else "")
+    shown = name_runs(sorted(down, key=natural_key))
     _confirm(
         screen,
         f"Remove {len(down)} defeated: {shown}?",

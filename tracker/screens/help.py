@@ -15,28 +15,11 @@ from textual.widgets import Label, Static
 
 from tracker.bindings import HELP_KEYS, Key, bindings
 from tracker.screens.dialog import Dialog, keys_row
+from tracker.screens.scrolling import LineScrolling, key_text, scroll_keys_text
 from tracker.widgets.plain import plain, visible
 
 if TYPE_CHECKING:
     from tracker.config import Config
-
-#: How keys are shown (Textual's names → what is printed on the keycap).
-KEY_NAMES = {
-    "question_mark": "?",
-    "colon": ":",
-    "space": "space",
-    "delete": "del",
-    "escape": "Esc",
-    "left_square_bracket": "[",
-    "right_square_bracket": "]",
-    "left_curly_bracket": "{",
-    "right_curly_bracket": "}",
-}
-
-
-def key_text(keys: str) -> str:
-    """``"question_mark,f1"`` → ``"? / f1"``."""
-    return " / ".join(KEY_NAMES.get(k.strip(), k.strip()) for k in keys.split(","))
 
 
 def keys_table(keys: Sequence[Key], keymap: Mapping[str, str], narrow: bool = False) -> Table:
@@ -61,7 +44,7 @@ def keys_table(keys: Sequence[Key], keymap: Mapping[str, str], narrow: bool = Fa
 NARROW = 100
 
 
-class HelpScreen(Dialog[None]):
+class HelpScreen(LineScrolling, Dialog[None]):
     """Every key of the encounter screen (or the picker); j / k and the
     arrows scroll it, any of Esc, q, ?, f1 closes it."""
 
@@ -84,18 +67,7 @@ class HelpScreen(Dialog[None]):
                     classes="dialog-hint",
                     markup=False,
                 )
-            yield keys_row(f"{self._scroll_keys()}: scroll · Esc: close")
-
-    def _scroll_keys(self) -> str:
-        """The keys that scroll, as the keymap binds them: ``↑↓ j k``."""
-        down, up = (self._keymap.get(k.id, k.key).split(",")[0] for k in HELP_KEYS[:2])
-        return visible(f"↑↓ {key_text(down)} {key_text(up)}")
-
-    def action_scroll_keys(self, lines: int) -> None:
-        """Scroll the list of keys *lines* down (up when negative), at once:
-        three keys in one burst (a held key, a fast typist) scroll three lines."""
-        scroll = self.query_one(VerticalScroll)
-        scroll.scroll_to(y=scroll.scroll_y + lines, animate=False, immediate=True)
+            yield keys_row(f"{scroll_keys_text(self._keymap)}: scroll · Esc: close")
 
     def on_resize(self) -> None:
         narrow = self.size.width < NARROW

@@ -93,6 +93,14 @@ class InitiativeFormScreen(TakesTyping, Dialog[InitiativeEntry | None]):
                 first = i
         return first
 
+    def _point_at(self, row: int) -> None:
+        """Focus *row*, its message in view too: under the last rows of a
+        long form it would be below the fold, the GM left wondering."""
+        self._inputs()[row].focus()
+        message = self.query_one(f"#init-message-{row}", Static)
+        # once the message has its height (it had none while empty)
+        self.call_after_refresh(message.scroll_visible, animate=False)
+
     def _entered(self, row_input: Input, key: str) -> None:
         """Enter or Tab on a row: check it, then focus the next at once; the last submits."""
         if quitting(self):
@@ -103,6 +111,7 @@ class InitiativeFormScreen(TakesTyping, Dialog[InitiativeEntry | None]):
         result = self._check({name: row_input.value})
         if isinstance(result, dict):  # this row is refused: stay on it
             self._show({**self._errors, **result})
+            self._point_at(row)
             return
         self._show({n: e for n, e in self._errors.items() if n != name})
         if row + 1 < len(inputs):
@@ -118,7 +127,7 @@ class InitiativeFormScreen(TakesTyping, Dialog[InitiativeEntry | None]):
         if isinstance(result, dict):
             first = self._show(result)
             if first is not None:
-                self._inputs()[first].focus()
+                self._point_at(first)
             return
         monster_dice = self._physical and self.query_one("#init-monster-dice", Checkbox).value
         self.dismiss(InitiativeEntry(result, monster_dice))

@@ -5,7 +5,7 @@ caller's ``submit`` returns an error message or None."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, ClassVar
 
 from textual.app import ComposeResult
@@ -13,8 +13,10 @@ from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.widgets import Input, Label, Static
 
+from tracker.bindings import bindings
 from tracker.screens.dialog import Dialog, keys_row, say
 from tracker.screens.quitting import quitting
+from tracker.screens.scrolling import SCROLL_KEYS, LineScrolling, scroll_keys_text
 from tracker.screens.typeahead import TakesTyping
 from tracker.widgets.completing_input import CompletingInput, Completions, no_completions
 from tracker.widgets.plain import plain
@@ -198,15 +200,20 @@ class ChoiceScreen(TakesTyping, Dialog[str | None]):
             self.dismiss(self._choices[index])
 
 
-class NoticeScreen(Dialog[None]):
-    """Notices the GM must read (recovery, config problems) in one scrollable dialog."""
+class NoticeScreen(LineScrolling, Dialog[None]):
+    """Notices the GM must read (recovery, config problems) in one dialog
+    that scrolls as the help screen does (j / k, the arrows)."""
 
-    BINDINGS = [Binding("escape,enter,q", "close", "Close")]
+    BINDINGS = [*bindings(SCROLL_KEYS), Binding("escape,enter,q", "close", "Close")]
 
-    def __init__(self, title: str, notices: Sequence[str]) -> None:
+    def __init__(
+        self, title: str, notices: Sequence[str], keymap: Mapping[str, str] | None = None
+    ) -> None:
+        """*keymap*: the user's, so the keys row names the scroll keys as bound."""
         super().__init__()
         self._title = title
         self._notices = list(notices)
+        self._keymap = keymap or {}
 
     def compose(self) -> ComposeResult:
         from textual.containers import VerticalScroll
@@ -216,7 +223,7 @@ class NoticeScreen(Dialog[None]):
             with VerticalScroll(id="notices"):
                 for notice in self._notices:
                     yield Static(plain(f"• {notice}"), classes="notice")
-            yield keys_row("Enter / Esc: close · ↑↓: scroll")
+            yield keys_row(f"Enter / Esc: close · {scroll_keys_text(self._keymap)}: scroll")
 
     def on_mount(self) -> None:
         self.query_one("#notices").focus()

@@ -75,7 +75,8 @@ class SavesScreen(TakesTyping, Dialog[bool]):
             yield Label(plain(self._title), classes="dialog-title")
             yield self._list
             yield Static(
-                "space / → ←: cycle · f h n: full, half, none (then the next) · ↑↓ j k: move",
+                "space / → ←: cycle · f h n: full, half, none (then the next) · "
+                "a: all as this one · ↑↓ j k: move",
                 id="saves-message",
                 classes="dialog-hint",
                 markup=False,
@@ -105,6 +106,14 @@ class SavesScreen(TakesTyping, Dialog[bool]):
         if self._names:
             self._set(index, save)
             self._list.move_to(index + 1)
+
+    def action_all_alike(self) -> None:
+        """Every row takes the highlighted row's save: a horde that mostly
+        saved is ``h``, then ``a``, then the few that failed."""
+        if self._names:
+            save = self.saves[self._names[self._list.cursor]]
+            self.saves.update(dict.fromkeys(self._names, save))
+            self._list.refresh()
 
     def action_move(self, step: int) -> None:
         self._list.action_move(step)

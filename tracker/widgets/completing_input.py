@@ -1,11 +1,14 @@
-"""The line the ``:`` command line and every prompt type into: Tab takes the
-first completion the engine offers (:mod:`rules.engine.complete`), Tab
-again the next one, → at the end the inline suggestion; Up/Down walk the
-lines typed there before.  Tab never moves the focus out of the line, even
-when nothing completes."""
+"""The line the ``:`` command line and every prompt type into: Tab completes
+the word at the cursor as the engine completes the text before it
+(:mod:`rules.engine.complete`): the only completion, followed by a space
+(the next word is typed at once), or the first of several, Tab again the
+next one (no space: the word is still being chosen); → at the end takes
+the inline suggestion; Up/Down walk the lines typed there before.  Tab
+never moves the focus out of the line, even when nothing completes."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 from textual.binding import Binding
@@ -68,8 +71,12 @@ class CompletingInput(PlainInput):
             id=id,
         )
         self._completions = completions
-        #: the completions being cycled and the one shown
-        self.cycle: tuple[list[str], int] | None = None
+        #: the completions being cycled (each the text before the cursor),
+        #: the one shown, and the text after the cursor they leave as it was
+        self.cycle: tuple[list[str], int, str] | None = None
+        #: the line and cursor right after a completion added its space: a
+        #: comma typed there takes the space's place (a list goes on)
+        self._spaced: tuple[str, int] | None = None
         #: the earlier lines Up/Down walk
         self.recall = Recall(())
 
@@ -92,21 +99,74 @@ class CompletingInput(PlainInput):
         self.call_later(self._complete)
 
     def _complete(self) -> None:
+        cursor = self.cursor_position
+        before, after = self.value[:cursor], self.value[cursor:]
         cycle = self.cycle
-        if cycle is not None and self.value == cycle[0][cycle[1]]:
-            options, index = cycle[0], (cycle[1] + 1) % len(cycle[0])
+        if cycle is not None and self._shows(cycle):
+            options, index, after = cycle[0], (cycle[1] + 1) % len(cycle[0]), cycle[2]
         else:
-            options, index = self._completions(self.value), 0
+            options, index = self._completions(before), 0
             if not options:
                 self.cycle = None
                 return
-        self.cycle = (options, index)
-        self.value = options[index]
-        self.cursor_position = len(self.value)
+            after = _rest_of_word(after, options)
+        if len(options) > 1:  # still choosing: Tab again shows the next one
+            self.cycle = (options, index, after)
+            self._put(options[index], after)
+            return
+        self.cycle = None
+        self._put(*taken(options[0], after))
+        if not after:
+            self._spaced = (self.value, self.cursor_position)
+
+    def _put(self, before: str, after: str) -> None:
+        """The line *before* + *after*, the cursor between them."""
+        self.value = before + after
+        self.cursor_position = len(before)
+
+    def _shows(self, cycle: tuple[list[str], int, str]) -> bool:
+        """Whether the line still shows *cycle*'s current completion, the cursor after it."""
+        shown = cycle[0][cycle[1]]
+        return self.value == shown + cycle[2] and self.cursor_position == len(shown)
+
+    def insert_text_at_cursor(self, text: str) -> None:
+        if text.startswith(",") and self._spaced == (self.value, self.cursor_position):
+            # ``Ogre`` Tab then ``,``: the list goes on, ``Ogre,``
+            self._put(self.value[: self.cursor_position - 1], "")
+        self._spaced = None
+        super().insert_text_at_cursor(text)
 
     def cycle_hint(self) -> str:
         """``2 of 3 matches · Tab: next`` while Tab cycles through several, else ''."""
         cycle = self.cycle
-        if cycle is None or self.value != cycle[0][cycle[1]] or len(cycle[0]) < 2:
+        if cycle is None or not self._shows(cycle):
             return ""
         return f"{cycle[1] + 1} of {len(cycle[0])} matches · Tab: next"
+
+
+#: the rest of a word after the cursor: up to a space or a separator
+_WORD_START = re.compile(r"[^\s,;]*")
+
+
+def _rest_of_word(after: str, options: list[str]) -> str:
+    """*after* (the line after the cursor) without the rest of the word the
+    cursor is in when every one of *options* ends with it: ``fi|re`` Tab is
+    ``fire``, not ``firere``; a rest no completion ends with stays."""
+    found = _WORD_START.match(after)
+    tail = found.group() if found else ""
+    if tail and all(option.lower().endswith(tail.lower()) for option in options):
+        return after[len(tail) :]
+    return after
+
+
+def taken(completed: str, after: str) -> tuple[str, str]:
+    """The line on each side of the cursor once the only completion is
+    taken: *completed* (the text before the cursor, completed) and *after*
+    (the text after it).  The word is done, so the cursor goes on to the
+    next one: after a space added at the end of the line, or after the
+    space already there; before anything else (``,``), it stays put."""
+    if not after:
+        return completed + " ", ""
+    if after[0].isspace():
+        return completed + after[0], after[1:]
+    return completed, after
