@@ -152,3 +152,16 @@ def test_a_huge_count_in_a_summary_is_a_blank_in_the_list(
     assert status == 0, err
     (row,) = [line.split() for line in out.splitlines()[1:]]
     assert row[:4] == ["Fight", "0", "Goblin", "0"]  # in combat, the round not said
+
+
+def test_list_json_says_which_combat_as_the_table_does(capsys, db, monkeypatch) -> None:
+    # the table said "combat 2 · round 1" and the JSON only "round": 1
+    monkeypatch.setenv("COLUMNS", "120")
+    fight(capsys, db, "start\nnext\nend", "start")
+    status, out, _ = run(capsys, db, "list")
+    assert status == 0 and "combat 2 · round 1" in out
+    status, out, _ = run(capsys, db, "list", "--json")
+    (entry,) = json.loads(out)
+    assert (entry["combat"], entry["round"], entry["started"]) == (2, 1, True)
+    status, out, _ = run(capsys, db, "show", "Fight", "--json")
+    assert json.loads(out)["combat"] == entry["combat"]
