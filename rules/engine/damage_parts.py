@@ -28,7 +28,7 @@ from rules.engine.groups import name_runs
 from rules.engine.values import MAX_PARTS, check_dice, check_tags
 from rules.engine.words import PLUS_WORDS, take_dice
 from rules.errors import ActionError
-from rules.text import closest, shorten
+from rules.text import alike, closest, shorten
 
 #: verbs whose free words are damage tags and ``+`` parts.
 PART_VERBS = frozenset({"damage", "attack"})
@@ -122,11 +122,11 @@ def _refuse_near_defense(verb: str, tag: str, targets: Sequence[Combatant]) -> N
     # a fullwidth or mathematical letter is the letter to a reader (NFKC):
     # ``ｓｌａｓｈｉｎｇ`` looks like slashing and must not slip past it
     folded = unicodedata.normalize("NFKC", tag)
-    near = [t for t in defended if closest(folded, [t]) is not None]
-    if not near:
+    ranked = alike(folded, defended)  # one pass: a horde defends against thousands
+    if not ranked:
         return
-    best = closest(folded, near)
-    meant = [best] if best is not None else near[:3]
+    best = closest(folded, [t for _, t in ranked])
+    meant = [best] if best is not None else sorted(t for _, t in ranked)[:3]
     who = shorten(targets[0].name) if len(targets) == 1 else f"any of the {len(targets)} targets"
     why: list[str] = []
     for m in meant:

@@ -240,3 +240,27 @@ def test_a_refusal_naming_many_long_defenses_stays_short(
     assert message.startswith(f"damage: '{stem}xz' is no tag ")
     assert "did you mean " in message
     assert len(message) <= 700
+
+
+def test_the_tag_check_compares_each_tag_in_one_pass_over_a_horde(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # 500 combatants of 30 tags each defend against 15,000: each typed tag
+    # was compared to each in a matcher of its own, 8 s for one damage line
+    import difflib
+
+    s = Session(Encounter("Lair", ruleset("forge")), rng=random.Random(5))
+    for i in range(500):
+        s.apply(f"add M{i} hp 10 resist {','.join(f'k{i:03d}x{j:02d}=1' for j in range(30))}")
+    made = 0
+    real = difflib.SequenceMatcher
+
+    def counted(*args: object, **kwargs: object) -> difflib.SequenceMatcher[str]:
+        nonlocal made
+        made += 1
+        return real(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(difflib, "SequenceMatcher", counted)
+    tags = " ".join(f"homebrew{j:02d}" for j in range(30))
+    s.apply(f"damage all 5 {tags}")
+    assert made <= 3 * 30 + 10  # a few matchers per typed tag, not one per defended tag
