@@ -264,3 +264,15 @@ def test_the_tag_check_compares_each_tag_in_one_pass_over_a_horde(
     tags = " ".join(f"homebrew{j:02d}" for j in range(30))
     s.apply(f"damage all 5 {tags}")
     assert made <= 3 * 30 + 10  # a few matchers per typed tag, not one per defended tag
+
+
+@given(st.lists(st.sampled_from(["Grukk", "Imp", "Mira", "Horde"]), min_size=2, max_size=6))
+@settings(max_examples=40, deadline=None)
+def test_a_homebrew_tag_is_warned_once_in_a_batch(targets: list[str]) -> None:
+    # ``damage Grukk 5 shadowflame; damage Imp 5 shadowflame`` logged the
+    # same warning once per part, a screenful on a long batch
+    s = fight()
+    line = "; ".join(f"damage {t} 1 shadowflame" for t in targets)
+    step = s.apply(line)
+    warnings = [e.text for e in step.log if "shadowflame'" in e.text]
+    assert warnings == ["no combatant here resists or is weak to 'shadowflame'"]
