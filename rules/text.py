@@ -136,6 +136,16 @@ def closest(word: str, choices: Iterable[str], cutoff: float = 0.6) -> str | Non
     language comes from here); None when none is at least *cutoff* alike
     (difflib's ratio) or two are equally alike: ``Goblin 7`` is as near
     Goblin 1 as Goblin 2, and a guess between them would mislead."""
+    ranked = alike(word, choices, cutoff)
+    if not ranked or (len(ranked) > 1 and ranked[1][0] == ranked[0][0]):
+        return None
+    return ranked[0][1]
+
+
+def alike(word: str, choices: Iterable[str], cutoff: float = 0.6) -> list[tuple[float, str]]:
+    """Every one of *choices* at least *cutoff* alike *word* as
+    :func:`closest` compares them, with how alike, the most alike first:
+    one pass over the choices, however many (a horde's defended tags)."""
     import difflib
 
     matcher = difflib.SequenceMatcher()
@@ -144,12 +154,13 @@ def closest(word: str, choices: Iterable[str], cutoff: float = 0.6) -> str | Non
     for choice in choices:
         key = name_key(choice)
         matcher.set_seq1(key)
-        if key not in scored and matcher.quick_ratio() >= cutoff:
+        if (
+            key not in scored
+            and matcher.real_quick_ratio() >= cutoff  # lengths alone: cheapest first
+            and matcher.quick_ratio() >= cutoff
+        ):
             scored[key] = (matcher.ratio(), choice)
-    ranked = sorted((score for score in scored.values() if score[0] >= cutoff), reverse=True)
-    if not ranked or (len(ranked) > 1 and ranked[1][0] == ranked[0][0]):
-        return None
-    return ranked[0][1]
+    return sorted((score for score in scored.values() if score[0] >= cutoff), reverse=True)
 
 
 def _escape(ch: str) -> str:

@@ -55,14 +55,13 @@ def summaries(catalogue: Catalogue, folders: Path) -> tuple[list[Summary], list[
             tail = None
         if tail is not None and tail.summary is not None and tail.t >= updated:
             summary, updated = tail.summary, tail.t
-        combat = summary.get("combat")
         out.append(
             Summary(
                 doc["name"],
                 *_shaped(summary),
                 parse_time(updated),
                 doc.get("save_points", 0),
-                combat if type(combat) is int and combat >= 0 else 0,
+                _count(summary.get("combat")),
             )
         )
     out.sort(key=lambda s: (-s.updated.timestamp(), name_key(s.name)))
@@ -76,11 +75,22 @@ def _shaped(summary: dict[str, Any]) -> tuple[int, str | None, int, bool]:
     round_, active = summary.get("round"), summary.get("active")
     count, started = summary.get("combatants"), summary.get("started")
     return (
-        round_ if type(round_) is int and round_ >= 0 else 0,
+        _count(round_),
         active if isinstance(active, str) else None,
-        count if type(count) is int and count >= 0 else 0,
+        _count(count),
         started if type(started) is bool else False,
     )
+
+
+#: the most rounds, combats or combatants a summary is believed to count: a
+#: fight of a million rounds is a hand edit, not a table row of 400 digits
+MOST_COUNTED = 1_000_000
+
+
+def _count(value: Any) -> int:
+    """A count of a summary as it is shown: 0 (a blank) unless a whole
+    number from 0 to :data:`MOST_COUNTED`."""
+    return value if type(value) is int and 0 <= value <= MOST_COUNTED else 0
 
 
 def round_shown(started: bool, round_: int, combat: int = 0) -> str:

@@ -10,6 +10,7 @@ keeps the first part in ``amount``/``tags`` and the others, in order, in
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -27,7 +28,7 @@ from rules.engine.groups import name_runs
 from rules.engine.values import MAX_PARTS, check_dice, check_tags
 from rules.engine.words import PLUS_WORDS, take_dice
 from rules.errors import ActionError
-from rules.text import closest, shorten
+from rules.text import alike, closest, shorten
 
 #: verbs whose free words are damage tags and ``+`` parts.
 PART_VERBS = frozenset({"damage", "attack"})
@@ -100,6 +101,9 @@ def judge_tags(
     return unknown_tag_warnings(unknown, fight)
 
 
+#: about the longest a refusal's list of who defends against what gets
+WHY_LIMIT = 240
+
 #: how one and how several targets defend, by ``rules.damage.DEFENSE_KINDS``
 _DEFENDS: dict[str, tuple[str, str]] = {
     "immune": ("is immune to", "are immune to"),
@@ -115,11 +119,14 @@ def _refuse_near_defense(verb: str, tag: str, targets: Sequence[Combatant]) -> N
     'slahsing' is no tag Grukk defends against; did you mean slashing?
     (Grukk resists slashing)``.  Two equally close are both named."""
     defended = sorted(defense_tags(targets) - {"all"})
-    near = [t for t in defended if closest(tag, [t]) is not None]
-    if not near:
+    # a fullwidth or mathematical letter is the letter to a reader (NFKC):
+    # ``ｓｌａｓｈｉｎｇ`` looks like slashing and must not slip past it
+    folded = unicodedata.normalize("NFKC", tag)
+    ranked = alike(folded, defended)  # one pass: a horde defends against thousands
+    if not ranked:
         return
-    best = closest(tag, near)
-    meant = [best] if best is not None else near[:3]
+    best = closest(folded, [t for _, t in ranked])
+    meant = [best] if best is not None else sorted(t for _, t in ranked)[:3]
     who = shorten(targets[0].name) if len(targets) == 1 else f"any of the {len(targets)} targets"
     why: list[str] = []
     for m in meant:
@@ -128,9 +135,12 @@ def _refuse_near_defense(verb: str, tag: str, targets: Sequence[Combatant]) -> N
             if names:
                 one, many = _DEFENDS[kind]
                 why.append(f"{name_runs(names)} {one if len(names) == 1 else many} {m}")
+    # who defends, cut short: three long tags times four defenses times six
+    # long names would make a refusal of thousands of characters
     raise ActionError(
         f"{verb}: {shorten(tag)!r} is no tag {who} defends against; "
-        f"did you mean {' or '.join(meant)}? ({'; '.join(why)})"
+        f"did you mean {' or '.join(shorten(m) for m in meant)}? "
+        f"({shorten('; '.join(why), WHY_LIMIT)})"
     )
 
 

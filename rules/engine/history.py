@@ -246,8 +246,12 @@ class History:
         if type(earlier) is not int or earlier < 0:
             raise ValueError(f"log_earlier is {shorten(repr(earlier), 40)}")
         self.log_earlier = earlier
+        if earlier and not self.undo_older:  # no older steps, no entries in them
+            raise ValueError(f"log_earlier is {shorten(repr(earlier), 40)} with no older steps")
         combats = data.get("combats_earlier", None if self.undo_older else 0)
-        # each combat begins with one entry: the older ones hold no more
+        # each combat begins with one entry: the older ones hold no more (a
+        # count beyond them, ``show`` titling "combat 1000…0", is a hand
+        # edit, and the session is rebuilt from its steps)
         if combats is not None and (type(combats) is not int or not 0 <= combats <= earlier):
             raise ValueError(f"combats_earlier is {shorten(repr(combats), 40)}")
         self._combats_earlier = combats

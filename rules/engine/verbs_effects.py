@@ -67,10 +67,12 @@ def check_typed_tags(
     """Judge the damage tags *a* types against its targets *names* and the
     fight (``rules.engine.damage_parts.judge_tags``: a likely typo is
     refused), logging the warnings about a tag nobody here defends against
-    once, before anything is rolled."""
+    once, before anything is rolled (once in a batch too)."""
     targets = [work.get(n) for n in names]
     for warning in judge_tags(verb, a, amount_key, targets, work.enc.combatants):
-        work.log("GM", warning)
+        if warning not in work.warned:
+            work.warned.add(warning)
+            work.log("GM", warning)
 
 
 def roll_parts(

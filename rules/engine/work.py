@@ -137,6 +137,9 @@ class Work:
         #: combatants whose initiative a part of this action logged already
         #: (``init P N; start`` says each called-out total once)
         self.initiative_said: set[str] = set()
+        #: warnings a part of this action logged already (a tag no one
+        #: defends against, typed in each part of a batch, is warned once)
+        self.warned: set[str] = set()
         #: the dice the parts applied so far rolled
         self.rolled = 0
         #: where each combatant is (:meth:`index`: one lookup per target,

@@ -10,6 +10,8 @@ import re
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from tests.cli.test_encounters import run
 
@@ -124,3 +126,42 @@ def test_a_summary_without_a_count_lists_as_one_combat(capsys, db, monkeypatch, 
     assert status == 0, err
     (row,) = [line.split() for line in out.splitlines() if line.strip().startswith("Fight")]
     assert row[:4] == ["Fight", "3", "Ogre", "2"]
+
+
+@given(st.integers(10**6 + 1, 10**4000))
+@settings(
+    max_examples=20, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+def test_a_huge_count_in_a_summary_is_a_blank_in_the_list(
+    capsys, monkeypatch, tmp_path_factory, huge: int
+) -> None:
+    # a hand-edited catalogue (sealed again) said combat and round 10**400:
+    # list printed every digit, a row of 400 characters folded over 20 lines
+    from saves.seal import seal
+    from saves.storage import parse_tables
+
+    monkeypatch.setenv("COLUMNS", "120")
+    db = tmp_path_factory.mktemp("db") / "encounters.json"
+    fight(capsys, db, "start\nnext\nend", "start")
+    tables = parse_tables(db.read_bytes())
+    for doc in tables["encounters"].values():
+        doc["summary"].update(combat=huge, round=huge, combatants=huge)
+        doc["updated"] = "2999-01-01T00:00:00+00:00"  # newer than the steps' last line
+    db.write_bytes(seal(tables, "test") + b"\n")
+    status, out, err = run(capsys, db, "list")
+    assert status == 0, err
+    (row,) = [line.split() for line in out.splitlines()[1:]]
+    assert row[:4] == ["Fight", "0", "Goblin", "0"]  # in combat, the round not said
+
+
+def test_list_json_says_which_combat_as_the_table_does(capsys, db, monkeypatch) -> None:
+    # the table said "combat 2 · round 1" and the JSON only "round": 1
+    monkeypatch.setenv("COLUMNS", "120")
+    fight(capsys, db, "start\nnext\nend", "start")
+    status, out, _ = run(capsys, db, "list")
+    assert status == 0 and "combat 2 · round 1" in out
+    status, out, _ = run(capsys, db, "list", "--json")
+    (entry,) = json.loads(out)
+    assert (entry["combat"], entry["round"], entry["started"]) == (2, 1, True)
+    status, out, _ = run(capsys, db, "show", "Fight", "--json")
+    assert json.loads(out)["combat"] == entry["combat"]

@@ -186,3 +186,93 @@ def test_any_word_as_a_tag_is_dealt_or_refused_in_one_line(tag: str) -> None:
         assert tag not in (*DEFENDED, *COMMON_TAGS)
         return
     assert hp(s, "Grukk") < 80 or tag == "poison"  # dealt: through the defenses
+
+
+def _styled(letter: str, style: int) -> str:
+    """*letter* as it looks in a fullwidth (1) or mathematical bold (2)
+    font, or plain (0): what an input method or a pasted sheet may give."""
+    if style == 1:
+        return chr(ord(letter) - ord("a") + 0xFF41)
+    if style == 2:
+        return chr(ord(letter) - ord("a") + 0x1D41A)
+    return letter
+
+
+@given(st.sampled_from(DEFENDED), st.lists(st.integers(0, 2), min_size=8, max_size=8))
+@settings(max_examples=200)
+def test_a_defended_tag_in_fullwidth_or_bold_letters_is_refused(
+    defended: str, styles: list[int]
+) -> None:
+    # ｓｌａｓｈｉｎｇ reads as slashing on the GM's screen; taken as its own
+    # tag it dealt the boss the full hit through its resistance
+    tag = "".join(_styled(ch, style) for ch, style in zip(defended, styles, strict=False))
+    s = fight()
+    if tag == defended:
+        return
+    message = refused(s, f"damage Grukk 10 {tag}")
+    assert message.startswith("damage: ") and f"did you mean {defended}?" in message
+    assert hp(s, "Grukk") == 80
+
+
+@given(
+    st.integers(1, 8),
+    st.integers(1, 60),
+    st.integers(4, 58),
+)
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+def test_a_refusal_naming_many_long_defenses_stays_short(
+    targets: int, name_length: int, tag_length: int
+) -> None:
+    # three equally near tags, each defended four ways by up to eight
+    # combatants of long names: the refusal named them all, 1,500 characters
+    from rules.engine.shell import quote_word
+
+    s = Session(Encounter("Lair", ruleset("forge")), rng=random.Random(5))
+    stem = "a" * (tag_length - 2)
+    tags = [f"{stem}x{k}" for k in "abc"]
+    for i in range(targets):
+        name = quote_word((chr(ord("A") + i) * name_length)[:name_length])
+        s.apply(
+            f"add {name} hp 10 resist {','.join(f'{t}=1' for t in tags)} "
+            f"immune {tags[0]} weak {tags[1]} susceptible {tags[2]}"
+        )
+    message = refused(s, f"damage all 5 {stem}xz")
+    assert message.startswith(f"damage: '{stem}xz' is no tag ")
+    assert "did you mean " in message
+    assert len(message) <= 700
+
+
+def test_the_tag_check_compares_each_tag_in_one_pass_over_a_horde(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # 500 combatants of 30 tags each defend against 15,000: each typed tag
+    # was compared to each in a matcher of its own, 8 s for one damage line
+    import difflib
+
+    s = Session(Encounter("Lair", ruleset("forge")), rng=random.Random(5))
+    for i in range(500):
+        s.apply(f"add M{i} hp 10 resist {','.join(f'k{i:03d}x{j:02d}=1' for j in range(30))}")
+    made = 0
+    real = difflib.SequenceMatcher
+
+    def counted(*args: object, **kwargs: object) -> difflib.SequenceMatcher[str]:
+        nonlocal made
+        made += 1
+        return real(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(difflib, "SequenceMatcher", counted)
+    tags = " ".join(f"homebrew{j:02d}" for j in range(30))
+    s.apply(f"damage all 5 {tags}")
+    assert made <= 3 * 30 + 10  # a few matchers per typed tag, not one per defended tag
+
+
+@given(st.lists(st.sampled_from(["Grukk", "Imp", "Mira", "Horde"]), min_size=2, max_size=6))
+@settings(max_examples=40, deadline=None)
+def test_a_homebrew_tag_is_warned_once_in_a_batch(targets: list[str]) -> None:
+    # ``damage Grukk 5 shadowflame; damage Imp 5 shadowflame`` logged the
+    # same warning once per part, a screenful on a long batch
+    s = fight()
+    line = "; ".join(f"damage {t} 1 shadowflame" for t in targets)
+    step = s.apply(line)
+    warnings = [e.text for e in step.log if "shadowflame'" in e.text]
+    assert warnings == ["no combatant here resists or is weak to 'shadowflame'"]

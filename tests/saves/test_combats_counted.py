@@ -12,6 +12,8 @@ import random
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from rules.encounter import Encounter
 from rules.engine.combats import count_combats, openings
@@ -187,3 +189,38 @@ def test_the_listing_says_which_combat_each_fight_is_in(tmp_path: Path) -> None:
         assert next(s.combat for s in store.list() if s.name == "Ambush") == 1
         live.redo()
         assert next(s.combat for s in store.list() if s.name == "Ambush") == 2
+
+
+@given(
+    st.integers(0, 10**300),
+    st.integers(0, 10**300),
+)
+@settings(
+    max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+def test_a_snapshot_counting_more_than_its_steps_hold_is_rebuilt(
+    tmp_path_factory: pytest.TempPathFactory, earlier: int, combats_before: int
+) -> None:
+    # a hand-edited snapshot said a short fight had 10**300 older entries
+    # and as many combats: ``show`` titled it "combat 1000…0" while
+    # ``export``, reading the steps, said 2
+    from saves.seal import seal
+    from saves.storage import parse_tables
+
+    db = tmp_path_factory.mktemp("db") / "encounters.json"
+    with open_store(db) as store:
+        live = LiveEncounter.create(store, "Ambush", rng=random.Random(2), actions=CAST)
+        for line in ("start", "next", "end", "start"):
+            live.do(line)
+        live.compact()
+        live.close()
+    (state,) = Path(f"{db}.d").glob("*/state.json")
+    tables = parse_tables(state.read_bytes())
+    session = tables["snapshot"]["1"]["session"]
+    assert not session["undo_older"]  # every step in the snapshot: nothing older
+    session["log_earlier"], session["combats_earlier"] = earlier, combats_before
+    state.write_bytes(seal(tables, "test") + b"\n")
+    with open_store(db) as store:
+        live = LiveEncounter.open(store, "Ambush")
+        assert live.session.combats() == combats(live.full_log()) == 2
+        live.close()

@@ -66,6 +66,8 @@ def _list(args: argparse.Namespace, store: Store) -> int:
                     {
                         "name": s.name,
                         "round": s.round,
+                        # the table's "combat 2 · round 3" (0: not said)
+                        "combat": s.combat,
                         "active": s.active,
                         "combatants": s.combatants,
                         "started": s.started,
