@@ -13,6 +13,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Literal, NamedTuple
 
+from rules.kept_marks import mark
+
 MAX_DICE = 1000
 MAX_TERMS = 100
 MAX_LENGTH = 200
@@ -379,7 +381,7 @@ class RollResult(NamedTuple):
 
     def render(self) -> str:
         """The breakdown: ``2d20kh1 (5, **14**) + 5 = 19``; kept dice are in
-        ``**bold**`` when a term dropped some.  Critical damage is shown as
+        ``**bold**`` when a term dropped some (``rules.kept_marks.mark``).  Critical damage is shown as
         ``crit ×2 dice:`` / ``crit ×2 total:``."""
         pairs = list(zip(self.terms, self.groups, strict=True))
         raw = self.total if self.raw_total is None else self.raw_total
@@ -415,9 +417,7 @@ def _render_pairs(pairs: Sequence[tuple[Term, tuple[Die, ...]]], first: bool = T
         out.append(term.body())
         if group:
             dropped = term.keep_n < term.number
-            faces = ", ".join(
-                f"**{d.value}**" if dropped and d.kept else str(d.value) for d in group
-            )
+            faces = ", ".join(mark(d.value) if dropped and d.kept else str(d.value) for d in group)
             out.append(f" ({faces})")
     return "".join(out)
 
