@@ -6,15 +6,13 @@ space that would join what the GM wrote as two lines into one action."""
 
 from __future__ import annotations
 
-import random
-
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from rules.encounter import Encounter
 from rules.engine import Session
 from rules.errors import ActionError
+from tests.engine.test_log_wording import fight as fought
 
 #: lines of every shape a GM's file holds: quotes, a batch, a spaced name
 LINES = [
@@ -28,11 +26,9 @@ LINES = [
 
 
 def fight() -> Session:
-    s = Session(Encounter("Crypt"), rng=random.Random(4))
-    s.apply("add Ogre hp 40 init 12")
-    s.apply("add 'Brother Tomas' player hp 24 init 15")
-    s.apply("add Imp count 2 hp 9")
-    return s
+    return fought(
+        "add Ogre hp 40 init 12", "add 'Brother Tomas' player hp 24 init 15", "add Imp count 2 hp 9"
+    )
 
 
 @given(st.sampled_from(LINES), st.data())

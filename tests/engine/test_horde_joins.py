@@ -7,22 +7,9 @@ away and bring it back with the combatants."""
 
 from __future__ import annotations
 
-import random
 import re
 
-from rules.encounter import Encounter
-from rules.engine import Session
-
-
-def fight(*lines: str) -> Session:
-    s = Session(Encounter("Crypt"), rng=random.Random(5))
-    for line in lines:
-        s.apply(line)
-    return s
-
-
-def texts(s: Session, line: str) -> list[str]:
-    return [e.text for e in s.apply(line).log]
+from tests.engine.test_log_wording import fight, texts
 
 
 def rolled_hp(line: str) -> list[int]:
@@ -55,12 +42,12 @@ def test_fixed_or_average_hp_is_said_once_and_a_lone_add_reads_as_before() -> No
         "Ghoul 1, Ghoul 2 join the encounter (HP 2d8 average 9, AL 10, endurance 13)"
     ]
     assert texts(s, "add Ogre hp 3d10") == [
-        "Ogre joins the encounter (HP 3d10 (10, 5, 6) = 21, AL 10)"
+        "Ogre joins the encounter (HP 3d10 (8, 10, 6) = 24, AL 10)"
     ]
     # a roll floored at 1 says so for that member
-    assert texts(s, "add Rat count 3 hp 1d4-3") == [
-        "Rat 1–3 join the encounter (HP 1d4-3: (1) - 3 = -2 → at least 1, (4) - 3 = 1, "
-        "(2) - 3 = -1 → at least 1; AL 10)"
+    assert texts(s, "add Rat count 3 hp 1d4-2") == [
+        "Rat 1–3 join the encounter (HP 1d4-2: (3) - 2 = 1, (2) - 2 = 0 → at least 1, "
+        "(2) - 2 = 0 → at least 1; AL 10)"
     ]
 
 
