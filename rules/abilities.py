@@ -91,11 +91,19 @@ def initiative_order(combatants: Iterable[Combatant]) -> tuple[Combatant, ...]:
 
 
 def hit_points(
-    spec: int | str, rng: random.Random, mode: str = "roll", faces: Sequence[int] | None = None
+    spec: int | str,
+    rng: random.Random,
+    mode: str = "roll",
+    faces: Sequence[int] | None = None,
+    *,
+    alike: bool = False,
 ) -> tuple[int, str]:
     """Starting hit points, at least 1 (RULES.md §4): a number (below 1
     refused), or a dice expression rolled (with optional *faces*) or, by
-    *mode*, averaged rounded down."""
+    *mode*, averaged rounded down.  The text says so: ``HP 12``, ``HP 2d8
+    average 9``, ``HP 2d8 (3, 2) = 5``; *alike* (one of several added
+    alike, the expression said once for all) leaves a roll's expression
+    out, ``(3, 2) = 5``."""
     if mode not in HP_MODES:
         raise ValueError(f"hit point mode is 'roll' or 'average', not {mode!r}")
     if isinstance(spec, str) and re.fullmatch(r"\s*[+-]?\d+\s*", spec):
@@ -117,4 +125,4 @@ def hit_points(
     result = roll(spec, rng, faces=faces)
     value = max(1, result.total)
     floor_note = "" if value == result.total else " → at least 1"
-    return value, f"HP {result.render()}{floor_note}"
+    return value, f"{'' if alike else 'HP '}{result.render(not alike)}{floor_note}"

@@ -143,9 +143,7 @@ def apply_damage(
     parts = [f"{c.name} takes {amount}{_kind(tags)}"]
     parts += [f"{s.label} = {s.value}" for s in steps]
     where = absorbed_text(absorbed, hp_lost, new.hp, c.max_hp)
-    text = " → ".join(parts) + f" ({where})"
-    if new.down and not c.down:
-        text += f"; {c.name} is down"
+    text = " → ".join(parts) + f" ({where})" + down_or_up(c, new)
     result = DamageResult(
         c.name, amount, tags, tuple(steps), value, absorbed, hp_lost, new.down, text
     )
@@ -179,9 +177,19 @@ def heal(c: Combatant, amount: int) -> tuple[Combatant, HealResult]:
         text = f"{c.name} is already at full HP ({c.hp}/{c.max_hp})"
     else:
         text = f"{c.name} heals {healed} ({new.hp}/{c.max_hp} HP)"
-    if c.down and not new.down:
-        text += f"; {c.name} is back up"
-    return new, HealResult(healed, text)
+    return new, HealResult(healed, text + down_or_up(c, new))
+
+
+def down_or_up(before: Combatant, after: Combatant) -> str:
+    """``; Mira is down`` when *after* went to 0 HP, ``; Mira is back up``
+    when it came up from 0 (RULES.md §4), else nothing: the words damage,
+    healing and the GM's ``set … hp`` add to their own line, so the table
+    hears it the same way whatever brought it about."""
+    if after.down and not before.down:
+        return f"; {before.name} is down"
+    if before.down and not after.down:
+        return f"; {before.name} is back up"
+    return ""
 
 
 def grant_temp_hp(

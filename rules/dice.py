@@ -13,6 +13,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Literal, NamedTuple
 
+from rules.kept_marks import mark
+
 MAX_DICE = 1000
 MAX_TERMS = 100
 MAX_LENGTH = 200
@@ -377,13 +379,18 @@ class RollResult(NamedTuple):
     def kept(self) -> tuple[Die, ...]:
         return tuple(d for d in self.dice if d.kept)
 
-    def render(self) -> str:
+    def render(self, expression: bool = True) -> str:
         """The breakdown: ``2d20kh1 (5, **14**) + 5 = 19``; kept dice are in
-        ``**bold**`` when a term dropped some.  Critical damage is shown as
-        ``crit ×2 dice:`` / ``crit ×2 total:``."""
+        ``**bold**`` when a term dropped some (``rules.kept_marks.mark``).
+        Critical damage is shown as ``crit ×2 dice:`` / ``crit ×2 total:``.
+        *expression* False leaves each dice term's expression out, keeping
+        its faces, ``(5, **14**) + 5 = 19``: one of several rolls of an
+        expression said once (a horde's hit points)."""
         pairs = list(zip(self.terms, self.groups, strict=True))
         raw = self.total if self.raw_total is None else self.raw_total
-        if self.crit == "double-total":
+        if not expression:
+            text = _render_pairs(pairs, bodies=False)
+        elif self.crit == "double-total":
             doubled = [p for p in pairs if p[0].sign > 0 and not p[0].no_double]
             rest = [p for p in pairs if not (p[0].sign > 0 and not p[0].no_double)]
             text = "crit ×2 total: "
@@ -404,7 +411,9 @@ class RollResult(NamedTuple):
         return self.render()
 
 
-def _render_pairs(pairs: Sequence[tuple[Term, tuple[Die, ...]]], first: bool = True) -> str:
+def _render_pairs(
+    pairs: Sequence[tuple[Term, tuple[Die, ...]]], first: bool = True, bodies: bool = True
+) -> str:
     out = []
     for term, group in pairs:
         if first:
@@ -412,13 +421,12 @@ def _render_pairs(pairs: Sequence[tuple[Term, tuple[Die, ...]]], first: bool = T
             first = False
         else:
             out.append(" - " if term.sign < 0 else " + ")
-        out.append(term.body())
+        if bodies or not group:
+            out.append(term.body())
         if group:
             dropped = term.keep_n < term.number
-            faces = ", ".join(
-                f"**{d.value}**" if dropped and d.kept else str(d.value) for d in group
-            )
-            out.append(f" ({faces})")
+            faces = ", ".join(mark(d.value) if dropped and d.kept else str(d.value) for d in group)
+            out.append(f" ({faces})" if bodies else f"({faces})")
     return "".join(out)
 
 

@@ -14,19 +14,40 @@ from rules.view_settings import ViewSettings
 
 class LogEntry(NamedTuple):
     """One line of the fight's log: the action's sequence number, the round,
-    who acted (or was acted on) and the text, dice breakdowns included."""
+    who acted (or was acted on) and the text, dice breakdowns included.
+    ``kept``: where in the text a breakdown marks a kept die, recorded when
+    the shape of a breakdown would not find exactly those (typed text that
+    looks like one); None: where that shape finds them (``rules.kept_marks``)."""
 
     seq: int
     round: int
     actor: str
     text: str
+    kept: tuple[int, ...] | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        return {"seq": self.seq, "round": self.round, "actor": self.actor, "text": self.text}
+        out = {"seq": self.seq, "round": self.round, "actor": self.actor, "text": self.text}
+        if self.kept is not None:
+            out["kept"] = list(self.kept)
+        return out
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> LogEntry:
-        return cls(int(data["seq"]), int(data["round"]), str(data["actor"]), str(data["text"]))
+        kept = data.get("kept")
+        return cls(
+            int(data["seq"]),
+            int(data["round"]),
+            str(data["actor"]),
+            str(data["text"]),
+            None if kept is None else tuple(_place(at) for at in kept),
+        )
+
+
+def _place(at: Any) -> int:
+    """A place in a log entry's text, as a saved entry gives it."""
+    if isinstance(at, bool) or not isinstance(at, int):
+        raise ValueError(f"a kept die's place is a whole number, not {type(at).__name__}")
+    return at
 
 
 @dataclass(frozen=True)

@@ -20,7 +20,18 @@ from rules.engine.verbs_roster import name_taken, new_names
 from rules.errors import ActionError
 from rules.limits import MAX_COMBATANTS
 from rules.rulesets import RULESETS, RulesetError, ruleset
-from rules.text import MAX_NAME, MAX_NOTES, MAX_TITLE, check_text, name_key, shorten, visible
+from rules.text import (
+    CARRIAGE_RETURN_ENDS_LINES,
+    MAX_NAME,
+    MAX_NOTES,
+    MAX_TITLE,
+    check_text,
+    describe,
+    name_key,
+    shorten,
+    stray_return,
+    visible,
+)
 
 
 class PreparedError(ActionError):
@@ -290,6 +301,14 @@ def _load(text: Any) -> dict[str, Any]:
         raise PreparedError(
             f"the file is too large ({len(text):,} characters; at most {MAX_TEXT:,})"
         )
+    stray = stray_return(text)
+    if stray >= 0:  # TOML's own message would not name it
+        line = text.count("\n", 0, stray) + 1
+        column = stray - (text.rfind("\n", 0, stray) + 1) + 1
+        raise PreparedError(
+            f"line {line}: {describe(chr(13))} at character {column}: {CARRIAGE_RETURN_ENDS_LINES}"
+        )
+    text = text.rstrip(" \t\r") if text.endswith("\r") else text  # a CR LF cut short
     deep = _dotted_too_deep(text)
     if deep:
         raise PreparedError(f"line {deep}: keys nested too deeply (more than {MAX_DOTS} dots)")

@@ -87,6 +87,24 @@ def check_text(field: str, value: str, limit: int = MAX_NAME) -> str:
     return text
 
 
+#: what a carriage return is for, said wherever one is refused
+CARRIAGE_RETURN_ENDS_LINES = "a carriage return belongs only at the end of a line (a Windows CR LF)"
+#: a carriage return that ends no line: not right before a newline, nor in
+#: the white space a text ends with
+_STRAY_RETURN = re.compile(r"\r(?!\n|[ \t\r]*\Z)")
+
+
+def stray_return(text: str) -> int:
+    """Index of the first carriage return in *text* that ends no line, or -1.
+    A file saved on Windows ends each line with CR LF, so a CR right before
+    a newline, or left at the very end once the newline was cut, is part of
+    a line end; one anywhere else is a mistake (an old Mac file, a pasted
+    fragment) that would otherwise be read as a space, joining what the GM
+    meant as two lines."""
+    found = _STRAY_RETURN.search(text) if "\r" in text else None
+    return -1 if found is None else found.start()
+
+
 def name_key(name: str) -> str:
     """How two names compare: NFC-normalised, then case-folded."""
     return nfc(name).casefold()

@@ -25,7 +25,7 @@ LIMIT = 100
 def entry_line(entry: LogEntry) -> str:
     """*entry* as the log pane words it, without its round or the kept
     dice's marks (``Ogre takes 7 fire``, ``Mira: …``); not yet made visible."""
-    body = unmarked(entry.text)
+    body = unmarked(entry.text, entry.kept)
     if entry.actor in NOBODY or body.startswith(entry.actor):
         return body
     return f"{entry.actor}: {body}"

@@ -48,6 +48,7 @@ from rules.engine.words import (
 from rules.errors import ActionError
 from rules.limits import MAX_LINE
 from rules.text import (
+    CARRIAGE_RETURN_ENDS_LINES,
     MAX_NAME,
     MAX_NOTES,
     check_text,
@@ -56,6 +57,7 @@ from rules.text import (
     name_key,
     nfc,
     shorten,
+    stray_return,
 )
 from rules.view_settings import canonical_word
 
@@ -95,6 +97,12 @@ def parse_action(
         raise ActionError(f"an action line is text, not {type(line).__name__}")
     if len(line) > MAX_LINE:
         raise ActionError(f"the line is too long ({len(line):,} characters; at most {MAX_LINE:,})")
+    stray = stray_return(line)
+    if stray >= 0:  # read as a space, it would join two lines into one action
+        raise ActionError(
+            f"the line contains {describe(chr(13))} at character {stray + 1}: "
+            f"{CARRIAGE_RETURN_ENDS_LINES}"
+        )
     line = nfc(line)
     spelled = Spelled(names, groups) if names or groups else None
     try:

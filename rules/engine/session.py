@@ -150,7 +150,7 @@ class Session:
 
         seq = self.seq + 1
         before, after = diff(self.encounter, work.enc)
-        log = tuple(LogEntry(seq, r, actor, text) for r, actor, text in work.entries)
+        log = tuple(LogEntry(seq, *entry) for entry in work.entries)
         step = Step(seq, "do", resolved, before, after, log)
         self.encounter = work.enc
         self.seq = seq

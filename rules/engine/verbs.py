@@ -23,6 +23,7 @@ from rules.engine.grammar import BATCH
 from rules.engine.verbs_edits import check_batch_end
 from rules.engine.work import Roller, Work
 from rules.errors import ActionError
+from rules.kept_marks import recording, settle
 from rules.text import shorten
 
 Handler = Callable[[Work, Mapping[str, Any]], None]
@@ -68,7 +69,21 @@ def run(
 ) -> tuple[Work, dict[str, Any]]:
     """Apply the canonical *action* to a working copy of *encounter*; return
     (the work, the resolved record).  A batch runs its parts in order on one
-    working copy, and any part failing fails the whole."""
+    working copy, and any part failing fails the whole.  Dice breakdowns
+    mark kept dice so the log records where (``rules.kept_marks``)."""
+    with recording():
+        try:
+            return _run(encounter, action, rng)
+        except ActionError as exc:
+            message, _ = settle(str(exc))  # a breakdown in a message reads as in the log
+            if message == str(exc):
+                raise
+            raise ActionError(message) from None
+
+
+def _run(
+    encounter: Encounter, action: Mapping[str, Any], rng: random.Random
+) -> tuple[Work, dict[str, Any]]:
     work = Work(encounter, Roller(rng))
     if action["verb"] != BATCH:
         return work, _run_one(work, action, rng)

@@ -1,6 +1,7 @@
 """``set T FIELD VALUE``, the GM's direct edit of a combatant: ``hp`` stays
 within 0..max_hp (in a batch, checked at its end, so part order does not
-matter); CON or athletics rebuild the endurance pool (§8), LUCK the luck
+matter), and taking it to 0 or up from 0 says "is down" / "is back up" as
+damage and healing do (RULES.md §4); CON or athletics rebuild the endurance pool (§8), LUCK the luck
 points (§11)."""
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from typing import Any
 
 from rules.abilities import ABILITIES
 from rules.combatant import Combatant
-from rules.damage import set_temp_hp
+from rules.damage import down_or_up, set_temp_hp
 from rules.durations import Duration
 from rules.endurance import endurance_of
 from rules.engine.grammar import SET_ALIASES, SET_FIELDS
@@ -56,7 +57,7 @@ def set_field(work: Work, a: Mapping[str, Any]) -> None:
         return
     new, shown = _edit(c, field, value, work.batch)
     work.put(new)
-    work.log(name, f"{name}: {field} set to {shown}")
+    work.log(name, f"{name}: {field} set to {shown}{down_or_up(c, new)}")
     if new.player and new.visibility != VISIBLE:  # players are always shown
         work.put(replace(new, visibility=VISIBLE))
         work.log(name, f"{name} is a player character now: revealed to the players")

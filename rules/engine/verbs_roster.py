@@ -19,8 +19,10 @@ from rules.engine.groups import (
     check_group_name,
     log_together,
     members,
+    name_runs,
     place_block,
     reposition_group,
+    same_group,
     slot_name,
     slots_of,
     spelled,
@@ -150,9 +152,15 @@ def add(work: Work, a: Mapping[str, Any]) -> None:
         group = spelled(work.enc.combatants, wanted)
     mode = "average" if a.get("avg") else "roll"
     visibility = visibility_for_new(work, a, bool(a.get("player", False)))
+    alike = len(names) > 1  # one line for them all, the HP each rolled in it
+    joining: list[Combatant] = []
+    hp_texts: list[str] = []
     for name in names:
         order_key += 1
-        hp, hp_text = work.roll(f"{name} hit points", hit_points, a["hp"], work.roller, mode)
+        hp, hp_text = work.roll(
+            f"{name} hit points", hit_points, a["hp"], work.roller, mode, alike=alike
+        )
+        hp_texts.append(hp_text)
         c = Combatant(
             name=name,
             max_hp=hp,
@@ -169,37 +177,75 @@ def add(work: Work, a: Mapping[str, Any]) -> None:
             group=group,
             visibility=visibility,
         )
-        c = replace(
-            c,
-            endurance=call(endurance_of, c),
-            luck_points=call(luck_points, abilities.get("luck")),
+        joining.append(
+            replace(
+                c,
+                endurance=call(endurance_of, c),
+                luck_points=call(luck_points, abilities.get("luck")),
+            )
         )
-        parts = [hp_text, f"AL {c.al}"]
-        if c.initiative is not None:
-            parts.append(f"initiative {c.initiative}")
-        if c.endurance is not None:
-            parts.append(f"endurance {c.endurance.points}")
-        if c.luck_points:
-            parts.append(f"{c.luck_points} luck points")
-        if group is not None:
-            parts.append(f"group {group}")
-        if visibility != "visible":
-            parts.append(JOINS_SHOWN[visibility])
-        work.log(name, f"{name} joins the encounter ({', '.join(parts)})")
-        if work.enc.started:
-            shared = next((m for m in members(work.enc.combatants, group)), None)
-            if shared is not None and group is not None and c.initiative is None:
-                c = replace(c, initiative=shared.initiative)
-                work.log(
-                    name, f"{name} takes group {possessive(group)} initiative of {c.initiative}"
-                )
-            elif c.initiative is None:
-                r = work.roll(f"{name} initiative (d20)", roll_initiative, c, work.roller)
-                work.log(name, r.text)
-                c = replace(c, initiative=r.total)
-            c = dash_check(work, c, "entering-combat") or c
+    _log_joining(work, joining, hp_texts, str(a["hp"]).strip())
+    if work.enc.started:
+        joining = _enter_combat(work, joining)
+    for c in joining:
         place_block(work, [c])
     work.resolved["name"] = base
+
+
+def _log_joining(
+    work: Work, joining: Sequence[Combatant], hp_texts: Sequence[str], hp: str
+) -> None:
+    """``Goblin joins the encounter (HP 2d6 (3, 4) = 7, AL 13)``; several
+    added at once, one line, ``Zombie 1–50 join the encounter (HP 2d8: (3,
+    2) = 5, (5, 2) = 7, …; AL 10, group Zombie)``: what they share said once,
+    the HP each rolled in name order, so a horde is not a page of log."""
+    c = joining[0]  # the rest differ only in name and HP
+    parts = [f"AL {c.al}"]
+    if c.initiative is not None:
+        parts.append(f"initiative {c.initiative}")
+    if c.endurance is not None:
+        parts.append(f"endurance {c.endurance.points}")
+    if c.luck_points:
+        parts.append(f"{c.luck_points} luck points")
+    if c.group is not None:
+        parts.append(f"group {c.group}")
+    if c.visibility != "visible":
+        parts.append(JOINS_SHOWN[c.visibility])
+    if len(joining) == 1:
+        work.log(c.name, f"{c.name} joins the encounter ({', '.join([hp_texts[0], *parts])})")
+        return
+    names = name_runs([m.name for m in joining])
+    if all(t.startswith("HP ") for t in hp_texts):  # a number, or the average: alike
+        shown = ", ".join([hp_texts[0], *parts])
+    else:
+        shown = f"HP {hp}: {', '.join(hp_texts)}; {', '.join(parts)}"
+    work.log(names, f"{names} join the encounter ({shown})")
+
+
+def _enter_combat(work: Work, joining: Sequence[Combatant]) -> list[Combatant]:
+    """Combatants added mid-combat take their group's initiative (one line
+    for them all; a new group's first member rolls it) or roll their own,
+    then each makes the entering-combat Dash check (§8)."""
+    entered: list[Combatant] = []
+    sharing: list[str] = []
+    for c in joining:
+        if c.initiative is None:
+            shared = next(iter(members(work.enc.combatants, c.group)), None)
+            shared = shared or next((m for m in entered if same_group(m, c.group)), None)
+            if shared is not None:
+                c = replace(c, initiative=shared.initiative)
+                sharing.append(c.name)
+            else:
+                r = work.roll(f"{c.name} initiative (d20)", roll_initiative, c, work.roller)
+                work.log(c.name, r.text)
+                c = replace(c, initiative=r.total)
+        entered.append(c)
+    if sharing:
+        names = name_runs(sharing)
+        group = possessive(entered[0].group or "")
+        verb = "takes" if len(sharing) == 1 else "take"
+        work.log(names, f"{names} {verb} group {group} initiative of {entered[-1].initiative}")
+    return [dash_check(work, c, "entering-combat") or c for c in entered]
 
 
 #: ``remove defeated``: every down non-player combatant (RULES.md §4).

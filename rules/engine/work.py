@@ -14,6 +14,7 @@ from typing import Any, TypeVar
 from rules.combatant import Combatant
 from rules.encounter import Encounter
 from rules.errors import ActionError
+from rules.kept_marks import settle
 from rules.rulesets import Ruleset
 from rules.text import closest, name_key, shorten, visible
 
@@ -122,12 +123,13 @@ def _ambiguous(target: str, matches: Sequence[str]) -> str:
 
 class Work:
     """One action in progress: the encounter as changed so far, the log
-    lines written so far (round, actor, text) and the random source."""
+    lines written so far (round, actor, text, where its kept dice are
+    marked: ``LogEntry.kept``) and the random source."""
 
     def __init__(self, encounter: Encounter, roller: Roller) -> None:
         self.enc = encounter
         self.roller = roller
-        self.entries: list[tuple[int, str, str]] = []
+        self.entries: list[tuple[int, str, str, tuple[int, ...] | None]] = []
         #: fields of the journaled action rewritten with what was resolved
         self.resolved: dict[str, Any] = {}
         #: ``(label, sides)`` of every die the random source rolled (all parts)
@@ -164,7 +166,8 @@ class Work:
         """Log *text* in the current round; outside combat (before the
         first ``start``, after ``end``) in round 0, shown "–" and exported
         "Before combat", never in a round of a combat that is over."""
-        self.entries.append((self.enc.round if self.enc.started else 0, actor, text))
+        text, kept = settle(text)  # render's marks of kept dice, told from typed text
+        self.entries.append((self.enc.round if self.enc.started else 0, actor, text, kept))
 
     def roll(self, label: str, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         """Call a rolling rules function with this action's random source;

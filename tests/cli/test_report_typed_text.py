@@ -123,3 +123,27 @@ def test_typed_text_in_every_field_reads_as_typed(capsys, monkeypatch, typed) ->
     group = visible(typed["group"]) or "—"
     assert by_name["Imp 1"][1] == by_name["Imp 2"][1] == group
     assert set(by_name) == {"Gob", "Imp 1", "Imp 2", "Orc"}
+
+
+def test_a_condition_typed_as_a_breakdown_reads_as_typed_once_saved(capsys, tmp_path) -> None:
+    # the GM's line, through do, the steps file and back: export and show
+    # read where the kept dice are from the journal, not from the text
+    db = tmp_path / "encounters.json"
+    assert run(capsys, db, "new", "Fight")[0] == 0
+    line = "add Ogre hp 30; roll 2d20kh1; cond Ogre '2d20kh1 (5, **14**)'"
+    assert run(capsys, db, "do", "Fight", line)[:2] == (0, "ok 1\n")
+    status, report, _ = run(capsys, db, "export", "Fight")
+    assert status == 0
+    items = [text for text in report.splitlines() if text.startswith("- ")]
+    assert items[1:] == [
+        "- Roll: 2d20kh1 (**11**, 5) = 11",
+        "- **Ogre** is 2d20kh1 (5, \\*\\*14\\*\\*)",
+    ]
+    assert [text for kind, text in blocks(report) if kind == "li"][
+        2
+    ] == "Ogre is 2d20kh1 (5, **14**)"
+    status, shown, _ = run(capsys, db, "show", "Fight")
+    assert shown.splitlines()[-2:] == [
+        "–  Roll: 2d20kh1 (11, 5) = 11",
+        "–  Ogre is 2d20kh1 (5, **14**)",
+    ]

@@ -78,3 +78,27 @@ def test_totals_applied_with_start_in_one_step_are_said_once() -> None:
         "group Zombies shares it (Zombie 1)",
     ]
     assert any(t.startswith("Mira rolls initiative: d20") for t in log)
+
+
+# -- set hp says down and back up as damage and heal do ----------------------
+
+
+def test_set_hp_to_zero_and_back_says_down_and_back_up_as_damage_and_heal_do() -> None:
+    s = fight("add Mira player hp 24 al 13 init 20", "add Boris hp 10 init 8", "start")
+    assert texts(s, "set Mira hp 0") == ["Mira: hp set to 0; Mira is down"]
+    assert players_view(s.encounter)["combatants"][0]["down"] is True
+    assert texts(s, "set Mira hp 0") == ["Mira: hp set to 0"]  # down already: nothing new
+    assert texts(s, "set Mira hp 6") == ["Mira: hp set to 6; Mira is back up"]
+    assert players_view(s.encounter)["combatants"][0]["down"] is False
+    assert texts(s, "set Mira hp 7") == ["Mira: hp set to 7"]  # up already
+    # each part of a batch says what it did, a name ending in s included
+    assert texts(s, "set Boris hp 0; set Boris max_hp 30; set Boris hp 30") == [
+        "Boris: hp set to 0; Boris is down",
+        "Boris: max_hp set to 30",
+        "Boris: hp set to 30; Boris is back up",
+    ]
+    # the undo takes the line away with the change; the redo brings both back
+    s.undo()
+    assert s.log[-1].text == "Mira: hp set to 7"
+    s.redo()
+    assert s.log[-1].text == "Boris: hp set to 30; Boris is back up"

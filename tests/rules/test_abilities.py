@@ -169,3 +169,24 @@ def test_hit_points_bad_input(spec: object, mode: str, match: str) -> None:
 def test_hit_points_bad_dice_is_a_clear_value_error() -> None:
     with pytest.raises(ValueError):
         hit_points("3d0", random.Random(0))
+
+
+def test_hit_points_of_one_of_several_alike_leave_the_expression_to_their_line() -> None:
+    # a horde's line says "HP 4d6kh3+2:" once, then each member's faces and total
+    assert hit_points("2d8+2", random.Random(0), faces=[3, 5], alike=True) == (
+        10,
+        "(3, 5) + 2 = 10",
+    )
+    value, text = hit_points("4d6kh3", random.Random(0), faces=[2, 6, 1, 4], alike=True)
+    assert (value, text) == (12, "(**2**, **6**, 1, **4**) = 12")
+    assert hit_points("1d4-5", random.Random(0), faces=[2], alike=True) == (
+        1,
+        "(2) - 5 = -3 → at least 1",
+    )
+    assert hit_points("3+1d4", random.Random(0), faces=[4], alike=True) == (7, "3 + (4) = 7")
+    # a number or an average is the same for each: said as for one
+    assert hit_points(27, random.Random(0), alike=True) == (27, "HP 27")
+    assert hit_points("2d8", random.Random(0), mode="average", alike=True) == (
+        9,
+        "HP 2d8 average 9",
+    )

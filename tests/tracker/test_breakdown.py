@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 
 from rules.dice import roll
 from rules.kept_marks import unmarked
+from rules.text import visible
 from tracker.breakdown import styled
 
 
@@ -73,7 +74,30 @@ typed = st.lists(
 def test_typed_text_stays_as_typed_beside_a_real_breakdown(text: str, dice: str, seed: int) -> None:
     rendered = roll(dice, random.Random(seed)).render()
     line = f"{text} rolls {rendered} after {text}"
-    assert styled(line).plain == f"{text} rolls {rendered.replace('**', '')} after {text}"
+    # made visible: an invisible character (a soft hyphen) spelled out
+    assert styled(line).plain == visible(f"{text} rolls {rendered.replace('**', '')} after {text}")
     assert bold(line) == re.findall(r"\*\*(\d+)\*\*", rendered)  # the breakdown's marks only
-    # plain text (the undo notice) reads as the pane does, the same marks gone
-    assert unmarked(line) == styled(line).plain
+    # plain text (the undo notice, made visible where it is shown) reads as
+    # the pane does, the same marks gone
+    assert visible(unmarked(line)) == styled(line).plain
+
+
+def test_a_recorded_entry_marks_only_where_its_record_says() -> None:
+    # the engine records where render marked kept dice (LogEntry.kept): a
+    # breakdown typed as a condition next to a real roll keeps its asterisks
+    line = "Ogre is 2d20kh1 (5, **14**); Roll: 2d20kh1 (3, **9**) = 9"
+    real = line.rindex("**9**")
+    shown = styled(line, (real,))
+    assert shown.plain == "Ogre is 2d20kh1 (5, **14**); Roll: 2d20kh1 (3, 9) = 9"
+    assert [shown.plain[s.start : s.end] for s in shown.spans] == ["9"]
+    assert unmarked(line, (real,)) == shown.plain
+    assert styled(line, ()).plain == line  # recorded: none
+    # a hand-edited record pointing anywhere else marks nothing more
+    assert styled(line, (-4, 3, real + 1, len(line) + 5, real, real)).plain == shown.plain
+
+
+def test_a_cut_line_keeps_its_marks_and_spells_out_control_characters() -> None:
+    line = "Boss\x1b is hit: 2d20kh1 (5, **14**) = 14 " + "x" * 50
+    shown = styled(line, limit=40)
+    assert shown.plain == "Boss\\x1b is hit: 2d20kh1 (5, 14) = 14 x…" and len(shown.plain) == 40
+    assert [shown.plain[s.start : s.end] for s in shown.spans] == ["14"]

@@ -32,14 +32,16 @@ UP, DOWN = "left_curly_bracket", "right_curly_bracket"
 
 
 def rolled(entries: int) -> LiveEncounter:
-    """A started fight whose log holds *entries* rolls and more, in memory."""
+    """A started fight whose log holds *entries* rolls and more, in memory;
+    no two rolls have one total, so a line wrapped to its total alone
+    (``= 114``) is on one page only."""
     session = Session(Encounter("Long fight"), rng=random.Random(5))
     session.apply("add Goblin count 3 hp 7 al 13")
     session.apply("add Zalek hp 30 al 15 player init 19")
     session.apply("start")
     bonus = 0
     while len(session.log) < entries:
-        bonus += 1
+        bonus += 20
         session.apply(f"roll 1d20+{bonus}")
     return LiveEncounter.in_memory(session)
 

@@ -174,7 +174,6 @@ def _show(args: argparse.Namespace, store: Store) -> int:
         # outside any round (before the first start, after end): "–", as
         # the app's log shows it; there is no round 0 to point the GM at
         line = Text(f"R{entry.round} " if entry.round else "–  ", style="dim")
-        # visible first: the kept-dice marks survive, control characters do not
-        line.append_text(styled(shorten(entry.text, 2000)))
+        line.append_text(styled(entry.text, entry.kept, limit=2000))
         console.print(line, highlight=False)
     return 0

@@ -180,11 +180,17 @@ class _Escaper:
         known = sorted({n for n in names if n}, key=len, reverse=True)
         self._names = re.compile("|".join(map(re.escape, known))) if known else None
 
-    def __call__(self, text: str) -> str:
-        named = [] if self._names is None else [m.span() for m in self._names.finditer(text)]
+    def __call__(self, text: str, kept: Sequence[int] | None = None, begin: int = 0) -> str:
+        """*text* from *begin* on; *kept*: ``LogEntry.kept`` (where the
+        engine recorded the marks, so no name needs looking for)."""
+        named = []
+        if self._names is not None and kept is None:
+            named = [m.span() for m in self._names.finditer(text)]
         out: list[str] = []
-        last = 0
-        for match in kept_marks(text):
+        last = begin
+        for match in kept_marks(text, kept):
+            if match.start() < begin:
+                continue
             if any(start <= match.start() and match.end() <= end for start, end in named):
                 continue  # in a name: escaped with the text around it
             out.append(_escape(text[last : match.start()]))
@@ -194,11 +200,12 @@ class _Escaper:
         return "".join(out)
 
 
-def _log_item(escaper: _Escaper, actor: str, text: str) -> str:
+def _log_item(escaper: _Escaper, entry: LogEntry) -> str:
     """One log entry as a list item's text, the acting combatant bold."""
+    actor, text, kept = entry.actor, entry.text, entry.kept
     if actor and text.startswith(actor) and _can_embolden(actor, text[len(actor) :]):
-        return _edges(f"**{_escape(actor)}**{escaper(text[len(actor) :])}")
-    return _edges(_block_start(escaper(text)))
+        return _edges(f"**{_escape(actor)}**{escaper(text, kept, len(actor))}")
+    return _edges(_block_start(escaper(text, kept)))
 
 
 def markdown_report(live: LiveEncounter) -> str:
@@ -214,14 +221,13 @@ def markdown_report(live: LiveEncounter) -> str:
     played = _played(state["started"], state["round"], combats)
     lines.append(f"*{rules} rules · {played} · {count} combatant{'s' if count != 1 else ''}*")
     current: int | None = None
-    for entry, heading in zip(state["log"], headings, strict=True):
+    for entry, heading in zip(log, headings, strict=True):
         if heading:
-            current = entry["round"]
+            current = entry.round
             lines += ["", heading, ""]
-        text = entry["text"]
-        if text == f"Round {current}":
+        if entry.text == f"Round {current}":
             continue  # the heading says it
-        lines.append(f"- {_log_item(escaper, entry['actor'] or '', text)}")
+        lines.append(f"- {_log_item(escaper, entry)}")
     grouped = any(c["group"] is not None for c in state["combatants"])
     lines += [
         "",

@@ -33,14 +33,14 @@ def entry_text(entry: LogEntry) -> Text:
     text = Text()
     text.append(f"R{entry.round} " if entry.round else "–  ", "dim")
     # names in the log are data: shown made visible
-    body, actor = visible(entry.text), visible(entry.actor)
-    if actor and body.startswith(actor):
+    body, actor = styled(entry.text, entry.kept), visible(entry.actor)
+    if actor and body.plain.startswith(actor):
         text.append(actor, "bold")
         body = body[len(actor) :]
     elif actor:
         text.append(actor + ":", "bold")
-        body = " " + body
-    text.append_text(styled(body))
+        text.append(" ")
+    text.append_text(body)
     return text
 
 
