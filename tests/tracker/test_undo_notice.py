@@ -83,7 +83,7 @@ def test_an_area_undone_says_how_many_it_was_on_before_the_first_line() -> None:
     target = s.reversed_step(done)
     assert target is not None
     first = next(e for e in target.log if e.actor.startswith("Goblin"))
-    assert reversal(done, target) == f"Undone: damage on 3: {first.text}"
+    assert reversal(done, target) == f"Undone: damage ×3: {first.text}"
     s.apply("damage Ogre 5")  # one target: its line alone, as before
     one = s.undo()
     assert reversal(one, s.reversed_step(one)) == f"Undone: {s.redo().log[-1].text}"
