@@ -35,7 +35,10 @@ def step_summary(step: Step) -> str:
     """What *step* did, in words from its log: the first line about a
     combatant (``Ogre takes 10 fire → resist ½ = 5 …``, not the roll
     before it), else its first line, else its action line; a step that
-    passed the turn, its verb and the turn it gave (``next (Mira's turn)``)."""
+    passed the turn, its verb and the turn it gave (``next (Mira's turn)``);
+    one action on several targets says how many first (``damage ×12:
+    Grunt 1 takes 9 fire …``: the border cuts the rest, and the first
+    target's line alone read as if only it was undone)."""
     log = step.log
     if not log:
         return step.line
@@ -45,6 +48,9 @@ def step_summary(step: Step) -> str:
     if turn is not None:
         return f"{turn} ({entry_line(log[-1])})"
     about = next((e for e in log if e.actor not in NOBODY), log[0])
+    targets = action.get("targets", ())
+    if "actions" not in action and isinstance(targets, list) and len(targets) > 1:
+        return f"{action.get('verb')} ×{len(targets)}: {entry_line(about)}"
     return entry_line(about)
 
 

@@ -304,6 +304,12 @@ def _completed(
         before, _, typed = word[1:].rpartition(",") if in_quotes else ("", "", word)
         if kind == "saving":
             targets = _saving(targets, rest, before, known)
+        # a name the list holds already is not offered again: Tab after
+        # ``"Goblin 3",Gob`` is the next goblin, not Goblin 3 a second time
+        listed = _pieces(before) + (_pieces(rest[-1]) if joined and rest else [])
+        if listed:
+            taken = {piece.strip().lower() for piece in listed}
+            targets = [t for t in targets if t.lower() not in taken]
         lead = before + "," if before else ""
         return [head + quoted(lead + n) for n in _matching(typed, targets)]
     if joined:  # only targets are lists

@@ -165,3 +165,16 @@ def test_list_json_says_which_combat_as_the_table_does(capsys, db, monkeypatch) 
     assert (entry["combat"], entry["round"], entry["started"]) == (2, 1, True)
     status, out, _ = run(capsys, db, "show", "Fight", "--json")
     assert json.loads(out)["combat"] == entry["combat"]
+
+
+def test_list_at_80_columns_keeps_the_round_on_one_line(capsys, db, monkeypatch) -> None:
+    # an 80-column terminal: the six columns did not fit, and the round
+    # folded into "combat 2 ·" over "round 1", read as two facts
+    monkeypatch.setenv("COLUMNS", "80")
+    fight(capsys, db, "start\nnext\nend", "start")
+    run(capsys, db, "save", "Fight", "before boss")
+    status, out, _ = run(capsys, db, "list")
+    assert status == 0
+    (row,) = [line for line in out.splitlines() if line.startswith(" Fight")]
+    assert "combat 2 · round 1" in row
+    assert max(len(line) for line in out.splitlines()) <= 80

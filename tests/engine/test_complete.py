@@ -152,3 +152,13 @@ def test_a_completed_line_is_one_more_word_of_the_same_actions(
         assert after[:-1] == before[:-1]
         if head.endswith(","):
             assert after[-1].startswith(before[-1][:-1])
+
+
+def test_a_name_already_in_the_list_is_not_offered_again() -> None:
+    """Marks by hand in the ``:`` line: ``cond "Goblin 1",Gob`` Tab gave
+    Goblin 1 again, a Tab wasted on every name of a long list."""
+    assert done('cond "Goblin 1",Gob') == ['cond "Goblin 1","Goblin 2"']
+    assert done("cond Ogre,") == []  # nothing typed: no whole list
+    assert done('cond "Goblin 1,Gob') == ['cond "Goblin 1,Goblin 2"']
+    assert done('cond "GOBLIN 2",Gob') == ['cond "GOBLIN 2","Goblin 1"']
+    assert done("cond Ogre,O") == []  # its only match is listed: nothing

@@ -181,3 +181,18 @@ async def test_the_log_keys_follow_the_keymap_and_the_help_lists_them() -> None:
         assert isinstance(app.screen, HelpScreen)
         keys = [str(cell) for cell in app.screen.table.columns[0].cells]
         assert {"{", "}", "G"} <= set(keys)
+
+
+async def test_the_title_says_when_the_newest_lines_are_out_of_view() -> None:
+    """Scrolled back with ``{``, the pane looked as it does at the bottom:
+    a GM glancing at it took old lines for the latest.  Its title says
+    ``↑ · G: newest`` until ``G`` (or a step) shows the newest again."""
+    async with opened(rolled(60)) as (pilot, pane):
+        assert str(pane.border_title) == "Log"
+        await press(pilot, UP)
+        assert str(pane.border_title) == "Log ↑ · G: newest"
+        await press(pilot, "G")
+        assert str(pane.border_title) == "Log"
+        await press(pilot, UP, "ctrl+z")  # a step: the newest again, the title too
+        assert pane.scroll_y == pane.max_scroll_y
+        assert str(pane.border_title) == "Log"

@@ -159,6 +159,23 @@ async def test_a_sets_every_row_as_the_highlighted_one_then_the_few_differ() -> 
         assert hp["Zombie 1"] == 60 - rolled // 2 and hp["Zombie 30"] == 60 - rolled
 
 
+async def test_h_then_a_is_every_row_half_as_the_readme_says() -> None:
+    """``h`` sets the first row and moves on; ``a`` right after copies the
+    half just set, not the next row's full (which undid the ``h``)."""
+    app = CombatTrackerApp(live=horde(), config=Config())
+    async with app.run_test(size=(80, 24)) as pilot:
+        form = await open_form(pilot, app)
+        await pilot.press("h", "a")
+        screen = app.screen
+        assert isinstance(screen, SavesScreen)
+        assert screen.rows == [f"◧ half  {n}" for n in ZOMBIES]
+        assert form.cursor == 1
+        await pilot.press("n", "j", "k", "a")  # moved since: the highlighted row's
+        assert screen.rows == [f"◧ half  {n}" for n in ZOMBIES]
+        await pilot.press("f", "space", "a")  # cycled since: the highlighted row's
+        assert screen.rows == [f"□ none  {n}" for n in ZOMBIES]
+
+
 async def test_the_all_alike_key_rebinds_by_id_and_help_lists_it() -> None:
     app = CombatTrackerApp(live=horde(), config=Config(keymap={"saves.all": "A"}))
     async with app.run_test(size=(120, 40)) as pilot:
@@ -176,4 +193,4 @@ async def test_the_all_alike_key_rebinds_by_id_and_help_lists_it() -> None:
         assert isinstance(app.screen, HelpScreen)
         key, does, ids = ([str(c) for c in col.cells] for col in app.screen.table.columns)
         row = ids.index("saves.all")
-        assert key[row] == "a" and does[row].startswith("saves: every row as this one")
+        assert key[row] == "a" and does[row].startswith("saves: every row as the one just set")

@@ -74,6 +74,21 @@ def test_an_undone_damage_is_named_by_what_the_target_took_not_the_roll() -> Non
     assert reversal(again, s.reversed_step(again)) == f"Redone: {taken}"
 
 
+def test_an_area_undone_says_how_many_it_was_on_before_the_first_line() -> None:
+    """Fireball on three goblins, ctrl+z: the border (cut at 80 columns)
+    said only the first goblin's line, as if the others still burned."""
+    s = session()
+    s.apply("damage Goblin* 2d6 fire half Goblin 2")
+    done = s.undo()
+    target = s.reversed_step(done)
+    assert target is not None
+    first = next(e for e in target.log if e.actor.startswith("Goblin"))
+    assert reversal(done, target) == f"Undone: damage ×3: {first.text}"
+    s.apply("damage Ogre 5")  # one target: its line alone, as before
+    one = s.undo()
+    assert reversal(one, s.reversed_step(one)) == f"Undone: {s.redo().log[-1].text}"
+
+
 def test_a_turn_is_named_by_its_verb_and_the_turn_it_gave() -> None:
     s = session()
     s.apply("next")  # Zalek's turn ends: the Ogre's begins

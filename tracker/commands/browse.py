@@ -86,7 +86,9 @@ def _list(args: argparse.Namespace, store: Store) -> int:
 
     table = Table(box=None)
     for header in ("encounter", "round", "turn", "combatants", "last change", "save points"):
-        table.add_column(header, overflow="fold")  # a long name wraps, never loses a letter
+        # a long name wraps, never loses a letter; the round stays one line
+        # (wrapped at 80 columns, "combat 2 ·" / "round 1" read as two)
+        table.add_column(header, overflow="fold", no_wrap=header == "round")
     for s in summaries:
         table.add_row(
             _text(s.name),

@@ -240,9 +240,9 @@ SAVES_KEYS: tuple[Key, ...] = (
         "a",
         "all_alike",
         "All alike",
-        "saves: every row as this one",
-        "in the saves form: every target takes what the highlighted one does (full, half "
-        "or none; then change the few that differ)",
+        "saves: every row as the one just set",
+        "in the saves form: every target takes what f / h / n just set (else what the "
+        "highlighted one does: full, half or none; then change the few that differ)",
         show=False,
     ),
 )

@@ -69,6 +69,10 @@ class SavesScreen(TakesTyping, Dialog[bool]):
             dict.fromkeys(self._names, SAVES[0]) if saves is None else saves
         )
         self._list = SavesList(self._names, self.saves, id="saves")
+        #: the save ``f`` ``h`` ``n`` just set and the row it moved on to:
+        #: ``a`` right after copies that save, not the next row's (``h`` ``a``
+        #: is "every one saved", as the GM says it)
+        self._just_set: tuple[str, int] | None = None
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
@@ -76,7 +80,7 @@ class SavesScreen(TakesTyping, Dialog[bool]):
             yield self._list
             yield Static(
                 "space / → ←: cycle · f h n: full, half, none (then the next) · "
-                "a: all as this one · ↑↓ j k: move",
+                "a: all as the one just set · ↑↓ j k: move",
                 id="saves-message",
                 classes="dialog-hint",
                 markup=False,
@@ -97,6 +101,7 @@ class SavesScreen(TakesTyping, Dialog[bool]):
 
     def action_cycle(self, step: int) -> None:
         index = self._list.cursor
+        self._just_set = None
         if self._names:
             save = self.saves[self._names[index]]
             self._set(index, SAVES[(SAVES.index(save) + step) % len(SAVES)])
@@ -106,16 +111,22 @@ class SavesScreen(TakesTyping, Dialog[bool]):
         if self._names:
             self._set(index, save)
             self._list.move_to(index + 1)
+            self._just_set = (save, self._list.cursor)
 
     def action_all_alike(self) -> None:
-        """Every row takes the highlighted row's save: a horde that mostly
+        """Every row takes the save just set by ``f`` ``h`` ``n`` (the cursor
+        not moved since), else the highlighted row's: a horde that mostly
         saved is ``h``, then ``a``, then the few that failed."""
         if self._names:
-            save = self.saves[self._names[self._list.cursor]]
+            cursor = self._list.cursor
+            save = self.saves[self._names[cursor]]
+            if self._just_set is not None and self._just_set[1] == cursor:
+                save = self._just_set[0]
             self.saves.update(dict.fromkeys(self._names, save))
             self._list.refresh()
 
     def action_move(self, step: int) -> None:
+        self._just_set = None
         self._list.action_move(step)
 
     def action_apply(self) -> None:

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from rich.text import Text
+from textual.content import Content
 from textual.geometry import Region, Size
 from textual.strip import Strip
 
@@ -26,6 +27,9 @@ from tracker.widgets.steady import SteadyScrollView, text_segments
 WINDOW = 200
 #: The window is trimmed back to WINDOW entries once it holds this many.
 WINDOW_MAX = WINDOW * 2
+#: after the pane's title while the GM has scrolled back: the newest lines
+#: are out of view, and at a glance the pane looked as it does at the bottom
+SCROLLED_BACK = " ↑ · G: newest"
 
 
 def entry_text(entry: LogEntry) -> Text:
@@ -90,6 +94,8 @@ class LogPane(SteadyScrollView, can_focus=True):
         #: rewrap: the GM sees what their action did); off while widening
         self._follow = True
         self.rebuilds = 0
+        #: the title without the scrolled-back note
+        self._title = Content("")
 
     @property
     def lines(self) -> list[Strip]:
@@ -215,9 +221,21 @@ class LogPane(SteadyScrollView, can_focus=True):
         self._limit = max(self._limit, count - start)
         self._sync()
 
+    def set_titles(self, title: Content, subtitle: Content) -> None:
+        """As every pane; the title says when the newest lines are out of view."""
+        self._title = title
+        super().set_titles(title + SCROLLED_BACK if self.scrolled_back else title, subtitle)
+
+    @property
+    def scrolled_back(self) -> bool:
+        """The newest lines are out of view (the title says so)."""
+        return self.scroll_y < self.max_scroll_y
+
     def watch_scroll_y(self, old_value: float, new_value: float) -> None:
-        """At the top of a tail, widen it to the full window, keeping the view where it was."""
+        """At the top of a tail, widen it to the full window, keeping the view
+        where it was; the title follows whether the newest lines are in view."""
         super().watch_scroll_y(old_value, new_value)
+        self.set_titles(self._title, self._titles[1])  # type: ignore[arg-type]
         if new_value <= 0 < old_value and self._limit < min(WINDOW, len(self._log)):
             self.call_after_refresh(self._grow)
 
