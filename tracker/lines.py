@@ -97,7 +97,7 @@ ON_TARGETS = {
     "damage": ("damage", "Damage", "AMOUNT|DICE [TAG…] [crit]"),
     "heal": ("heal", "Heal", "AMOUNT|DICE"),
     "temp": ("temp", "Temporary HP", "AMOUNT [rounds N] [at start|end] [of C]"),
-    "persistent": ("persist", "Persistent damage", "DICE [TAG…] [dc N]"),
+    "persistent": ("persist", "Persistent damage", "DICE [TAG…] [dc N] [of C]"),
     "condition": ("cond", "Condition", "NAME [VALUE] [rounds N] [at start|end] [of C]"),
     "attack": (
         "attack",

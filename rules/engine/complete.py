@@ -121,6 +121,7 @@ _WORD_SLOTS = {
     ("uncond", "name"): "conditions",
     ("roll", "dl"): "difficulty levels",
     ("temp", "of"): "names",
+    ("persist", "of"): "names",
     ("cond", "of"): "names",
     ("bonus", "of"): "names",
     ("group", "name"): "groups",

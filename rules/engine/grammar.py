@@ -32,7 +32,7 @@ HELP: dict[str, str] = {
     "damage": "damage T AMOUNT|DICE [TAG…] [+ DICE TAG…] [crit] [half T] [none T]",
     "heal": "heal T AMOUNT|DICE",
     "temp": "temp T N|DICE [rounds N] [at start|end] [of C]",
-    "persist": "persist T DICE TAG… [dc N]",
+    "persist": "persist T DICE TAG… [dc N] [of C]",
     "unpersist": "unpersist T TAG",
     "cond": "cond T NAME [value V] [rounds N] [at start|end] [of C]",
     "uncond": "uncond T NAME",
@@ -219,7 +219,9 @@ SPECS: dict[str, _Spec] = {
     "heal": _Spec([("targets", "targets"), ("amount", "dice")]),
     "temp": _Spec([("targets", "targets"), ("amount", "dice")], _DURATION_OPTS),
     "persist": _Spec(
-        [("targets", "targets"), ("dice", "dice")], {"dc": ("dc", "int")}, free="tags"
+        [("targets", "targets"), ("dice", "dice")],
+        {"dc": ("dc", "int"), "of": ("of", "text")},
+        free="tags",
     ),
     "unpersist": _Spec([("targets", "targets"), ("tag", "word")]),
     "cond": _Spec(

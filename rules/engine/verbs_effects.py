@@ -32,12 +32,18 @@ def _durations(
     rounds, at, of = action.get("rounds"), action.get("at"), action.get("of")
     if rounds is None and at is None and of is None:
         return lambda target: None
-    of_name = None
-    if of is not None:
-        of_name = work.resolve(of, "of")
-        work.resolved["of"] = of_name
+    of_name = _of(work, action)
     tick: Literal["start", "end"] = "start" if (at or default_tick) == "start" else "end"
     return lambda target: Duration(int(rounds or 1), tick, of_name or target)
+
+
+def _of(work: Work, action: Mapping[str, Any]) -> str | None:
+    """The one combatant *action*'s ``of`` names (journaled by its full
+    name), None when it names none."""
+    if action.get("of") is None:
+        return None
+    name = work.resolved["of"] = work.resolve(action["of"], "of")
+    return name
 
 
 def damage(work: Work, a: Mapping[str, Any]) -> None:
@@ -169,19 +175,17 @@ def temp(work: Work, a: Mapping[str, Any]) -> None:
 
 
 def persist(work: Work, a: Mapping[str, Any]) -> None:
-    """``persist``: persistent damage (§7) from the active combatant.  A DC
-    above 20 is accepted (the GM may mean it), with a warning in the log;
-    so is an unknown tag, judged as ``damage`` judges it (§5): every tick
-    is typed by these tags, so a typo would bypass defenses."""
+    """``persist``: persistent damage (§7) from the combatant ``of`` names
+    (resolved as ``cond``'s ``of``: the goblin whose blade caused it while
+    another acts), else from the active one.  A DC above 20 is accepted
+    (the GM may mean it), with a warning in the log; so is an unknown tag,
+    judged as ``damage`` judges it (§5): every tick is typed by these
+    tags, so a typo would bypass defenses."""
     names = work.resolve_all(a["targets"])
+    source = _of(work, a) or work.active_name
     check_typed_tags(work, "persist", a, "dice", names)
     entry = call(
-        persistent_entry,
-        a["dice"],
-        list(a.get("tags", ())),
-        work.ruleset,
-        a.get("dc"),
-        work.active_name,
+        persistent_entry, a["dice"], list(a.get("tags", ())), work.ruleset, a.get("dc"), source
     )
     for name in names:
         c, text = call(add_persistent, work.get(name), entry)

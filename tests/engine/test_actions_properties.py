@@ -186,7 +186,7 @@ ACTIONS = st.one_of(
     ),
     record("heal", {"targets": targets(), "amount": DICE}),
     record("temp", {"targets": targets(), "amount": DICE}, DURATION),
-    record("persist", {"targets": targets(), "dice": DICE, "tags": TAGS}, {"dc": POS}),
+    record("persist", {"targets": targets(), "dice": DICE, "tags": TAGS}, {"dc": POS, "of": NAME}),
     record("unpersist", {"targets": targets(), "tag": TAG}),
     record("cond", {"targets": targets(), "name": NAME}, {"value": SMALL, **DURATION}),
     record("uncond", {"targets": targets(), "name": NAME}),

@@ -80,6 +80,8 @@ def test_each_verbs_keywords_and_a_keywords_choices() -> None:
     assert done("temp Ogre 5 rounds 2 at e") == ["temp Ogre 5 rounds 2 at end"]
     assert done("cond Ogre prone of Og") == ["cond Ogre prone of Ogre"]
     assert done("cond Ogre prone of Im") == ['cond Ogre prone of "Imp;next"']
+    assert done("persist Ogre 1d6 bleed of Og") == ["persist Ogre 1d6 bleed of Ogre"]
+    assert done("persist Ogre 1d6 bleed dc 15 of Og") == ["persist Ogre 1d6 bleed dc 15 of Ogre"]
     assert done("order Ogre u") == ["order Ogre up"]
     assert done("set Ogre max_") == ["set Ogre max_hp"]
     assert done("bonus Ogre dod") == ["bonus Ogre dodge"]

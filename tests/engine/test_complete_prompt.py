@@ -48,6 +48,10 @@ def test_the_condition_prompt_completes_a_condition() -> None:
     assert tails("cond 'Goblin 1' ", "prone of Og") == ["prone of Ogre"]
 
 
+def test_the_persistent_damage_prompt_completes_its_source() -> None:
+    assert tails("persist 'Goblin 1' ", "1d6 bleed of Og") == ["1d6 bleed of Ogre"]
+
+
 def test_the_damage_prompt_completes_tags_the_fight_knows_then_common_ones() -> None:
     assert tails(GOBLINS, "2d6 fi") == ["2d6 fire"]
     assert tails(GOBLINS, "2d6 r") == ["2d6 radiant"]

@@ -302,6 +302,35 @@ def test_persist_defaults_dc_and_source() -> None:
         s.apply("unpersist Ogre fire")
 
 
+def test_persist_of_names_the_source_whoever_acts() -> None:
+    """The goblin whose blade caused the bleeding is its source, though it
+    is Mira's turn: in the entry, the journaled action and the log lines
+    that describe the entry; the name follows a rename (§7)."""
+    s = make()
+    assert s.encounter.active.name == "Mira"
+    step = s.apply("persist Mira 1d6 bleed of 'goblin 2'")
+    assert c(s, "Mira").persistent[0].source == "Goblin 2"
+    assert step.action["of"] == "Goblin 2"  # the full name, as cond's of
+    assert step.log[0].text == "Mira takes persistent 1d6 bleed (DC 20, from Goblin 2)"
+    s.apply("set 'Goblin 2' name Snik")
+    ended = s.apply("unpersist Mira bleed")
+    assert ended.log[0].text == "Mira's persistent 1d6 bleed (DC 20, from Snik) ends"
+    s.apply("undo")
+    s.apply("undo")
+    s.apply("undo")
+    assert c(s, "Mira").persistent == ()
+
+
+def test_persist_of_takes_one_combatant_and_a_refusal_changes_nothing() -> None:
+    s = make()
+    before = state(s)
+    with pytest.raises(ActionError, match="of: takes one combatant"):
+        s.apply("persist Ogre 1d6 bleed of monsters")
+    with pytest.raises(ActionError, match='no combatant named "Nobody"'):
+        s.apply("persist Ogre 1d6 bleed of Nobody")
+    assert state(s) == before
+
+
 # ---------------------------------------------------------------------------
 # conditions, bonuses, cinematic
 
