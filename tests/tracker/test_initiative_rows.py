@@ -181,13 +181,13 @@ def test_a_row_shows_the_active_turn_and_the_badges(crypt_fight: Callable[[], Se
     assert cell_of(named(rows, "Zalek"), lay, INIT) == " 19"
     assert cell_of(named(rows, "Zalek"), lay, NAME).rstrip() == " Zalek"
     # room for every badge whole at 80 cells; at 60 each shortened to its start
-    assert cell_of(archer, lay, BADGES).rstrip() == " poisoned 2·3 prone ~fire 1d6"
+    assert cell_of(archer, lay, BADGES).rstrip() == " poisoned 2·3r prone ~fire 1d6"
     narrow = layout(60, content_of(rows), compact=True)
-    assert cell_of(archer, narrow, BADGES).rstrip() == " pois…2·3 prone ~fire"
+    assert cell_of(archer, narrow, BADGES).rstrip() == " pois…2·3r prone ~fire"
     # without a layout: every badge in full, the name whole
     full = row_cells(archer)
     assert full[NAME].plain == " Goblin Archer 1"
-    assert full[BADGES].plain == " poisoned 2·3 prone ~fire 1d6"
+    assert full[BADGES].plain == " poisoned 2·3r prone ~fire 1d6"
 
 
 def test_fit_name_keeps_the_number_of_a_group() -> None:
