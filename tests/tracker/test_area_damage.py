@@ -132,7 +132,8 @@ async def test_marks_serve_damage_then_a_condition_and_clear_when_the_turn_passe
         prone = [c.name for c in enc.combatants if any(k.name == "prone" for k in c.conditions)]
         assert prone == TARGETS
         assert "●" in row_text(app, "Ogre")
-        assert "4 marked" in app.screen.query_one(InitiativePane).render_line(0).text
+        # two of the four fell to the area damage: the header says so
+        assert "●4, 2 down" in app.screen.query_one(InitiativePane).render_line(0).text
         await pilot.press("n")  # the GM moves on
         await pilot.pause()
         assert app.live.ui_state["marked"] == []

@@ -1,5 +1,5 @@
 """The conditions column without an app: every badge whole when they fit,
-else each shortened to its start (``pois…2·3``), else ``…+N`` for the ones
+else each shortened to its start (``pois…2·3r``), else ``…+N`` for the ones
 left out — in the conditions column, where it cannot be read as the temp
 HP's ``+5`` beside the HP.  A GM reads a condition's start or its count,
 never a fragment cut at the column's edge, and a condition's name — the
@@ -44,8 +44,8 @@ def lasting(name: str, value: int | None = None, rounds: int | None = None) -> C
 def test_a_short_name_stays_whole_and_a_long_one_keeps_its_start() -> None:
     # "pron" would read as a word of its own: prone is no longer than pron…
     assert condition_badge(lasting("prone")).short.plain == "prone"
-    assert condition_badge(lasting("frightened", 2, 3)).short.plain == "frig…2·3"
-    assert condition_badge(lasting("frightened", 2, 3)).full.plain == "frightened 2·3"
+    assert condition_badge(lasting("frightened", 2, 3)).short.plain == "frig…2·3r"
+    assert condition_badge(lasting("frightened", 2, 3)).full.plain == "frightened 2·3r"
     assert condition_badge(lasting("dazed", 1)).short.plain == "dazed 1"
     assert condition_badge(lasting("毒状態")).short.plain == "毒状…"  # cells, not characters
     fire = persistent_badge(PersistentDamage("1d6", ("fire",)))
@@ -63,10 +63,10 @@ def test_whole_then_shortened_then_counted_in_the_column() -> None:
         persistent=(PersistentDamage("1d6", ("fire",)),),
     )
     found = combatant_badges(zalek)
-    assert fit_badges(found).plain == " prone frightened 2·3 ~fire 1d6"
-    assert fit_badges(found, 31).plain == " prone frightened 2·3 ~fire 1d6"
-    assert fit_badges(found, 30).plain == " prone frig…2·3 ~fire"
-    assert fit_badges(found, 20).plain == " prone frig…2·3 …+1"
+    assert fit_badges(found).plain == " prone frightened 2·3r ~fire 1d6"
+    assert fit_badges(found, 32).plain == " prone frightened 2·3r ~fire 1d6"
+    assert fit_badges(found, 31).plain == " prone frig…2·3r ~fire"
+    assert fit_badges(found, 21).plain == " prone frig…2·3r …+1"
     assert fit_badges(found, 9).plain == " …+3"
     assert fit_badges(found, 3).plain == " …"  # there is more, not what
     assert fit_badges(found, 1).plain == ""
@@ -142,7 +142,7 @@ def test_a_shortened_name_is_the_start_of_the_name_as_typed(
 ) -> None:
     badge = condition_badge(lasting(name, value, rounds))
     shown = visible(name)
-    tail = ("" if value is None else str(value)) + ("" if rounds is None else f"·{rounds}")
+    tail = ("" if value is None else str(value)) + ("" if rounds is None else f"·{rounds}r")
     assert badge.full.plain.startswith(shown) and badge.full.plain.endswith(tail)
     short = badge.short.plain
     assert short.endswith(tail) and cell_len(short) <= cell_len(badge.full.plain)

@@ -297,7 +297,7 @@ async def test_narrow_initiative_columns_adapt_and_badges_never_split() -> None:
         zalek = screen_line(pane, 1 + names(app).index("Zalek"))
         assert zalek.rstrip().endswith(("…+1", "…+2", "…+3", "…+4"))  # what did not fit
         shown = zalek.split(" 15 ", 1)[1]
-        for badge in ("pois…2·3", "frig…1", "~fire", "~blee…"):
+        for badge in ("pois…2·3r", "frig…1", "~fire", "~blee…"):
             assert badge in shown or badge[:2] not in shown  # whole or absent
 
 
@@ -340,9 +340,9 @@ def test_badges_fit_whole_or_count() -> None:
     session.apply("persist Zalek 1d6 fire")
     c = session.encounter.combatants[0]
     found = combatant_badges(c)
-    assert fit_badges(found).plain == " poisoned 2·3 ~fire 1d6"
-    assert fit_badges(found, 15).plain == " pois…2·3 ~fire"
-    assert fit_badges(found, 14).plain == " pois…2·3 …+1"
+    assert fit_badges(found).plain == " poisoned 2·3r ~fire 1d6"
+    assert fit_badges(found, 16).plain == " pois…2·3r ~fire"
+    assert fit_badges(found, 15).plain == " pois…2·3r …+1"
     assert fit_badges(found, 5).plain == " …+2"
 
 

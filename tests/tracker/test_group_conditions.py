@@ -202,7 +202,7 @@ def test_the_group_pane_fits_a_members_conditions_as_the_column_does() -> None:
     lines = [line.rstrip() for line in console.export_text().splitlines()]
     shown = {line.split()[1]: line for line in lines if line.startswith("   Zombie")}
     assert all(cell_len(line) <= 36 for line in lines)
-    assert shown["1"] == "   Zombie 1 22/22  frig…1·3 ~necr…"  # the rounds left kept
+    assert shown["1"] == "   Zombie 1 22/22  frig…1·3r ~necr…"  # the rounds left kept
     assert shown["2"] == "   Zombie 2 22/22  frig…1 slow… …+1"  # counted, not cut
     assert shown["5"] == "   Zombie 5 22/22  ~necrotic 1d6"  # whole where it fits
 

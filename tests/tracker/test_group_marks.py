@@ -10,6 +10,8 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
+import pytest
+
 from rules.encounter import Encounter
 from rules.engine import Session
 from saves.live import LiveEncounter, open_store
@@ -226,3 +228,40 @@ async def test_a_resume_keeps_the_group_mark(tmp_path: Path) -> None:
             got = conditions(resumed)
             assert [z for z in ZOMBIES if "prone" in got[z]] == ZOMBIES[1:]
             await pilot.press("q")
+
+
+@pytest.mark.parametrize("size", [(80, 24), (60, 20)])
+async def test_the_header_says_a_fully_downed_marked_group_is_down(size: tuple[int, int]) -> None:
+    """A marked group's mark grows from its standing members to every member
+    when the last one falls (a heal still reaches them): the header says
+    they are all down, so 3 becoming 4 never reads as a new mark."""
+    app = make_app(horde("damage 'Zombie 2' 20"))  # one already down
+    async with app.run_test(size=size) as pilot:
+        await to_row(pilot, app, "Zombie ×4")
+        await pilot.press("space")
+        header = pane(app).render_line(0).text
+        assert "●3" in header.replace(" ", "") and "down" not in header
+        await to_row(pilot, app, "Ogre")
+        await pilot.press("colon")  # the area damage downs the other three
+        await type_text(pilot, "damage 'Zombie 1,Zombie 3,Zombie 4' 20")
+        await pilot.press("enter")
+        header = pane(app).render_line(0).text
+        said = {80: " ●4, all down", 60: " ●4↓"}[size[0]]  # as wide as the pane allows
+        assert said in header, header
+        await pilot.press("h")  # the documented rule unchanged: every member
+        title = str(app.screen.query_one(".dialog-title").render())
+        assert title == "Heal: Zombie 1, Zombie 2, Zombie 3, Zombie 4"
+        await pilot.press("escape")
+
+
+async def test_the_header_counts_the_down_among_mixed_marks() -> None:
+    app = make_app(horde("damage 'Zombie 2' 20"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await to_row(pilot, app, "Zombie ×4")
+        await pilot.press("o")  # one row each: Zombie 2's own mark stays, down or not
+        await to_row(pilot, app, "Zombie 2")
+        await pilot.press("space")
+        await to_row(pilot, app, "Ogre")
+        await pilot.press("space")
+        header = pane(app).render_line(0).text
+        assert " ●2, 1 down" in header, header

@@ -181,13 +181,13 @@ def test_a_row_shows_the_active_turn_and_the_badges(crypt_fight: Callable[[], Se
     assert cell_of(named(rows, "Zalek"), lay, INIT) == " 19"
     assert cell_of(named(rows, "Zalek"), lay, NAME).rstrip() == " Zalek"
     # room for every badge whole at 80 cells; at 60 each shortened to its start
-    assert cell_of(archer, lay, BADGES).rstrip() == " poisoned 2·3 prone ~fire 1d6"
+    assert cell_of(archer, lay, BADGES).rstrip() == " poisoned 2·3r prone ~fire 1d6"
     narrow = layout(60, content_of(rows), compact=True)
-    assert cell_of(archer, narrow, BADGES).rstrip() == " pois…2·3 prone ~fire"
+    assert cell_of(archer, narrow, BADGES).rstrip() == " pois…2·3r prone ~fire"
     # without a layout: every badge in full, the name whole
     full = row_cells(archer)
     assert full[NAME].plain == " Goblin Archer 1"
-    assert full[BADGES].plain == " poisoned 2·3 prone ~fire 1d6"
+    assert full[BADGES].plain == " poisoned 2·3r prone ~fire 1d6"
 
 
 def test_fit_name_keeps_the_number_of_a_group() -> None:
@@ -252,6 +252,23 @@ def test_the_header_says_cond_when_narrow_and_counts_marks(
         " ● 3 marked · Esc clears"
     )
     assert cell_len(header_labels(narrow, marks=3)[BADGES].plain) <= narrow.badges
+
+
+@pytest.mark.parametrize(("marks", "down", "said"), [(17, 17, ("down", "↓")), (20, 17, ("17",))])
+def test_the_header_says_how_many_marked_are_down_at_every_width(
+    crypt_fight: Callable[[], Session], marks: int, down: int, said: tuple[str, ...]
+) -> None:
+    """A fully downed marked group's mark stands for every member: the count
+    grows, and the header says they are down wherever a cell or two allow."""
+    content = content_of(crypt(crypt_fight()))
+    for width in range(20, 121):
+        lay = layout(width, content, compact=True)
+        note = header_labels(lay, marks, down=down)[BADGES].plain
+        assert cell_len(note) <= max(lay.badges, len(f" ●{marks}")), (width, note)
+        if lay.badges >= len(f" ●{marks}↓{down}"):
+            assert any(word in note for word in said), (width, note)
+    wide = header_labels(layout(120, content, True), 17, down=17)[BADGES].plain
+    assert wide == " ● 17 marked, all down · Esc clears"
 
 
 # -- issue 11: bloodied and down in words, on deck, wide names ------------------

@@ -337,7 +337,7 @@ async def test_c_adds_a_condition_and_shift_c_removes_it() -> None:
         await pilot.press("enter")
         cond = app.live.session.encounter.combatants[0].conditions[0]
         assert (cond.name, cond.value, cond.rounds_left) == ("poisoned", 2, 3)
-        assert "poisoned 2·3" in row_text(app, 0)  # the whole row: every badge whole
+        assert "poisoned 2·3r" in row_text(app, 0)  # the whole row: every badge whole
         await pilot.press("C")  # a list of the conditions present; Enter picks
         await pilot.press("enter")
         assert app.live.session.encounter.combatants[0].conditions == ()

@@ -139,8 +139,11 @@ class EncounterView(Screen[None]):
             self._show_selected(marked)
 
     def _show_marks(self, marked: list[str]) -> None:
-        # in the pane's header: one line repainted (its border: the whole pane)
-        self.table.set_marks_note(len(marked))
+        # in the pane's header: one line repainted (its border: the whole pane);
+        # the down among the targets said, so a fully downed group's mark
+        # (all its members: tracker.marks) does not read as new marks
+        down = {c.name for c in self.encounter.combatants if c.down} if marked else set()
+        self.table.set_marks_note(len(marked), sum(1 for n in marked if n in down))
 
     def refresh_panes(self) -> None:
         """Redraw what changed: rows, new log lines, the selected combatant."""

@@ -1,9 +1,9 @@
 """The initiative pane's conditions column, without Textual: a combatant's
-conditions and persistent damage as badges (``poisoned 2·3``, ``~fire
-1d6``), and a collapsed group's as what its standing members carry
+conditions and persistent damage as badges (``poisoned 2·3r``: value 2,
+3 rounds left; ``~fire 1d6``), and a collapsed group's as what its standing members carry
 (``~necrotic``: every one of them; ``frightened 1 ×3``: three).
 
-A badge is shown whole, or shortened to its start (``pois…2·3``,
+A badge is shown whole, or shortened to its start (``pois…2·3r``,
 ``~necr…``) when the whole ones do not fit; what still does not fit is
 counted, ``…+2``, in this column, never a bare ``+2`` that reads as the
 temp HP beside the HP.  A GM reads a badge's start or its count, never a
@@ -29,6 +29,9 @@ if TYPE_CHECKING:
 SHORT = 4
 #: How the badges that do not fit are counted (bold: not a badge of its own).
 MORE = "…+{}"
+#: How a condition's rounds left follow it (``frightened·2r``): the ``r``
+#: tells them from a value (``frightened 2``) in one cell.
+ROUNDS = "·{}r"
 #: A condition's look, and persistent damage's tag and dice.
 CONDITION_STYLE, PERSISTENT_STYLE, DICE_STYLE = "reverse", "bold italic", "italic"
 
@@ -58,11 +61,11 @@ def shortened(word: str) -> str:
 
 
 def condition_badge(cond: Condition) -> Badge:
-    """``poisoned 2·3`` (name, value, rounds left) and ``pois…2·3``; the
+    """``poisoned 2·3r`` (name, value, rounds left) and ``pois…2·3r``; the
     name is made visible (a control character is spelled out, never sent)."""
     name = visible(cond.name)
     short = shortened(name)
-    rounds = "" if cond.rounds_left is None else f"·{cond.rounds_left}"
+    rounds = "" if cond.rounds_left is None else ROUNDS.format(cond.rounds_left)
     if cond.value is None:
         return Badge(Text(name + rounds, CONDITION_STYLE), Text(short + rounds, CONDITION_STYLE))
     # a cut name's ``…`` already parts it from the value: ``pois…2``

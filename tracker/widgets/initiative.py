@@ -86,7 +86,7 @@ class InitiativePane(SteadyScrollView, can_focus=True):
         #: each row's own widths (``content_of`` of that row), by position
         self._sizes: list[Content] = []
         self._layout: Layout | None = None
-        self._marks = 0
+        self._marks = (0, 0)  # targeted by the marks, down among them
         self.cursor_row = 0
 
     def on_mount(self) -> None:
@@ -254,14 +254,16 @@ class InitiativePane(SteadyScrollView, can_focus=True):
             self._strips[index] = strip
         return strip
 
-    def set_marks_note(self, count: int) -> None:
-        """How many combatants are marked, for the header."""
-        if count != self._marks:
-            self._marks = count
+    def set_marks_note(self, count: int, down: int = 0) -> None:
+        """How many combatants the marks target, and how many of them are
+        down, for the header."""
+        if (count, down) != self._marks:
+            self._marks = (count, down)
             self.refresh(Region(0, 0, self.size.width, 1))
 
     def header_labels(self, lay: Layout) -> list[Text]:
-        return header_labels(lay, self._marks, self._style("initiative--mark"))
+        count, down = self._marks
+        return header_labels(lay, count, self._style("initiative--mark"), down)
 
     def render_line(self, y: int) -> Strip:
         width = self.size.width

@@ -279,13 +279,32 @@ def fit_cells(cells: list[Text], lay: Layout) -> list[Text]:
     return cells
 
 
-def header_labels(lay: Layout, marks: int = 0, mark_style: Style | None = None) -> list[Text]:
-    """The column headers; the badges column's says how many are marked."""
+def header_labels(
+    lay: Layout, marks: int = 0, mark_style: Style | None = None, down: int = 0
+) -> list[Text]:
+    """The column headers; the badges column's says how many the marks
+    target (*marks*) and how many of them are *down*: a fully downed marked
+    group's mark stands for every member (``tracker.marks``), so the count
+    grows, and ``all down`` says why rather than reading as new marks."""
     labels = [
         Text(wide if len(wide) <= size or not narrow else narrow)
         for (_, wide, narrow), size in zip(COLUMNS, lay.widths, strict=True)
     ]
-    if marks:
+    if marks and down:
+        every = down >= marks
+        fallen = "all down" if every else f"{down} down"
+        notes: tuple[str, ...] = (
+            f" ● {marks} marked, {fallen} · Esc clears",
+            f" ● {marks} marked, {fallen} · Esc",
+            f" ● {marks} marked, {fallen}",
+            f" ●{marks} marked, {fallen}",
+            f" ●{marks}, {fallen}",
+            *((f" ●{marks} down",) if every else ()),
+            # narrowest (60x20): the down still said, in an arrow
+            f" ●{marks}↓" if every else f" ●{marks}↓{down}",
+            f" ●{marks}",
+        )
+    else:
         notes = (
             f" ● {marks} marked · Esc clears",
             f" ● {marks} marked · Esc",
@@ -294,6 +313,7 @@ def header_labels(lay: Layout, marks: int = 0, mark_style: Style | None = None) 
             f" ●{marks} Esc",
             f" ●{marks}",
         )
+    if marks:
         note = next((t for t in notes if len(t) <= lay.badges), notes[-1])
         labels[-1] = Text(note, mark_style or Style())
     return labels
