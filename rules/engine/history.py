@@ -7,7 +7,7 @@ a bounded snapshot's size does not grow with the fight."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any, NamedTuple, Protocol
 
 from rules.encounter import LogEntry
@@ -96,8 +96,7 @@ class History:
         saved steps once, for a snapshot that did not keep the count."""
         if self._combats_earlier is None and not self._combats_unreadable:
             try:
-                older = self._older_entries()
-                self._combats_earlier = count_combats((e.actor, e.text) for e in older)
+                self._combats_earlier = _combats_of(self._older_entries())
             except ActionError:
                 self._combats_unreadable = True  # asked again on every repaint
                 return None
@@ -234,7 +233,8 @@ class History:
             "redo_older": _runs_with(self.redo_older, redo[:redo_cut]),
         }
         if self._combats_earlier is not None:  # else counted when the log is shown
-            out["combats_earlier"] = self._combats_earlier + _combats_in(undo[:undo_cut])
+            moved = (e for st in undo[:undo_cut] for e in st.log)
+            out["combats_earlier"] = self._combats_earlier + _combats_of(moved)
         return out
 
     def load_older(self, data: Mapping[str, Any], seq: int) -> None:
@@ -263,11 +263,8 @@ class History:
             raise ValueError("its undo or redo stack holds an undo or redo step")
 
 
-def _combats_in(steps: Sequence[Step]) -> int:
-    return count_combats((e.actor, e.text) for st in steps for e in st.log)
-
-
-def _combats_of(entries: Sequence[LogEntry]) -> int:
+def _combats_of(entries: Iterable[LogEntry]) -> int:
+    """How many combats begin in *entries* (``rules.engine.combats``)."""
     return count_combats((e.actor, e.text) for e in entries)
 
 
