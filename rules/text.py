@@ -154,7 +154,12 @@ def closest(word: str, choices: Iterable[str], cutoff: float = 0.6) -> str | Non
     language comes from here); None when none is at least *cutoff* alike
     (difflib's ratio) or two are equally alike: ``Goblin 7`` is as near
     Goblin 1 as Goblin 2, and a guess between them would mislead."""
-    ranked = alike(word, choices, cutoff)
+    return most_alike(alike(word, choices, cutoff))
+
+
+def most_alike(ranked: list[tuple[float, str]]) -> str | None:
+    """The first of *ranked* (:func:`alike`'s answer), None when there is
+    none or the second is as alike (:func:`closest`'s ruling)."""
     if not ranked or (len(ranked) > 1 and ranked[1][0] == ranked[0][0]):
         return None
     return ranked[0][1]

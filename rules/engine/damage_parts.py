@@ -28,7 +28,7 @@ from rules.engine.groups import name_runs
 from rules.engine.values import MAX_PARTS, check_dice, check_tags
 from rules.engine.words import PLUS_WORDS, take_dice
 from rules.errors import ActionError
-from rules.text import alike, closest, shorten
+from rules.text import alike, closest, most_alike, shorten
 
 #: verbs whose free words are damage tags and ``+`` parts.
 PART_VERBS = frozenset({"damage", "attack"})
@@ -125,7 +125,7 @@ def _refuse_near_defense(verb: str, tag: str, targets: Sequence[Combatant]) -> N
     ranked = alike(folded, defended)  # one pass: a horde defends against thousands
     if not ranked:
         return
-    best = closest(folded, [t for _, t in ranked])
+    best = most_alike(ranked)
     meant = [best] if best is not None else sorted(t for _, t in ranked)[:3]
     who = shorten(targets[0].name) if len(targets) == 1 else f"any of the {len(targets)} targets"
     why: list[str] = []
