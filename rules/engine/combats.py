@@ -31,9 +31,9 @@ def ends_combat(actor: str, text: str) -> bool:
     return not actor and text.startswith(COMBAT_ENDS)
 
 
-def count_combats(entries: Iterable[tuple[str, str]]) -> int:
-    """How many combats begin among *entries*, ``(actor, text)`` pairs."""
-    return sum(1 for actor, text in entries if begins_combat(actor, text))
+def count_combats(entries: Iterable[LogEntry]) -> int:
+    """How many combats begin among the log *entries*."""
+    return sum(1 for e in entries if begins_combat(e.actor, e.text))
 
 
 def opens_combat(log: Sequence[LogEntry], index: int) -> bool:

@@ -7,7 +7,7 @@ a bounded snapshot's size does not grow with the fight."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any, NamedTuple, Protocol
 
 from rules.encounter import LogEntry
@@ -58,7 +58,7 @@ class History:
         self.log: list[LogEntry] = list(log or [])
         #: how many combats began in :attr:`log` (kept as it changes: the
         #: list and the picker show it after every step)
-        self.combats_held = _combats_of(self.log)
+        self.combats_held = count_combats(self.log)
         #: how many log entries the older undo steps (``undo_older``) hold
         self.log_earlier = 0
         #: how many combats began in those entries (None: not counted yet, a
@@ -96,7 +96,7 @@ class History:
         saved steps once, for a snapshot that did not keep the count."""
         if self._combats_earlier is None and not self._combats_unreadable:
             try:
-                self._combats_earlier = _combats_of(self._older_entries())
+                self._combats_earlier = count_combats(self._older_entries())
             except ActionError:
                 self._combats_unreadable = True  # asked again on every repaint
                 return None
@@ -167,7 +167,7 @@ class History:
         stack[:0] = steps
         if stack is self.undo_steps:
             entries = [e for st in steps for e in st.log]
-            moved = _combats_of(entries)
+            moved = count_combats(entries)
             self.log[:0] = entries
             self.log_earlier -= len(entries)
             self.combats_held += moved
@@ -184,12 +184,12 @@ class History:
     def replace_log(self, entries: list[LogEntry]) -> None:
         """Put *entries* in the place of the log in memory."""
         self.log = entries
-        self.combats_held = _combats_of(entries)
+        self.combats_held = count_combats(entries)
 
     def did(self, step: Step) -> None:
         """A new action took effect: the redo stack is gone."""
         self.log.extend(step.log)
-        self.combats_held += _combats_of(step.log)
+        self.combats_held += count_combats(step.log)
         self.undo_steps.append(step)
         self.redo_steps.clear()
         self.redo_older.clear()
@@ -198,13 +198,13 @@ class History:
         n = len(target.log)
         if n:
             del self.log[-n:]
-            self.combats_held -= _combats_of(target.log)
+            self.combats_held -= count_combats(target.log)
         self.undo_steps.pop()
         self.redo_steps.append(target)
 
     def redid(self, target: Step) -> None:
         self.log.extend(target.log)
-        self.combats_held += _combats_of(target.log)
+        self.combats_held += count_combats(target.log)
         self.redo_steps.pop()
         self.undo_steps.append(target)
 
@@ -234,7 +234,7 @@ class History:
         }
         if self._combats_earlier is not None:  # else counted when the log is shown
             moved = (e for st in undo[:undo_cut] for e in st.log)
-            out["combats_earlier"] = self._combats_earlier + _combats_of(moved)
+            out["combats_earlier"] = self._combats_earlier + count_combats(moved)
         return out
 
     def load_older(self, data: Mapping[str, Any], seq: int) -> None:
@@ -261,11 +261,6 @@ class History:
             raise ValueError("its undo and redo stacks do not fit its sequence number")
         if any(s.kind != "do" for s in steps):
             raise ValueError("its undo or redo stack holds an undo or redo step")
-
-
-def _combats_of(entries: Iterable[LogEntry]) -> int:
-    """How many combats begin in *entries* (``rules.engine.combats``)."""
-    return count_combats((e.actor, e.text) for e in entries)
 
 
 def _runs_with(runs: Runs, steps: list[Step]) -> Runs:

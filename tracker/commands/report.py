@@ -79,7 +79,7 @@ def state_json(live: LiveEncounter, window: LogWindow | None = None) -> dict[str
         "round": enc.round,
         "started": enc.started,
         # after ``end`` a later ``start`` begins combat 2 (rules.engine.combats)
-        "combat": window.combats_earlier + count_combats((e.actor, e.text) for e in entries),
+        "combat": window.combats_earlier + count_combats(entries),
         "active": None if active is None else active.name,
         "view": enc.view.to_dict(),
         "combatants": [combatant(c) for c in enc.combatants],

@@ -48,10 +48,6 @@ def entry_text(entry: LogEntry) -> Text:
     return text
 
 
-def _combats_in(entries: Sequence[LogEntry]) -> int:
-    return count_combats((e.actor, e.text) for e in entries)
-
-
 class LogPane(SteadyScrollView, can_focus=True):
     """The log's last entries, wrapped to the pane's width; ``lines`` holds
     the wrapped window (line 0 is the "earlier entries" note when the log
@@ -189,7 +185,7 @@ class LogPane(SteadyScrollView, can_focus=True):
         self._body.clear()
         start = max(0, count - self._limit)
         before = self._combats_before
-        self._combats = None if before is None else before + _combats_in(log)
+        self._combats = None if before is None else before + count_combats(log)
         # wrapped newest first, so each combat's number counts down from the last
         number = self._combats
 
@@ -349,7 +345,7 @@ class LogPane(SteadyScrollView, can_focus=True):
         if removed >= len(self._entries) or log[count - 1] != self._entries[-removed - 1]:
             return False
         if self._combats is not None:
-            self._combats -= _combats_in(self._entries[-removed:])
+            self._combats -= count_combats(self._entries[-removed:])
         del self._body[len(self._body) - sum(self._heights[-removed:]) :]
         del self._heights[-removed:]
         del self._entries[-removed:]
